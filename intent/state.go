@@ -1,0 +1,217 @@
+package intent
+
+import (
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lossless-net/lossless/headroom"
+	"github.com/lossless-net/lossless/platform"
+	"github.com/lossless-net/lossless/units"
+)
+
+// This file is the contract between intent and everything downstream
+// (renderers, vendors, plan): the resolved, vendor-neutral desired state of
+// one device. Every value is in a base unit; nothing here is a string that
+// still needs parsing. Renderers read it and never write it.
+
+// Device is the resolved desired state of one switch.
+type Device struct {
+	Name      string
+	Vendor    string             // as written in the inventory: "nxos", "eos", "huawei-ce", "sonic"
+	Platform  *platform.Platform // catalog entry selected by the inventory's platform
+	Address   string
+	Port      int    // management port (22 for SSH by default)
+	Transport string // "ssh" or "gnmi"
+	Roles     []string
+	Tags      []string
+
+	// QoS is the device-level QoS profile after device overrides. A port
+	// whose QoS differs (a per-port override) carries its own in Port.QoS.
+	QoS *QoS
+	// Buffers is the device-level buffer profile after device overrides.
+	Buffers *Buffers
+	// Ports are the managed ports, in the order of their natural names
+	// (Ethernet1/2 before Ethernet1/10).
+	Ports []Port
+
+	// Range is where the device is declared in the inventory.
+	Range hcl.Range
+}
+
+// QoS is one resolved QoS profile.
+type QoS struct {
+	// Profile is the name of the qos_profile block ("roce"); renderers
+	// derive the names of the objects they create from it.
+	Profile string
+	// Trust is the classification trust mode; only "dscp" is supported.
+	Trust string
+	// Classes are sorted by ID. IDs are unique, 0–7: the traffic class,
+	// which is also the egress queue and the PFC priority.
+	Classes []Class
+	PFC     PFC
+}
+
+// Class is one traffic class.
+type Class struct {
+	Name string // the traffic_class block label ("ROCEv2")
+	ID   int    // 0–7: traffic class = egress queue = PFC priority
+	// DSCP lists the code points mapped to this class, sorted, unique.
+	// Empty for a class that only takes the default.
+	DSCP []int
+	// Default is true for the class that takes every DSCP no other class
+	// claims (dscp = "default" in the intent). Exactly one class has it.
+	Default bool
+	// Lossless puts the class's priority in PFC no-drop.
+	Lossless bool
+	// CNP marks the class that carries RoCE congestion notification
+	// packets (strict priority, never lossless).
+	CNP        bool
+	Scheduling Scheduling
+	// MTU is the class MTU in bytes; 0 leaves the vendor default.
+	MTU int
+	// ECN is the ECN/WRED marking on the class's queue; nil for none.
+	ECN *ECN
+
+	Range hcl.Range
+}
+
+// SchedulingMode says how a class's queue is served.
+type SchedulingMode int
+
+// Scheduling modes. SchedulingUnset leaves the vendor's default in place.
+const (
+	SchedulingUnset SchedulingMode = iota
+	SchedulingStrict
+	SchedulingDWRR
+)
+
+// Scheduling is the egress scheduling of a class's queue.
+type Scheduling struct {
+	Mode SchedulingMode
+	// Level is the strict-priority level, 1 the highest (Strict only).
+	Level int
+	// Bandwidth is the DWRR share in percent (DWRR only; 0 when Weight is
+	// used instead).
+	Bandwidth units.Percent
+	// Weight is the DWRR weight (DWRR only; 0 when Bandwidth is used).
+	Weight int
+}
+
+// Threshold is an ECN threshold given either as a size or as a time at line
+// rate; exactly one of the two is non-zero. A time converts to bytes only
+// once the port speed is known: bytes = speed × time / 8.
+type Threshold struct {
+	Bytes units.Bytes
+	Time  time.Duration
+}
+
+// ECN is the WRED/ECN marking profile of a queue.
+type ECN struct {
+	Min, Max Threshold
+	// MaxProbability is the marking probability at Max, 1–100 percent.
+	MaxProbability units.Percent
+	// Weight is the WRED averaging weight; nil leaves the vendor default.
+	Weight *int
+}
+
+// PFC holds the fabric-wide priority flow control settings of a profile.
+// The PFC priorities themselves are the IDs of the lossless classes.
+type PFC struct {
+	// Watchdog is the PFC watchdog (Huawei: deadlock detection); nil for
+	// off.
+	Watchdog *Watchdog
+}
+
+// Watchdog is the PFC watchdog / deadlock detection. A zero duration
+// leaves the vendor's default.
+type Watchdog struct {
+	Detection   time.Duration
+	Restoration time.Duration
+	Polling     time.Duration
+	// Action is what a stuck queue gets: "drop", "forward", "errdisable"
+	// or "notify-only" (vendors support a subset).
+	Action string
+}
+
+// LosslessPriorities returns the IDs of the lossless classes, ascending.
+func (q *QoS) LosslessPriorities() []int {
+	var p []int
+	for _, c := range q.Classes {
+		if c.Lossless {
+			p = append(p, c.ID)
+		}
+	}
+	return p
+}
+
+// Class returns the class with the given ID, or nil.
+func (q *QoS) Class(id int) *Class {
+	for i := range q.Classes {
+		if q.Classes[i].ID == id {
+			return &q.Classes[i]
+		}
+	}
+	return nil
+}
+
+// DefaultClass returns the class that takes unmapped DSCPs.
+func (q *QoS) DefaultClass() *Class {
+	for i := range q.Classes {
+		if q.Classes[i].Default {
+			return &q.Classes[i]
+		}
+	}
+	return nil
+}
+
+// Buffers is one resolved buffer profile.
+type Buffers struct {
+	Profile string // buffer_profile block label
+	// Headroom is "auto" (computed per port) or explicit.
+	Headroom HeadroomPolicy
+	// LosslessPool and LossyPool are pool sizes in bytes; 0 leaves the
+	// platform default.
+	LosslessPool units.Bytes
+	LossyPool    units.Bytes
+	// HeadroomPool is the shared headroom pool size (Huawei family B's
+	// mandatory `qos buffer headroom-pool`); 0 for none.
+	HeadroomPool units.Bytes
+	// Alpha is the dynamic-threshold exponent as the vendors write it
+	// (SONiC dynamic_th, log2 of alpha); nil leaves the default.
+	Alpha *int
+}
+
+// HeadroomPolicy says how lossless headroom is sized.
+type HeadroomPolicy struct {
+	Auto bool
+	// Xoff and Xon are explicit values when Auto is false.
+	Xoff, Xon units.Bytes
+}
+
+// Port is one managed port with its resolved settings.
+type Port struct {
+	Name  string
+	Speed units.BitRate
+	Cable units.Length
+	// QoS is the port's profile: the device's, or its own after a per-port
+	// override. Never nil.
+	QoS *QoS
+	// Headroom is the lossless headroom per lossless priority, computed or
+	// explicit; empty when the port has no lossless class.
+	Headroom []Headroom
+	// Peer is "device:port" at the other end of a link, when known.
+	Peer  string
+	Range hcl.Range
+}
+
+// Headroom is one port's lossless headroom for one priority.
+type Headroom struct {
+	Priority int
+	// Xoff is the headroom above the pause threshold that absorbs what
+	// arrives after PAUSE is sent; Xon is the resume offset; Size is the
+	// reserved (guaranteed) buffer. All rounded up to whole cells.
+	Xoff, Xon, Size units.Bytes
+	// Derivation explains each term of Xoff, in order, for `inspect`.
+	Derivation []headroom.Term
+}

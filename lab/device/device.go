@@ -1,0 +1,70 @@
+// Package device is the contract between the lab's SSH server (package lab)
+// and its vendor personalities (lab/nxos, lab/eos, lab/huaweice, lab/sonic):
+// a personality is a state machine that turns typed lines into the text a
+// real switch prints. It knows nothing of SSH, and the server knows nothing
+// of any vendor.
+package device
+
+import "time"
+
+// Kind makes emulated devices of one NOS.
+type Kind interface {
+	// Name is the vendor name as written in an inventory ("nxos").
+	Name() string
+	// New makes a device with the given hostname, its running config
+	// seeded from seed (the vendor's own running-config text, or CONFIG_DB
+	// JSON for SONiC); nil seed means factory defaults.
+	New(hostname string, seed []byte) (Device, error)
+}
+
+// Device is one emulated switch: its running config and other state,
+// shared by all its sessions. Implementations are safe for concurrent use.
+type Device interface {
+	// NewSession starts a CLI session for a logged-in user.
+	NewSession(user string, f *Faults) Session
+	// Running returns the running config exactly as the device's full
+	// show command prints it.
+	Running() []byte
+}
+
+// Session is one interactive CLI session (one SSH shell).
+type Session interface {
+	// Greeting is what the device prints after login, before the first
+	// prompt (banner, MOTD); may be empty.
+	Greeting() string
+	// Prompt is the prompt (or pending question) printed when the session
+	// waits for input ("switch(config-if)# ", "[*CE1]", "Continue? [Y/N]:").
+	Prompt() string
+	// Handle runs one typed line (without the line ending) and returns the
+	// output printed before the next prompt, with "\n" line endings. done
+	// is true when the line ends the session (exit from the top mode).
+	Handle(line string) (out string, done bool)
+	// Close ends the session when the connection drops; a personality
+	// discards or keeps pending changes as the real NOS does.
+	Close()
+}
+
+// Faults are the failures injected into one device by tests and
+// `lossless lab up` flags. The zero value injects nothing. The server
+// applies the transport faults; personalities read the command faults.
+type Faults struct {
+	// Latency is added before each reply.
+	Latency time.Duration
+	// CloseAfter drops the connection after this many commands (0: never).
+	CloseAfter int
+	// RejectPattern is a regular expression; a config line matching it is
+	// rejected with the vendor's generic invalid-input error.
+	RejectPattern string
+	// FailCommit makes the next commit (or apply-patch, or rollback target
+	// change) fail with the vendor's commit error.
+	FailCommit bool
+	// ExpireCommitTimer makes a confirm-by-timer commit roll back at once,
+	// as if the timer ran out before the confirm arrived.
+	ExpireCommitTimer bool
+	// RefuseAuth makes every login fail.
+	RefuseAuth bool
+	// ChangeHostKey makes the device present a new host key.
+	ChangeHostKey bool
+	// NoPrompt makes the device stop printing prompts after login.
+	NoPrompt bool
+}

@@ -1,0 +1,34 @@
+// Package platform is the catalog of switch platforms lossless supports:
+// for each model, its ASIC and the buffer facts that validation, headroom
+// sizing and rendering need. The catalog is data (catalog.json), not code
+// branches.
+package platform
+
+import "github.com/lossless-net/lossless/units"
+
+// Platform describes one switch model.
+type Platform struct {
+	// Model is the name written in the inventory ("N9K-C9364D-GX2A").
+	Model string `json:"model"`
+	// ASIC names the forwarding chip ("Tomahawk3").
+	ASIC string `json:"asic"`
+	// Family is a vendor-specific syntax family ("A" or "B" for Huawei CE,
+	// see reference/huawei-ce.md §0); empty when the vendor has one.
+	Family string `json:"family,omitempty"`
+	// Buffer is the total packet buffer in bytes.
+	Buffer units.Bytes `json:"buffer_bytes"`
+	// Cell is the buffer cell (allocation unit) in bytes.
+	Cell units.Bytes `json:"cell_bytes"`
+	// MaxLossless is the number of lossless (PFC) classes it supports.
+	MaxLossless int `json:"max_lossless"`
+	// PFCPriorities lists the priorities PFC may use (Huawei family A: 0–5).
+	PFCPriorities []int `json:"pfc_priorities"`
+	// MTUMin and MTUMax bound the MTU in bytes.
+	MTUMin int `json:"mtu_min"`
+	MTUMax int `json:"mtu_max"`
+	// Units names the unit the platform programs thresholds in
+	// ("bytes", "kbytes", "cells").
+	Units string `json:"units"`
+	// Source says where the figures come from.
+	Source string `json:"source"`
+}

@@ -68,3 +68,27 @@ type Faults struct {
 	// NoPrompt makes the device stop printing prompts after login.
 	NoPrompt bool
 }
+
+// ConfigDB is implemented by devices that keep SONiC CONFIG_DB (lab/sonic);
+// the gNMI target's sonic-db origin goes through it.
+type ConfigDB interface {
+	// DB returns a deep copy of CONFIG_DB: table → key → field → value.
+	DB() map[string]map[string]map[string]string
+	// Patch applies an RFC 6902 JSON Patch over the CONFIG_DB JSON form
+	// all-or-nothing, validated against SONiC YANG as `config apply-patch`
+	// does; a refusal's error text is SONiC's.
+	Patch(patch []byte) error
+}
+
+// CLIConfig is implemented by devices that can run config lines as one
+// all-or-nothing session (EOS configure session; gNMI origin "cli").
+type CLIConfig interface {
+	ConfigureAtomic(lines []string) error
+}
+
+// Checkpointer is implemented by devices that can save and restore their
+// whole configuration state (used by gNMI commit-confirmed rollback).
+type Checkpointer interface {
+	Checkpoint() []byte
+	Restore(cp []byte) error
+}

@@ -25,6 +25,10 @@ type Device struct {
 	Transport string // "ssh" or "gnmi"
 	Roles     []string
 	Tags      []string
+	// Options are vendor-specific rendering choices written in the intent
+	// (for example "eos.style" = "qos-profile"); shared code never reads
+	// them, and a renderer rejects keys of its own prefix it does not know.
+	Options map[string]string
 
 	// QoS is the device-level QoS profile after device overrides. A port
 	// whose QoS differs (a per-port override) carries its own in Port.QoS.

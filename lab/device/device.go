@@ -5,7 +5,11 @@
 // of any vendor.
 package device
 
-import "time"
+import (
+	"sort"
+	"sync"
+	"time"
+)
 
 // Kind makes emulated devices of one NOS.
 type Kind interface {
@@ -91,4 +95,43 @@ type CLIConfig interface {
 type Checkpointer interface {
 	Checkpoint() []byte
 	Restore(cp []byte) error
+}
+
+var (
+	kindsMu sync.RWMutex
+	kinds   = map[string]Kind{}
+)
+
+// Register adds a kind under its Name. Personalities call it from init; it
+// panics on an empty or duplicate name.
+func Register(k Kind) {
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	if k == nil || k.Name() == "" {
+		panic("device: Register with a nil kind or empty name")
+	}
+	if _, dup := kinds[k.Name()]; dup {
+		panic("device: kind " + k.Name() + " registered twice")
+	}
+	kinds[k.Name()] = k
+}
+
+// Lookup returns the kind registered under name.
+func Lookup(name string) (Kind, bool) {
+	kindsMu.RLock()
+	defer kindsMu.RUnlock()
+	k, ok := kinds[name]
+	return k, ok
+}
+
+// Kinds returns the registered kind names, sorted.
+func Kinds() []string {
+	kindsMu.RLock()
+	defer kindsMu.RUnlock()
+	n := make([]string, 0, len(kinds))
+	for k := range kinds {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
 }

@@ -51,7 +51,12 @@ type Session interface {
 // Faults are the failures injected into one device by tests and
 // `lossless lab up` flags. The zero value injects nothing. The server
 // applies the transport faults; personalities read the command faults.
+//
+// A Faults shared with running sessions must be changed only through
+// Update and read only through Load, which take its lock; set the fields
+// directly only before the value is shared. A nil *Faults injects nothing.
 type Faults struct {
+	mu sync.Mutex
 	// Latency is added before each reply.
 	Latency time.Duration
 	// CloseAfter drops the connection after this many commands (0: never).
@@ -71,6 +76,33 @@ type Faults struct {
 	ChangeHostKey bool
 	// NoPrompt makes the device stop printing prompts after login.
 	NoPrompt bool
+}
+
+// Update changes f under its lock: safe while sessions read it.
+func (f *Faults) Update(change func(f *Faults)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	change(f)
+}
+
+// Load returns a copy of f's current values, taken under its lock; a nil f
+// gives the zero value (no faults).
+func (f *Faults) Load() Faults {
+	if f == nil {
+		return Faults{}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return Faults{
+		Latency:           f.Latency,
+		CloseAfter:        f.CloseAfter,
+		RejectPattern:     f.RejectPattern,
+		FailCommit:        f.FailCommit,
+		ExpireCommitTimer: f.ExpireCommitTimer,
+		RefuseAuth:        f.RefuseAuth,
+		ChangeHostKey:     f.ChangeHostKey,
+		NoPrompt:          f.NoPrompt,
+	}
 }
 
 // ConfigDB is implemented by devices that keep SONiC CONFIG_DB (lab/sonic);

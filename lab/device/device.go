@@ -167,3 +167,11 @@ func Kinds() []string {
 	sort.Strings(n)
 	return n
 }
+
+// Modeler is implemented by kinds that name the switch model they emulate;
+// the lab writes it as the device's platform in the inventory it generates.
+type Modeler interface {
+	// Model is the platform model as written in an inventory
+	// ("N9K-C9364D-GX2A").
+	Model() string
+}

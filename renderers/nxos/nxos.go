@@ -1,0 +1,566 @@
+// Package nxos renders one device's desired state as Cisco NX-OS (Nexus 9000
+// Cloud Scale, 8-queue mode) running-config text: DSCP class-maps, the
+// type-qos classification policy, the egress queuing policy with WRED/ECN,
+// the network-qos policy (MTU, PFC no-drop), system qos attachments, PFC
+// watchdog and interface lines. The output is the form of
+// reference/nxos.md §1; it does no I/O.
+package nxos
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/units"
+)
+
+// Vendor is the name NX-OS devices carry in the inventory.
+const Vendor = "nxos"
+
+// Object names of the Cisco AI/ML blueprint lineage (reference/nxos.md §1).
+const (
+	classificationPolicy = "QOS_CLASSIFICATION"
+	queuingPolicy        = "QOS_EGRESS_PORT"
+	networkPolicy        = "qos_network"
+)
+
+// Ranges the NX-OS CLI accepts (reference/nxos.md §2).
+const (
+	mtuMin, mtuMax             = 576, 9216 // network-qos mtu, DME range [C:tf-nxos]
+	priorityLevelMax           = 8         // priority level 1–8 [C:tf-nxos]
+	wredWeightMax              = 15        // random-detect weight 0–15
+	defaultWRED                = 0         // weight written when the intent leaves it unset
+	queueCount                 = 8
+	watchdogActionDrop         = "drop"
+	optionPrefix               = "nxos."
+	indent                     = "  " // 2 spaces per level (reference/nxos.md §1b)
+	pfcWatchdogSource          = "https://cisco.com/c/en/us/td/docs/dcn/nx-os/nexus9000/105x/configuration/qos/cisco-nexus-9000-series-nx-os-quality-of-service-configuration-guide-105x/m-configuring-priority-flow-control.html"
+	unsupportedWatchdogTimerWy = "NX-OS sets the PFC watchdog timers as multipliers of a fixed 100 ms poll (" + pfcWatchdogSource + "), and the CLI spelling of those multipliers is unconfirmed (reference/nxos.md §8 item 2); leave detection, restoration and polling unset for NX-OS devices (a device override) to keep NX-OS's defaults"
+)
+
+func init() {
+	renderers.Register(renderers.Renderer{Vendor: Vendor, Render: Render})
+}
+
+// queueOrder is the order NX-OS lists the classes of a queuing policy:
+// q6…q1, q-default, q7 (reference/nxos.md §1, [C:paregupt,pasanen]).
+var queueOrder = [queueCount]int{6, 5, 4, 3, 2, 1, 0, 7}
+
+// Render returns d's NX-OS configuration. Thresholds are written in kbytes
+// (1024 B); a value that is not a whole number of kbytes is rounded up and
+// reported in Document.Warnings. A feature NX-OS cannot express is a
+// *renderers.UnsupportedError.
+func Render(d *intent.Device) (*config.Document, error) {
+	r := &renderer{d: d}
+	groups, err := r.render()
+	if err != nil {
+		return nil, err
+	}
+	doc := &config.Document{Device: d.Name, Format: config.CLI, Warnings: r.warnings}
+	var b strings.Builder
+	for i, g := range groups {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for _, n := range g {
+			doc.Tree = append(doc.Tree, n)
+			writeNode(&b, n, 0)
+		}
+	}
+	doc.Text = []byte(b.String())
+	return doc, nil
+}
+
+func writeNode(b *strings.Builder, n *config.Node, depth int) {
+	for range depth {
+		b.WriteString(indent)
+	}
+	b.WriteString(n.Text)
+	b.WriteByte('\n')
+	for _, c := range n.Children {
+		writeNode(b, c, depth+1)
+	}
+}
+
+func node(text string, children ...*config.Node) *config.Node {
+	return &config.Node{Text: text, Children: children}
+}
+
+type renderer struct {
+	d        *intent.Device
+	warnings []string
+}
+
+func (r *renderer) unsupported(feature, format string, args ...any) error {
+	return &renderers.UnsupportedError{Device: r.d.Name, Vendor: Vendor, Feature: feature, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (r *renderer) warnf(format string, args ...any) {
+	r.warnings = append(r.warnings, r.d.Name+": "+fmt.Sprintf(format, args...))
+}
+
+// policies are the objects one QoS profile renders to.
+type policies struct {
+	classMaps []*config.Node
+	qos       *config.Node // policy-map type qos
+	queuing   *config.Node // policy-map type queuing
+	network   *config.Node // policy-map type network-qos; nil when it has no class
+}
+
+// render returns the top-level stanzas in running-config order, grouped as
+// NX-OS separates them with blank lines (reference/nxos.md §1).
+func (r *renderer) render() ([][]*config.Node, error) {
+	d := r.d
+	if d.QoS == nil {
+		return nil, r.unsupported("QoS", "the device has no QoS profile assigned")
+	}
+	if err := r.checkOptions(); err != nil {
+		return nil, err
+	}
+	if err := r.checkBuffers(); err != nil {
+		return nil, err
+	}
+	speed, speedErr := r.singleSpeed()
+	dev, err := r.policies(d.QoS, "", speed, speedErr)
+	if err != nil {
+		return nil, err
+	}
+
+	// Per-port overrides become per-interface policies named after their
+	// profile; network-qos is system-wide only (reference/nxos.md §2), so
+	// an override must keep the device's network-qos.
+	type portPolicy struct {
+		suffix string
+		p      *policies
+	}
+	byProfile := map[*intent.QoS]*portPolicy{}
+	var extra []*portPolicy
+	for _, p := range d.Ports {
+		if p.QoS == nil || p.QoS == d.QoS || byProfile[p.QoS] != nil {
+			continue
+		}
+		suffix := "_" + p.QoS.Profile
+		pp, err := r.policies(p.QoS, suffix, speed, speedErr)
+		if err != nil {
+			return nil, err
+		}
+		if !sameNode(pp.network, dev.network) {
+			return nil, r.unsupported("QoS override on port "+p.Name, "its MTU or lossless classes differ from the device's, but NX-OS applies network-qos (MTU, PFC no-drop) system-wide only (reference/nxos.md §2); override only classification, scheduling and ECN per port")
+		}
+		if sameNode(pp.qos, dev.qos, suffix) && sameNode(pp.queuing, dev.queuing, suffix) && sameNodes(pp.classMaps, dev.classMaps) {
+			byProfile[p.QoS] = &portPolicy{}
+			continue
+		}
+		entry := &portPolicy{suffix: suffix, p: pp}
+		byProfile[p.QoS] = entry
+		extra = append(extra, entry)
+	}
+
+	classMaps := dev.classMaps
+	for _, e := range extra {
+		for _, cm := range e.p.classMaps {
+			if i := slices.IndexFunc(classMaps, func(n *config.Node) bool { return n.Text == cm.Text }); i >= 0 {
+				if !sameNode(classMaps[i], cm) {
+					return nil, r.unsupported("class-map "+strings.TrimPrefix(cm.Text, "class-map type qos match-any "), "profiles %q and %q give the class the same name but different DSCP values; NX-OS class-maps are global, so rename one of the classes", d.QoS.Profile, strings.TrimPrefix(e.suffix, "_"))
+				}
+				continue
+			}
+			classMaps = append(classMaps, cm)
+		}
+	}
+
+	var groups [][]*config.Node
+	if wd := r.watchdogUsed(); wd {
+		// [C:paregupt,pasanen]: the global line enables the watchdog.
+		groups = append(groups, []*config.Node{node("priority-flow-control watch-dog-interval on")})
+	}
+	if len(classMaps) > 0 {
+		groups = append(groups, classMaps)
+	}
+	groups = append(groups, []*config.Node{dev.qos})
+	for _, e := range extra {
+		groups = append(groups, []*config.Node{e.p.qos})
+	}
+	groups = append(groups, []*config.Node{dev.queuing})
+	for _, e := range extra {
+		groups = append(groups, []*config.Node{e.p.queuing})
+	}
+	system := node("system qos")
+	if dev.network != nil {
+		groups = append(groups, []*config.Node{dev.network})
+		system.Children = append(system.Children, node("service-policy type network-qos "+networkPolicy))
+	}
+	system.Children = append(system.Children, node("service-policy type queuing output "+queuingPolicy))
+	groups = append(groups, []*config.Node{system})
+
+	for _, p := range d.Ports {
+		q := p.QoS
+		if q == nil {
+			q = d.QoS
+		}
+		in := node("interface " + p.Name)
+		if len(q.LosslessPriorities()) > 0 {
+			in.Children = append(in.Children, node("priority-flow-control mode on"))
+			if q.PFC.Watchdog != nil {
+				in.Children = append(in.Children, node("priority-flow-control watch-dog-interval on"))
+			}
+		}
+		suffix := ""
+		if e := byProfile[q]; e != nil {
+			suffix = e.suffix
+		}
+		in.Children = append(in.Children, node("service-policy type qos input "+classificationPolicy+suffix))
+		if suffix != "" {
+			// A per-interface queuing policy overrides the system one
+			// (reference/nxos.md §2, `service-policy type queuing output`
+			// in config-if [C:paregupt,tac]).
+			in.Children = append(in.Children, node("service-policy type queuing output "+queuingPolicy+suffix))
+		}
+		groups = append(groups, []*config.Node{in})
+	}
+	return groups, nil
+}
+
+// checkOptions rejects NX-OS options this renderer does not know: it has
+// none, so any "nxos." key is a mistake the user should hear about.
+func (r *renderer) checkOptions() error {
+	keys := make([]string, 0, len(r.d.Options))
+	for k := range r.d.Options {
+		if strings.HasPrefix(k, optionPrefix) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	sort.Strings(keys)
+	return r.unsupported("option "+strconv.Quote(keys[0]), "the NX-OS renderer has no options")
+}
+
+// checkBuffers rejects buffer settings NX-OS cannot take from this
+// renderer. Cloud Scale switches carve their shared buffer themselves; the
+// `hardware qos` buffer commands and `pause buffer-size` are platform
+// specific and unconfirmed (reference/nxos.md §2, §8 item 6).
+func (r *renderer) checkBuffers() error {
+	b := r.d.Buffers
+	if b == nil {
+		return nil
+	}
+	const why = "NX-OS Cloud Scale buffer carving and pause thresholds have no confirmed CLI form (reference/nxos.md §2 and §8 item 6); leave it to the switch (headroom = \"auto\", no pool sizes) on NX-OS devices"
+	switch {
+	case b.LosslessPool != 0:
+		return r.unsupported("lossless pool size", why)
+	case b.LossyPool != 0:
+		return r.unsupported("lossy pool size", why)
+	case b.HeadroomPool != 0:
+		return r.unsupported("headroom pool size", why)
+	case b.Alpha != nil:
+		return r.unsupported("buffer alpha", why)
+	case !b.Headroom.Auto && (b.Headroom.Xoff != 0 || b.Headroom.Xon != 0):
+		return r.unsupported("explicit headroom", why)
+	}
+	return nil
+}
+
+// watchdogUsed reports whether any profile on the device turns the PFC
+// watchdog on, after checking the settings NX-OS can express.
+func (r *renderer) watchdogUsed() bool {
+	if r.d.QoS.PFC.Watchdog != nil {
+		return true
+	}
+	for _, p := range r.d.Ports {
+		if p.QoS != nil && p.QoS.PFC.Watchdog != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *renderer) checkWatchdog(q *intent.QoS) error {
+	wd := q.PFC.Watchdog
+	if wd == nil {
+		return nil
+	}
+	switch {
+	case wd.Detection != 0:
+		return r.unsupported("PFC watchdog detection time "+wd.Detection.String(), unsupportedWatchdogTimerWy)
+	case wd.Restoration != 0:
+		return r.unsupported("PFC watchdog restoration time "+wd.Restoration.String(), unsupportedWatchdogTimerWy)
+	case wd.Polling != 0:
+		return r.unsupported("PFC watchdog polling interval "+wd.Polling.String(), unsupportedWatchdogTimerWy)
+	}
+	// A triggered NX-OS watchdog drops the stuck queue's packets
+	// (pfcWatchdogSource); it has no forward or errdisable action.
+	if wd.Action != "" && wd.Action != watchdogActionDrop {
+		return r.unsupported("PFC watchdog action "+strconv.Quote(wd.Action), "a triggered NX-OS watchdog always drops the stuck no-drop queue's packets ("+pfcWatchdogSource+"); use action \"drop\" or leave it unset")
+	}
+	return nil
+}
+
+// singleSpeed returns the speed all the device's ports share, or an error
+// saying why there is none. Time-based ECN thresholds need it: the queuing
+// policy is system-wide, so one byte value must fit every port.
+func (r *renderer) singleSpeed() (units.BitRate, error) {
+	if len(r.d.Ports) == 0 {
+		return 0, fmt.Errorf("the device has no managed ports, so the port speed is unknown")
+	}
+	s := r.d.Ports[0].Speed
+	for _, p := range r.d.Ports[1:] {
+		if p.Speed != s {
+			return 0, fmt.Errorf("the NX-OS queuing policy is system-wide and takes bytes, but the ports run at different speeds (%s on %s, %s on %s); give the threshold in bytes", s, r.d.Ports[0].Name, p.Speed, p.Name)
+		}
+	}
+	if s <= 0 {
+		return 0, fmt.Errorf("port %s has no speed", r.d.Ports[0].Name)
+	}
+	return s, nil
+}
+
+// policies renders one QoS profile. suffix is appended to the policy names
+// (empty for the device's own profile).
+func (r *renderer) policies(q *intent.QoS, suffix string, speed units.BitRate, speedErr error) (*policies, error) {
+	if q.Trust != "" && q.Trust != "dscp" {
+		return nil, r.unsupported("trust "+strconv.Quote(q.Trust), "this renderer classifies on DSCP only")
+	}
+	if err := r.checkWatchdog(q); err != nil {
+		return nil, err
+	}
+	lossless := q.LosslessPriorities()
+	if pl := r.d.Platform; pl != nil {
+		if pl.MaxLossless > 0 && len(lossless) > pl.MaxLossless {
+			return nil, r.unsupported("lossless classes", "%d lossless classes (priorities %s) exceed the %d that %s supports", len(lossless), joinInts(lossless, ", "), pl.MaxLossless, pl.Model)
+		}
+		for _, p := range lossless {
+			if len(pl.PFCPriorities) > 0 && !slices.Contains(pl.PFCPriorities, p) {
+				return nil, r.unsupported(fmt.Sprintf("PFC priority %d", p), "%s runs PFC on priorities %s only", pl.Model, joinInts(pl.PFCPriorities, ", "))
+			}
+		}
+	}
+
+	out := &policies{}
+	qosPolicy := node("policy-map type qos " + classificationPolicy + suffix)
+	for _, c := range q.Classes {
+		if c.ID < 0 || c.ID >= queueCount {
+			return nil, r.unsupported("class "+c.Name, "traffic class %d is outside 0–7", c.ID)
+		}
+		if c.Default || len(c.DSCP) == 0 {
+			continue
+		}
+		// Comma list, the form NX-OS stores and displays
+		// (reference/nxos.md Errata).
+		out.classMaps = append(out.classMaps, node("class-map type qos match-any "+c.Name, node("match dscp "+joinInts(c.DSCP, ","))))
+		qosPolicy.Children = append(qosPolicy.Children, node("class "+c.Name, node(fmt.Sprintf("set qos-group %d", c.ID))))
+	}
+	defaultID := 0
+	if dc := q.DefaultClass(); dc != nil {
+		defaultID = dc.ID
+	}
+	qosPolicy.Children = append(qosPolicy.Children, node("class class-default", node(fmt.Sprintf("set qos-group %d", defaultID))))
+	out.qos = qosPolicy
+
+	queuing := node("policy-map type queuing " + queuingPolicy + suffix)
+	remaining := 0
+	for _, id := range queueOrder {
+		cls := node("class type queuing c-out-8q-q" + queueName(id))
+		c := q.Class(id)
+		sched, err := r.scheduling(c, id)
+		if err != nil {
+			return nil, err
+		}
+		cls.Children = append(cls.Children, sched)
+		if strings.HasPrefix(sched.Text, "bandwidth remaining percent ") {
+			n, _ := strconv.Atoi(strings.TrimPrefix(sched.Text, "bandwidth remaining percent "))
+			remaining += n
+		}
+		if c != nil && c.ECN != nil {
+			line, err := r.ecn(c, speed, speedErr)
+			if err != nil {
+				return nil, err
+			}
+			cls.Children = append(cls.Children, node(line))
+		}
+		queuing.Children = append(queuing.Children, cls)
+	}
+	if remaining > 100 {
+		return nil, r.unsupported("bandwidth shares", "the bandwidth remaining percent of the queues add up to %d%%, more than 100%%", remaining)
+	}
+	out.queuing = queuing
+
+	network := node("policy-map type network-qos " + networkPolicy)
+	for _, c := range q.Classes {
+		if !c.Lossless && c.MTU == 0 {
+			continue
+		}
+		cls := node("class type network-qos c-8q-nq" + queueName(c.ID))
+		if c.MTU != 0 {
+			lo, hi := mtuMin, mtuMax
+			if pl := r.d.Platform; pl != nil {
+				lo, hi = max(lo, pl.MTUMin), min(hi, orDefault(pl.MTUMax, hi))
+			}
+			if c.MTU < lo || c.MTU > hi {
+				return nil, r.unsupported("MTU of class "+c.Name, "%d is outside the %d–%d that NX-OS network-qos accepts here", c.MTU, lo, hi)
+			}
+			cls.Children = append(cls.Children, node(fmt.Sprintf("mtu %d", c.MTU)))
+		}
+		if c.Lossless {
+			cls.Children = append(cls.Children, node(fmt.Sprintf("pause pfc-cos %d", c.ID)))
+		}
+		network.Children = append(network.Children, cls)
+	}
+	if len(network.Children) > 0 {
+		out.network = network
+	}
+	return out, nil
+}
+
+// scheduling returns the scheduling line of queue id, whose class is c
+// (nil when no class uses the queue).
+func (r *renderer) scheduling(c *intent.Class, id int) (*config.Node, error) {
+	if c == nil {
+		// An unused queue gets no share (reference/nxos.md §1).
+		return node("bandwidth remaining percent 0"), nil
+	}
+	switch c.Scheduling.Mode {
+	case intent.SchedulingStrict:
+		level := c.Scheduling.Level
+		if level == 0 {
+			level = 1
+		}
+		if level < 1 || level > priorityLevelMax {
+			return nil, r.unsupported("priority level of class "+c.Name, "%d is outside NX-OS's 1–%d", level, priorityLevelMax)
+		}
+		return node(fmt.Sprintf("priority level %d", level)), nil
+	case intent.SchedulingDWRR:
+		if c.Scheduling.Weight != 0 {
+			return nil, r.unsupported("DWRR weight of class "+c.Name, "NX-OS shares bandwidth by `bandwidth remaining percent`, not by weight; give the class a bandwidth percentage")
+		}
+		p := int(c.Scheduling.Bandwidth)
+		if p < 0 || p > 100 {
+			return nil, r.unsupported("bandwidth of class "+c.Name, "%d%% is outside 0–100%%", p)
+		}
+		return node(fmt.Sprintf("bandwidth remaining percent %d", p)), nil
+	}
+	// Unset scheduling keeps what NX-OS's default-8q-out-policy gives the
+	// queue: q7 strict level 1, q-default 100 %, the others 0 [C:tac].
+	switch id {
+	case 7:
+		return node("priority level 1"), nil
+	case 0:
+		return node("bandwidth remaining percent 100"), nil
+	}
+	return node("bandwidth remaining percent 0"), nil
+}
+
+// ecn returns the random-detect line of class c. Both thresholds are
+// written in kbytes; NX-OS takes packets, bytes, kbytes or mbytes
+// [C:cmdref-R], and one unit keeps diffs stable.
+func (r *renderer) ecn(c *intent.Class, speed units.BitRate, speedErr error) (string, error) {
+	e := c.ECN
+	minKB, err := r.kbytes(c, "minimum", e.Min, speed, speedErr)
+	if err != nil {
+		return "", err
+	}
+	maxKB, err := r.kbytes(c, "maximum", e.Max, speed, speedErr)
+	if err != nil {
+		return "", err
+	}
+	if minKB > maxKB {
+		return "", r.unsupported("ECN thresholds of class "+c.Name, "minimum %d kbytes is above maximum %d kbytes", minKB, maxKB)
+	}
+	p := int(e.MaxProbability)
+	if p < 0 || p > 100 {
+		return "", r.unsupported("ECN probability of class "+c.Name, "%d%% is outside 0–100%%", p)
+	}
+	w := defaultWRED
+	if e.Weight != nil {
+		w = *e.Weight
+	} else {
+		// The threshold form makes weight mandatory [C:cmdref-R]; 0 is
+		// the Cisco blueprint's value (reference/nxos.md §1).
+		r.warnf("ECN weight of class %s is unset; NX-OS requires one, written as %d", c.Name, defaultWRED)
+	}
+	if w < 0 || w > wredWeightMax {
+		return "", r.unsupported("ECN weight of class "+c.Name, "%d is outside 0–%d", w, wredWeightMax)
+	}
+	return fmt.Sprintf("random-detect minimum-threshold %d kbytes maximum-threshold %d kbytes drop-probability %d weight %d ecn", minKB, maxKB, p, w), nil
+}
+
+// kbytes converts a threshold to whole kbytes, rounding up with a warning.
+func (r *renderer) kbytes(c *intent.Class, which string, t intent.Threshold, speed units.BitRate, speedErr error) (int64, error) {
+	what := fmt.Sprintf("ECN %s threshold of class %s", which, c.Name)
+	b := t.Bytes
+	from := b.String()
+	if t.Time != 0 {
+		if speedErr != nil {
+			return 0, r.unsupported(what, "%v is a time, which converts to bytes only at a known port speed: %v", t.Time, speedErr)
+		}
+		b = speed.BytesIn(t.Time)
+		from = fmt.Sprintf("%v at %s (%dB)", t.Time, speed, int64(b))
+		if b%units.KB == 0 {
+			r.warnf("%s: %s converted to %d kbytes", what, from, int64(b/units.KB))
+		}
+	}
+	if b < 0 {
+		return 0, r.unsupported(what, "%s is negative", b)
+	}
+	kb := b.CeilCells(units.KB)
+	if b%units.KB != 0 {
+		r.warnf("%s: %s rounded up to %d kbytes (%dB)", what, from, kb, kb*int64(units.KB))
+	}
+	return kb, nil
+}
+
+// queueName is the suffix of the fixed NX-OS class names after "q" or
+// "nq": "3" (c-out-8q-q3, c-8q-nq3), or "-default" for qos-group 0
+// (c-out-8q-q-default, c-8q-nq-default).
+func queueName(id int) string {
+	if id == 0 {
+		return "-default"
+	}
+	return strconv.Itoa(id)
+}
+
+func joinInts(v []int, sep string) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, sep)
+}
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// sameNode reports whether a and b print the same, after removing suffix
+// from b's lines (so a per-port policy equal to the device's is shared).
+func sameNode(a, b *config.Node, suffix ...string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	at, bt := a.Text, b.Text
+	for _, s := range suffix {
+		at = strings.TrimSuffix(at, s)
+	}
+	if at != bt || len(a.Children) != len(b.Children) {
+		return false
+	}
+	for i := range a.Children {
+		if !sameNode(a.Children[i], b.Children[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameNodes(a, b []*config.Node) bool {
+	return slices.EqualFunc(a, b, func(x, y *config.Node) bool { return sameNode(x, y) })
+}

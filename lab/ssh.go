@@ -1,0 +1,308 @@
+package lab
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/lossless-net/lossless/lab/device"
+)
+
+// handshakeTimeout bounds an SSH handshake so a silent client cannot hold
+// a connection goroutine.
+const handshakeTimeout = 30 * time.Second
+
+var errAuthRefused = errors.New("authentication refused")
+
+func (n *Node) acceptLoop() {
+	for {
+		c, err := n.ln.Accept()
+		if err != nil {
+			return // listener closed by Lab.Close
+		}
+		if !n.track(c) {
+			_ = c.Close()
+			return
+		}
+		n.lab.wg.Add(1)
+		go func() {
+			defer n.lab.wg.Done()
+			defer n.untrack(c)
+			n.serveConn(c)
+		}()
+	}
+}
+
+// track records an open connection so Close can drop it; it reports false
+// once the lab is closing.
+func (n *Node) track(c net.Conn) bool {
+	select {
+	case <-n.lab.done:
+		return false
+	default:
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.conns[c] = struct{}{}
+	return true
+}
+
+func (n *Node) untrack(c net.Conn) {
+	n.mu.Lock()
+	delete(n.conns, c)
+	n.mu.Unlock()
+	_ = c.Close()
+}
+
+func (n *Node) dropAll() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for c := range n.conns {
+		_ = c.Close()
+	}
+}
+
+func (n *Node) serverConfig() *ssh.ServerConfig {
+	o := n.lab.opts
+	cfg := &ssh.ServerConfig{
+		PasswordCallback: func(meta ssh.ConnMetadata, pw []byte) (*ssh.Permissions, error) {
+			if n.faults.Load().RefuseAuth {
+				return nil, errAuthRefused
+			}
+			userOK := subtle.ConstantTimeCompare([]byte(meta.User()), []byte(o.user)) == 1
+			pwOK := subtle.ConstantTimeCompare(pw, []byte(o.password)) == 1
+			if userOK && pwOK {
+				return nil, nil
+			}
+			return nil, errAuthRefused
+		},
+		PublicKeyCallback: func(meta ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
+			if n.faults.Load().RefuseAuth || meta.User() != o.user {
+				return nil, errAuthRefused
+			}
+			for _, k := range o.keys {
+				if bytes.Equal(k.Marshal(), key.Marshal()) {
+					return nil, nil
+				}
+			}
+			return nil, errAuthRefused
+		},
+	}
+	if n.faults.Load().ChangeHostKey {
+		cfg.AddHostKey(n.otherKey)
+	} else {
+		cfg.AddHostKey(n.hostKey)
+	}
+	return cfg
+}
+
+func (n *Node) serveConn(c net.Conn) {
+	_ = c.SetDeadline(time.Now().Add(handshakeTimeout))
+	sc, chans, reqs, err := ssh.NewServerConn(c, n.serverConfig())
+	if err != nil {
+		n.lab.opts.logger.Debug("ssh handshake failed", "device", n.name, "error", err)
+		return
+	}
+	_ = c.SetDeadline(time.Time{})
+	var wg sync.WaitGroup
+	wg.Go(func() { ssh.DiscardRequests(reqs) })
+	// commands counts lines run on this connection, for Faults.CloseAfter.
+	var commands atomic.Int64
+	for nc := range chans {
+		if nc.ChannelType() != "session" {
+			_ = nc.Reject(ssh.UnknownChannelType, "only session channels are supported")
+			continue
+		}
+		ch, chReqs, err := nc.Accept()
+		if err != nil {
+			continue
+		}
+		wg.Go(func() { n.serveSession(sc, ch, chReqs, &commands) })
+	}
+	_ = sc.Close()
+	wg.Wait()
+}
+
+// serveSession answers one session channel: pty-req, env and window-change
+// are accepted; shell starts the device CLI; exec runs one command.
+func (n *Node) serveSession(sc *ssh.ServerConn, ch ssh.Channel, reqs <-chan *ssh.Request, commands *atomic.Int64) {
+	defer ch.Close()
+	var cli sync.WaitGroup
+	defer cli.Wait()
+	started := false
+	for req := range reqs {
+		switch req.Type {
+		case "pty-req", "env", "window-change":
+			if req.WantReply {
+				_ = req.Reply(true, nil)
+			}
+		case "shell", "exec":
+			if started {
+				_ = req.Reply(false, nil)
+				continue
+			}
+			started = true
+			_ = req.Reply(true, nil)
+			shell, cmd := req.Type == "shell", execCommand(req.Payload)
+			// The CLI runs beside this loop so that requests arriving
+			// meanwhile (window-change) never block the connection.
+			cli.Go(func() {
+				sess := n.dev.NewSession(sc.User(), n.faults)
+				var status uint32
+				if shell {
+					n.runShell(sc, ch, sess, commands)
+				} else {
+					status = n.runExec(ch, sess, cmd)
+				}
+				sess.Close()
+				_, _ = ch.SendRequest("exit-status", false, binary.BigEndian.AppendUint32(nil, status))
+				_ = ch.Close()
+			})
+		default:
+			if req.WantReply {
+				_ = req.Reply(false, nil)
+			}
+		}
+	}
+}
+
+func execCommand(payload []byte) string {
+	if len(payload) < 4 {
+		return ""
+	}
+	l := binary.BigEndian.Uint32(payload)
+	if int(l) > len(payload)-4 {
+		return ""
+	}
+	return string(payload[4 : 4+l])
+}
+
+// runExec runs one command line (an SSH exec request) and prints its
+// output; the exit status is 1 only when the lab closed before it ran.
+func (n *Node) runExec(ch ssh.Channel, sess device.Session, cmd string) uint32 {
+	if !n.wait() {
+		return 1
+	}
+	out, _ := sess.Handle(strings.TrimRight(cmd, "\r\n"))
+	_, _ = io.WriteString(ch, crlf(out))
+	return 0
+}
+
+// wait sleeps for the injected latency; it reports false when the lab
+// closed meanwhile.
+func (n *Node) wait() bool {
+	d := n.faults.Load().Latency
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-n.lab.done:
+		return false
+	}
+}
+
+// runShell is the interactive CLI: it echoes what the client types as a
+// switch does, runs each line when CR or LF arrives (CR LF counts once),
+// and prints the output and the next prompt.
+func (n *Node) runShell(sc *ssh.ServerConn, ch ssh.Channel, sess device.Session, commands *atomic.Int64) {
+	w := &shellWriter{ch: ch}
+	w.write(crlf(sess.Greeting()))
+	n.prompt(w, sess)
+	var line []byte
+	var lastCR bool
+	buf := make([]byte, 1024)
+	for {
+		k, err := ch.Read(buf)
+		if k == 0 && err != nil {
+			return
+		}
+		for _, b := range buf[:k] {
+			switch {
+			case b == '\n' && lastCR:
+				lastCR = false
+				continue
+			case b == '\r' || b == '\n':
+				lastCR = b == '\r'
+				w.write("\r\n")
+				typed := string(line)
+				line = line[:0]
+				count := commands.Add(1)
+				if f := n.faults.Load(); f.CloseAfter > 0 && count > int64(f.CloseAfter) {
+					n.lab.opts.logger.Info("fault: closing connection", "device", n.name, "after", f.CloseAfter)
+					_ = sc.Close()
+					return
+				}
+				if !n.wait() {
+					return
+				}
+				out, done := sess.Handle(typed)
+				w.write(crlf(out))
+				if done {
+					return
+				}
+				n.prompt(w, sess)
+				continue
+			case b == 0x7f || b == 0x08: // backspace
+				if len(line) > 0 {
+					line = line[:len(line)-1]
+					w.write("\b \b")
+				}
+			case b == 0x03: // Ctrl-C drops the line being typed
+				line = line[:0]
+				w.write("^C\r\n")
+				n.prompt(w, sess)
+			case b < 0x20 && b != '\t':
+				// other control characters are ignored, as on a switch CLI
+			default:
+				line = append(line, b)
+				w.write(string(b))
+			}
+			lastCR = false
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (n *Node) prompt(w *shellWriter, sess device.Session) {
+	if n.faults.Load().NoPrompt {
+		return
+	}
+	w.write(sess.Prompt())
+}
+
+// shellWriter ignores write errors: a dropped client ends the read loop.
+type shellWriter struct{ ch ssh.Channel }
+
+func (w *shellWriter) write(s string) {
+	if s != "" {
+		_, _ = io.WriteString(w.ch, s)
+	}
+}
+
+// crlf turns the personality's "\n" line endings into the "\r\n" a
+// terminal expects.
+func crlf(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, "\n", "\r\n")
+}
+
+// String describes the node for logs and errors.
+func (n *Node) String() string { return fmt.Sprintf("%s (%s, %s)", n.name, n.kind, n.Addr()) }

@@ -1,0 +1,566 @@
+// Package eos renders one device's desired state as Arista EOS
+// running-config text: per-interface trust, PFC, PFC watchdog and tx-queue
+// blocks (reference/eos.md §1a) or the same lines in a `qos profile`
+// applied with `service-profile` (§1b, option "eos.style" =
+// "qos-profile"), the global DSCP → traffic-class map and the global PFC
+// watchdog timers. It does no I/O.
+package eos
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/units"
+)
+
+// Vendor is the name EOS devices carry in the inventory.
+const Vendor = "eos"
+
+// Options this renderer reads from intent.Device.Options.
+const (
+	// OptionStyle chooses the layout: StyleInterface (default) or
+	// StyleQoSProfile.
+	OptionStyle = "eos.style"
+	// StyleInterface writes the QoS lines under each interface (§1a).
+	StyleInterface = "interface"
+	// StyleQoSProfile writes them once per profile in `qos profile NAME`
+	// and applies it with `service-profile NAME` (§1b). NAME is the
+	// profile's name in upper case.
+	StyleQoSProfile = "qos-profile"
+)
+
+const (
+	optionPrefix = "eos."
+	indent       = "   " // 3 spaces per level [C:avd] (reference/eos.md §1a)
+	separator    = "!"
+	// controlTC is reserved for control traffic on EOS (reference/eos.md
+	// §3, `qos map traffic-class`, [T:blog36]).
+	controlTC = 7
+)
+
+// Watchdog timer limits in seconds as EOS takes them (reference/eos.md §3,
+// [T:blog36]) and the granularity AVD renders them with: 2 decimals for
+// timeout and recovery-time, 3 for polling-interval [C:avd].
+const (
+	timerMin, timerMax     = 10 * time.Millisecond, 60 * time.Second
+	timerStep              = 10 * time.Millisecond
+	pollingMin, pollingMax = 5 * time.Millisecond, 30 * time.Second
+	pollingStep            = time.Millisecond
+)
+
+func init() {
+	renderers.Register(renderers.Renderer{Vendor: Vendor, Render: Render})
+}
+
+// Render returns d's EOS configuration. ECN thresholds are written in
+// kbytes (1024 B); a value that is not whole kbytes is rounded up and
+// reported in Document.Warnings, as is a watchdog time finer than EOS
+// takes. A feature EOS cannot express is a *renderers.UnsupportedError.
+func Render(d *intent.Device) (*config.Document, error) {
+	r := &renderer{d: d}
+	groups, err := r.render()
+	if err != nil {
+		return nil, err
+	}
+	doc := &config.Document{Device: d.Name, Format: config.CLI, Warnings: r.warnings}
+	var b strings.Builder
+	for i, g := range groups {
+		if i > 0 {
+			b.WriteString(separator + "\n")
+		}
+		for _, n := range g {
+			doc.Tree = append(doc.Tree, n)
+			writeNode(&b, n, 0)
+		}
+	}
+	doc.Text = []byte(b.String())
+	return doc, nil
+}
+
+// writeNode prints n the way EOS does: a `!` line, at the child's
+// indentation, before each child block (tx-queue) and before the first
+// line after a block [C:avd] (reference/eos.md §1a, §1b).
+func writeNode(b *strings.Builder, n *config.Node, depth int) {
+	b.WriteString(strings.Repeat(indent, depth))
+	b.WriteString(n.Text)
+	b.WriteByte('\n')
+	for i, c := range n.Children {
+		if len(c.Children) > 0 || (i > 0 && len(n.Children[i-1].Children) > 0) {
+			b.WriteString(strings.Repeat(indent, depth+1) + separator + "\n")
+		}
+		writeNode(b, c, depth+1)
+	}
+}
+
+func node(text string, children ...*config.Node) *config.Node {
+	return &config.Node{Text: text, Children: children}
+}
+
+type renderer struct {
+	d        *intent.Device
+	warnings []string
+}
+
+func (r *renderer) unsupported(feature, format string, args ...any) error {
+	return &renderers.UnsupportedError{Device: r.d.Name, Vendor: Vendor, Feature: feature, Reason: fmt.Sprintf(format, args...)}
+}
+
+// warnf records a warning once: ports that share a profile would
+// otherwise repeat it.
+func (r *renderer) warnf(format string, args ...any) {
+	w := r.d.Name + ": " + fmt.Sprintf(format, args...)
+	if !slices.Contains(r.warnings, w) {
+		r.warnings = append(r.warnings, w)
+	}
+}
+
+func (r *renderer) render() ([][]*config.Node, error) {
+	d := r.d
+	if d.QoS == nil {
+		return nil, r.unsupported("QoS", "the device has no QoS profile assigned")
+	}
+	style, err := r.style()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkBuffers(); err != nil {
+		return nil, err
+	}
+
+	// Profiles in use: the device's, then each port's own, first use first.
+	profiles := []*intent.QoS{d.QoS}
+	portsOf := map[*intent.QoS][]intent.Port{}
+	for _, p := range d.Ports {
+		q := portQoS(d, p)
+		if !slices.Contains(profiles, q) {
+			profiles = append(profiles, q)
+		}
+		portsOf[q] = append(portsOf[q], p)
+	}
+	for _, q := range profiles {
+		if err := r.checkProfile(q); err != nil {
+			return nil, err
+		}
+	}
+
+	// The DSCP map and the watchdog timers are global on EOS: every
+	// profile on the device must agree on them.
+	qosMap := r.qosMap(d.QoS)
+	wd := d.QoS.PFC.Watchdog
+	for _, q := range profiles[1:] {
+		if m := r.qosMap(q); !slices.EqualFunc(m, qosMap, func(a, b *config.Node) bool { return a.Text == b.Text }) {
+			return nil, r.unsupported("DSCP map of profile "+q.Profile, "it maps DSCP differently from profile %q, but EOS has one system-wide `qos map dscp` (reference/eos.md §0)", d.QoS.Profile)
+		}
+		if !sameTimers(q.PFC.Watchdog, wd) {
+			return nil, r.unsupported("PFC watchdog of profile "+q.Profile, "its timers or action differ from profile %q, but EOS sets them globally (reference/eos.md §3)", d.QoS.Profile)
+		}
+		if wd == nil {
+			wd = q.PFC.Watchdog
+		}
+	}
+
+	var groups [][]*config.Node
+	if style == StyleQoSProfile {
+		names := map[*intent.QoS]string{}
+		byName := map[string]*intent.QoS{}
+		var sorted []string
+		for _, q := range profiles {
+			if len(portsOf[q]) == 0 {
+				continue
+			}
+			name := profileName(q.Profile)
+			if prev, dup := byName[name]; dup && prev != q {
+				return nil, r.unsupported("qos profile "+name, "profiles %q and %q map to the same EOS qos profile name", prev.Profile, q.Profile)
+			}
+			byName[name], names[q] = q, name
+			sorted = append(sorted, name)
+		}
+		sort.Strings(sorted)
+		for _, name := range sorted {
+			q := byName[name]
+			speed, err := r.sharedSpeed(q, portsOf[q])
+			if err != nil {
+				return nil, err
+			}
+			// Profile child order: trust, tx-queues, then the PFC lines
+			// [C:avd qos-profiles.j2] (reference/eos.md §1b).
+			prof := node("qos profile " + name)
+			prof.Children = append(prof.Children, r.trust(q))
+			queues, err := r.txQueues(q, speed)
+			if err != nil {
+				return nil, err
+			}
+			prof.Children = append(prof.Children, queues...)
+			prof.Children = append(prof.Children, r.pfc(q)...)
+			groups = append(groups, []*config.Node{prof})
+		}
+		for _, p := range d.Ports {
+			groups = append(groups, []*config.Node{node("interface "+p.Name, node("service-profile "+names[portQoS(d, p)]))})
+		}
+	} else {
+		for _, p := range d.Ports {
+			q := portQoS(d, p)
+			// Interface child order: trust, PFC, tx-queue blocks [C:avd
+			// ethernet-interfaces.j2] (reference/eos.md §2.1).
+			in := node("interface "+p.Name, r.trust(q))
+			in.Children = append(in.Children, r.pfc(q)...)
+			queues, err := r.txQueues(q, portSpeed{speed: p.Speed, port: p.Name})
+			if err != nil {
+				return nil, err
+			}
+			in.Children = append(in.Children, queues...)
+			groups = append(groups, []*config.Node{in})
+		}
+	}
+	if len(qosMap) > 0 {
+		groups = append(groups, qosMap)
+	}
+	if wd != nil {
+		lines, err := r.watchdog(wd)
+		if err != nil {
+			return nil, err
+		}
+		if len(lines) > 0 {
+			groups = append(groups, lines)
+		}
+	}
+	return groups, nil
+}
+
+func portQoS(d *intent.Device, p intent.Port) *intent.QoS {
+	if p.QoS != nil {
+		return p.QoS
+	}
+	return d.QoS
+}
+
+// style reads the eos.* options and returns the layout.
+func (r *renderer) style() (string, error) {
+	keys := make([]string, 0, len(r.d.Options))
+	for k := range r.d.Options {
+		if strings.HasPrefix(k, optionPrefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	style := StyleInterface
+	for _, k := range keys {
+		if k != OptionStyle {
+			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q", OptionStyle)
+		}
+		switch v := r.d.Options[k]; v {
+		case StyleInterface, StyleQoSProfile:
+			style = v
+		default:
+			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither %q nor %q", v, StyleInterface, StyleQoSProfile)
+		}
+	}
+	return style, nil
+}
+
+// checkBuffers rejects buffer settings this renderer cannot express. EOS
+// buffer tuning is the platform-specific `platform trident mmu queue
+// profile` (reference/eos.md §3), whose keywords vary by ASIC family.
+func (r *renderer) checkBuffers() error {
+	b := r.d.Buffers
+	if b == nil {
+		return nil
+	}
+	const why = "EOS buffer tuning is the ASIC-specific `platform trident mmu queue profile` (reference/eos.md §3, §7), which this renderer does not write; leave buffers to the switch (headroom = \"auto\", no pool sizes) on EOS devices"
+	switch {
+	case b.LosslessPool != 0:
+		return r.unsupported("lossless pool size", why)
+	case b.LossyPool != 0:
+		return r.unsupported("lossy pool size", why)
+	case b.HeadroomPool != 0:
+		return r.unsupported("headroom pool size", why)
+	case b.Alpha != nil:
+		return r.unsupported("buffer alpha", why)
+	case !b.Headroom.Auto && (b.Headroom.Xoff != 0 || b.Headroom.Xon != 0):
+		return r.unsupported("explicit headroom", why)
+	}
+	return nil
+}
+
+// checkProfile rejects what EOS cannot express in one profile.
+func (r *renderer) checkProfile(q *intent.QoS) error {
+	if q.Trust != "" && q.Trust != "dscp" {
+		return r.unsupported("trust "+strconv.Quote(q.Trust), "this renderer classifies on DSCP only")
+	}
+	lossless := q.LosslessPriorities()
+	if pl := r.d.Platform; pl != nil {
+		if pl.MaxLossless > 0 && len(lossless) > pl.MaxLossless {
+			return r.unsupported("lossless classes", "%d lossless classes (priorities %s) exceed the %d that %s supports", len(lossless), joinInts(lossless, ", "), pl.MaxLossless, pl.Model)
+		}
+		for _, p := range lossless {
+			if len(pl.PFCPriorities) > 0 && !slices.Contains(pl.PFCPriorities, p) {
+				return r.unsupported(fmt.Sprintf("PFC priority %d", p), "%s runs PFC on priorities %s only", pl.Model, joinInts(pl.PFCPriorities, ", "))
+			}
+		}
+	}
+	var strict []intent.Class
+	for _, c := range q.Classes {
+		switch {
+		case c.ID < 0 || c.ID > controlTC:
+			return r.unsupported("class "+c.Name, "traffic class %d is outside 0–7", c.ID)
+		case c.ID == controlTC:
+			return r.unsupported("class "+c.Name, "traffic class 7 (tx-queue 7) is reserved for control traffic on EOS (reference/eos.md §3); use 6 or lower on EOS devices")
+		case c.MTU != 0:
+			return r.unsupported("MTU of class "+c.Name, "EOS has no per-class MTU, only the interface `mtu` (reference/eos.md §1a), which lossless does not manage; leave mtu unset for EOS devices")
+		case c.Scheduling.Mode == intent.SchedulingDWRR && c.Scheduling.Weight != 0:
+			return r.unsupported("DWRR weight of class "+c.Name, "EOS shares tx-queue bandwidth by `bandwidth percent`, not by weight; give the class a bandwidth percentage")
+		case c.Scheduling.Mode == intent.SchedulingDWRR && (c.Scheduling.Bandwidth < 0 || c.Scheduling.Bandwidth > 100):
+			return r.unsupported("bandwidth of class "+c.Name, "%s is outside 1–100%%", c.Scheduling.Bandwidth)
+		case c.Scheduling.Mode == intent.SchedulingStrict:
+			strict = append(strict, c)
+		}
+	}
+	// EOS serves strict queues by queue number, the highest first
+	// (reference/eos.md §3 `priority strict`); levels must agree.
+	for i := 1; i < len(strict); i++ {
+		lo, hi := strict[i-1], strict[i]
+		if levelOf(hi) > levelOf(lo) {
+			return r.unsupported("priority level of class "+hi.Name, "EOS serves strict tx-queues by number, the highest first, so queue %d cannot have a lower priority (level %d) than queue %d (level %d)", hi.ID, levelOf(hi), lo.ID, levelOf(lo))
+		}
+	}
+	return nil
+}
+
+func levelOf(c intent.Class) int { return max(c.Scheduling.Level, 1) }
+
+func (r *renderer) trust(q *intent.QoS) *config.Node { return node("qos trust dscp") }
+
+// pfc returns the PFC lines of a port or profile with lossless classes.
+func (r *renderer) pfc(q *intent.QoS) []*config.Node {
+	lossless := q.LosslessPriorities()
+	if len(lossless) == 0 {
+		return nil
+	}
+	out := []*config.Node{node("priority-flow-control on")}
+	for _, p := range lossless {
+		out = append(out, node(fmt.Sprintf("priority-flow-control priority %d no-drop", p)))
+	}
+	if q.PFC.Watchdog != nil {
+		// Enables the watchdog on the port [C:avd qos-profiles.j2]; under
+		// `interface` it is [I] (reference/eos.md §1a, §9 item 1).
+		out = append(out, node("priority-flow-control pause watchdog"))
+	}
+	return out
+}
+
+// portSpeed is the speed time-based thresholds convert at, or why there is
+// none.
+type portSpeed struct {
+	speed units.BitRate
+	port  string
+	err   error
+}
+
+// sharedSpeed is the speed all the ports of a qos profile share.
+func (r *renderer) sharedSpeed(q *intent.QoS, ports []intent.Port) (portSpeed, error) {
+	if len(ports) == 0 {
+		return portSpeed{err: fmt.Errorf("no port uses the profile")}, nil
+	}
+	s := portSpeed{speed: ports[0].Speed, port: ports[0].Name}
+	for _, p := range ports[1:] {
+		if p.Speed != s.speed {
+			s.err = fmt.Errorf("qos profile %s is shared by ports of different speeds (%s on %s, %s on %s); give the threshold in bytes or use the per-interface style", profileName(q.Profile), s.speed, s.port, p.Speed, p.Name)
+			break
+		}
+	}
+	return s, nil
+}
+
+// txQueues returns the tx-queue blocks of the classes that set scheduling
+// or ECN, by queue number. Child order: `priority strict` / `no priority`,
+// `bandwidth percent`, the ECN line [C:avd ethernet-interface-tx-queues.j2].
+func (r *renderer) txQueues(q *intent.QoS, speed portSpeed) ([]*config.Node, error) {
+	var out []*config.Node
+	for _, c := range q.Classes {
+		tx := node(fmt.Sprintf("tx-queue %d", c.ID))
+		switch c.Scheduling.Mode {
+		case intent.SchedulingStrict:
+			tx.Children = append(tx.Children, node("priority strict"))
+		case intent.SchedulingDWRR:
+			tx.Children = append(tx.Children, node("no priority"))
+			if c.Scheduling.Bandwidth > 0 {
+				tx.Children = append(tx.Children, node(fmt.Sprintf("bandwidth percent %d", c.Scheduling.Bandwidth)))
+			}
+		}
+		if c.ECN != nil {
+			line, err := r.ecn(c, speed)
+			if err != nil {
+				return nil, err
+			}
+			tx.Children = append(tx.Children, node(line))
+		}
+		if len(tx.Children) > 0 {
+			out = append(out, tx)
+		}
+	}
+	return out, nil
+}
+
+// ecn returns the `random-detect ecn` line of class c, both thresholds in
+// kbytes (one unit for stable diffs; EOS takes the same unit twice [C:avd]).
+func (r *renderer) ecn(c intent.Class, speed portSpeed) (string, error) {
+	e := c.ECN
+	minKB, err := r.kbytes(c, "minimum", e.Min, speed)
+	if err != nil {
+		return "", err
+	}
+	maxKB, err := r.kbytes(c, "maximum", e.Max, speed)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case minKB < 1:
+		return "", r.unsupported("ECN minimum threshold of class "+c.Name, "EOS takes at least 1 kbytes [C:avd]")
+	case minKB > maxKB:
+		return "", r.unsupported("ECN thresholds of class "+c.Name, "minimum %d kbytes is above maximum %d kbytes", minKB, maxKB)
+	case e.MaxProbability < 1 || e.MaxProbability > 100:
+		return "", r.unsupported("ECN probability of class "+c.Name, "%s is outside EOS's 1–100%%", e.MaxProbability)
+	}
+	line := fmt.Sprintf("random-detect ecn minimum-threshold %d kbytes maximum-threshold %d kbytes max-mark-probability %d", minKB, maxKB, e.MaxProbability)
+	if e.Weight != nil {
+		if *e.Weight < 0 || *e.Weight > 15 {
+			return "", r.unsupported("ECN weight of class "+c.Name, "%d is outside EOS's 0–15", *e.Weight)
+		}
+		line += fmt.Sprintf(" weight %d", *e.Weight)
+	}
+	return line, nil
+}
+
+func (r *renderer) kbytes(c intent.Class, which string, t intent.Threshold, speed portSpeed) (int64, error) {
+	what := fmt.Sprintf("ECN %s threshold of class %s", which, c.Name)
+	b := t.Bytes
+	from := b.String()
+	if t.Time != 0 {
+		switch {
+		case speed.err != nil:
+			return 0, r.unsupported(what, "%v is a time, which converts to bytes only at a known port speed: %v", t.Time, speed.err)
+		case speed.speed <= 0:
+			return 0, r.unsupported(what, "%v is a time, which converts to bytes only at a known port speed, and port %s has none", t.Time, speed.port)
+		}
+		b = speed.speed.BytesIn(t.Time)
+		from = fmt.Sprintf("%v at %s on %s (%dB)", t.Time, speed.speed, speed.port, int64(b))
+	}
+	if b < 0 {
+		return 0, r.unsupported(what, "%s is negative", b)
+	}
+	kb := b.CeilCells(units.KB)
+	if b%units.KB != 0 {
+		r.warnf("%s: %s rounded up to %d kbytes (%dB)", what, from, kb, kb*int64(units.KB))
+	}
+	return kb, nil
+}
+
+// qosMap returns one `qos map dscp … to traffic-class N` line per class
+// with DSCP values, by traffic class, the values space-separated [C:avd].
+// Unclaimed DSCPs keep EOS's default map (reference/eos.md §0), which is
+// what the canonical block of §1a renders for the default class.
+func (r *renderer) qosMap(q *intent.QoS) []*config.Node {
+	var out []*config.Node
+	for _, c := range q.Classes {
+		if c.Default || len(c.DSCP) == 0 {
+			continue
+		}
+		out = append(out, node(fmt.Sprintf("qos map dscp %s to traffic-class %d", joinInts(c.DSCP, " "), c.ID)))
+	}
+	return out
+}
+
+// watchdog returns the global watchdog lines in AVD order: timeout,
+// recovery-time, polling-interval, action [C:avd priority-flow-control.j2].
+func (r *renderer) watchdog(wd *intent.Watchdog) ([]*config.Node, error) {
+	var out []*config.Node
+	timers := []struct {
+		keyword  string
+		d        time.Duration
+		min, max time.Duration
+		step     time.Duration
+	}{
+		{"timeout", wd.Detection, timerMin, timerMax, timerStep},
+		{"recovery-time", wd.Restoration, timerMin, timerMax, timerStep},
+		{"polling-interval", wd.Polling, pollingMin, pollingMax, pollingStep},
+	}
+	var rounded [3]time.Duration
+	for i, t := range timers {
+		if t.d == 0 {
+			continue
+		}
+		if t.d < t.min || t.d > t.max {
+			return nil, r.unsupported("PFC watchdog "+t.keyword+" "+t.d.String(), "EOS takes %s to %s", seconds(t.min), seconds(t.max))
+		}
+		v := (t.d + t.step - 1) / t.step * t.step
+		if v != t.d {
+			r.warnf("PFC watchdog %s: %v rounded up to %s s", t.keyword, t.d, seconds(v))
+		}
+		rounded[i] = v
+		out = append(out, node("priority-flow-control pause watchdog default "+t.keyword+" "+seconds(v)))
+	}
+	// EOS requires polling-interval ≤ min(timeout, recovery-time)/2
+	// (reference/eos.md §1a, [T:blog36]).
+	if p := rounded[2]; p != 0 {
+		for _, other := range rounded[:2] {
+			if other != 0 && 2*p > other {
+				return nil, r.unsupported("PFC watchdog polling-interval "+seconds(p), "EOS needs it at most half of the timeout and the recovery-time (%s s)", seconds(other))
+			}
+		}
+	}
+	switch wd.Action {
+	case "":
+	case "drop", "errdisable", "notify-only":
+		out = append(out, node("priority-flow-control pause watchdog action "+wd.Action))
+	default:
+		// EOS rejects no-drop and has no forward action [C:avd-6399].
+		return nil, r.unsupported("PFC watchdog action "+strconv.Quote(wd.Action), "EOS takes drop, errdisable or notify-only (reference/eos.md §3)")
+	}
+	return out, nil
+}
+
+// seconds prints d in seconds with the fewest decimals that are exact:
+// 200ms → "0.2", 5ms → "0.005", 2s → "2". AVD writes the value with
+// Python's str(), the shortest form [C:avd priority-flow-control.j2,
+// molecule output "0.05", "1.22", "10.001"]; how EOS re-prints a value it
+// stores is [I] (reference/eos.md §9 item 4).
+func seconds(d time.Duration) string {
+	ms := d.Milliseconds()
+	s := strconv.FormatInt(ms/1000, 10)
+	if frac := ms % 1000; frac != 0 {
+		s += "." + strings.TrimRight(fmt.Sprintf("%03d", frac), "0")
+	}
+	return s
+}
+
+func sameTimers(a, b *intent.Watchdog) bool {
+	if a == nil || b == nil {
+		return true // a profile without a watchdog leaves the globals alone
+	}
+	return *a == *b
+}
+
+var nameUnsafe = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// profileName is the EOS qos profile name of an intent profile: upper case,
+// other characters than letters, digits, '_' and '-' as '_'
+// ("roce_lossless" → "ROCE_LOSSLESS", reference/eos.md §1b).
+func profileName(p string) string {
+	return nameUnsafe.ReplaceAllString(strings.ToUpper(p), "_")
+}
+
+func joinInts(v []int, sep string) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, sep)
+}

@@ -1,0 +1,814 @@
+// Package huaweice renders one device's desired state as Huawei CloudEngine
+// (V300R023, fixed CE6800/CE8800 families A and B) configuration, in the
+// form `display current-configuration` prints it: `#` between sections and
+// `return` at the end (reference/huawei-ce.md §1.1, §1.3). It knows the two
+// syntax families of reference §0 and nothing about transport; it does no
+// I/O.
+package huaweice
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/units"
+)
+
+// Vendor is the name Huawei CloudEngine devices carry in the inventory.
+const Vendor = "huawei-ce"
+
+// Syntax families of reference/huawei-ce.md §0.
+const (
+	FamilyA = "A"
+	FamilyB = "B"
+)
+
+// slot is the slot number of the system-view commands that take one. The
+// fixed-form CE6800/CE8800 switches of families A and B have one slot, 1
+// (reference §1.1 `dcb pfc dscp-mapping enable slot 1`); modular CE16800 is
+// not covered by the reference and is rejected by family.
+const slot = 1
+
+// Ranges from reference/huawei-ce.md §2 (V300R023 command pages).
+const (
+	drrWeightMin, drrWeightMax = 1, 100 // §2.6 qos queue Q drr weight W
+	ecnProbMin, ecnProbMax     = 1, 100 // §2.5 discard-percentage
+	queueCount                 = 8
+	nameMax                    = 31 // §2.4/§2.5: domain and drop-profile names 1–31 chars
+	maxDomains                 = 8  // §2.4
+	detectTicksMin             = 1  // §2.2 priority P deadlock-detect time T: 1–15
+	detectTicksMax             = 15
+	recoveryTicksMax           = 31                     // §2.2 deadlock-recovery time T: 0–31
+	timerMin, timerMax         = 10 * time.Millisecond, // §2.2 family A timers: 10–1500 ms
+		1500 * time.Millisecond
+)
+
+// deadlockIntervals are the tick lengths family B accepts for
+// `dcb pfc deadlock-detect interval` (reference §2.2), shortest first.
+var deadlockIntervals = []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, 500 * time.Millisecond, 1000 * time.Millisecond}
+
+// phbs names the per-hop behaviour of each queue: be/af1/af2/af3/af4/ef/cs6/cs7
+// are queues 0..7 (reference §1.1, [C]).
+var phbs = [queueCount]string{"be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7"}
+
+// familyRules are the limits of one family (reference §0, §2).
+type familyRules struct {
+	pfcPriorities   []int       // priorities PFC may use
+	maxPFC          int         // PFC priorities at most
+	ecnMin, ecnMax  units.Bytes // ecn buffer-size low/high limit range, bytes (§2.5)
+	poolMin         units.Bytes // qos buffer headroom-pool size range (§2.1)
+	poolMax         units.Bytes
+	poolMandatory   bool // family B: the headroom pool must exist before PFC works
+	dscpMapping     bool // family B: dcb pfc dscp-mapping enable
+	globalECN       bool // family A: qos ecn enable
+	intervalTimers  bool // family B: interval + per-priority ticks; A: ms timers
+	maxDropProfiles int  // §2.5: A 16, B 63
+}
+
+var families = map[string]familyRules{
+	FamilyA: {
+		pfcPriorities: []int{0, 1, 2, 3, 4, 5}, maxPFC: 3,
+		ecnMin: 128, ecnMax: 16000000,
+		poolMin: 1 * units.KB, poolMax: 2048 * units.KB,
+		globalECN: true, maxDropProfiles: 16,
+	},
+	FamilyB: {
+		pfcPriorities: []int{0, 1, 2, 3, 4, 5, 6, 7}, maxPFC: 4,
+		ecnMin: 320, ecnMax: 34078720,
+		poolMin: 16 * units.KB, poolMax: 30720 * units.KB, poolMandatory: true,
+		dscpMapping: true, intervalTimers: true, maxDropProfiles: 63,
+	},
+}
+
+func init() {
+	renderers.Register(renderers.Renderer{Vendor: Vendor, Render: Render})
+}
+
+// Render returns d's CloudEngine configuration. Every size is written in the
+// unit the command takes (bytes for ECN limits, kbytes or mbytes for the
+// headroom pool, ms or ticks for deadlock timers); a value that is not a
+// whole number of that unit is rounded up and reported in
+// Document.Warnings. A feature the device's family cannot express is a
+// *renderers.UnsupportedError.
+func Render(d *intent.Device) (*config.Document, error) {
+	r := &renderer{d: d}
+	tree, err := r.render()
+	if err != nil {
+		return nil, err
+	}
+	return &config.Document{
+		Device:   d.Name,
+		Format:   config.CLI,
+		Tree:     tree,
+		Text:     Text(tree),
+		Warnings: r.warnings,
+	}, nil
+}
+
+// Text prints a tree as `display current-configuration` does: every
+// top-level section preceded by a `#` line, children indented by one space,
+// and a closing `#` and `return`.
+func Text(tree []*config.Node) []byte {
+	var b strings.Builder
+	for _, n := range tree {
+		b.WriteString("#\n")
+		writeNode(&b, n, 0)
+	}
+	b.WriteString("#\nreturn\n")
+	return []byte(b.String())
+}
+
+func writeNode(b *strings.Builder, n *config.Node, depth int) {
+	b.WriteString(strings.Repeat(" ", depth))
+	b.WriteString(n.Text)
+	b.WriteByte('\n')
+	for _, c := range n.Children {
+		writeNode(b, c, depth+1)
+	}
+}
+
+type renderer struct {
+	d        *intent.Device
+	fam      familyRules
+	famName  string
+	warnings []string
+}
+
+func (r *renderer) unsupported(feature, reason string, args ...any) error {
+	return &renderers.UnsupportedError{Device: r.d.Name, Vendor: Vendor, Feature: feature, Reason: fmt.Sprintf(reason, args...)}
+}
+
+func (r *renderer) warn(format string, args ...any) {
+	r.warnings = append(r.warnings, r.d.Name+": "+fmt.Sprintf(format, args...))
+}
+
+// profileSet is one distinct port QoS: the domain and drop-profile names it
+// got and the ports that use it.
+type profileSet struct {
+	qos        *intent.QoS
+	domain     string
+	dropByID   map[int]string // class ID → drop-profile name
+	ports      []*intent.Port
+	firstIndex int
+}
+
+func (r *renderer) render() ([]*config.Node, error) {
+	d := r.d
+	if d.Platform == nil {
+		return nil, r.unsupported("platform", "the device has no platform, so its CloudEngine syntax family (A or B, reference/huawei-ce.md §0) is unknown; set platform in the inventory")
+	}
+	fam, ok := families[d.Platform.Family]
+	if !ok {
+		return nil, r.unsupported("platform "+d.Platform.Model, "syntax family %q is not supported: lossless renders CloudEngine families A and B of reference/huawei-ce.md §0 only", d.Platform.Family)
+	}
+	r.fam, r.famName = fam, d.Platform.Family
+	for k := range d.Options {
+		if strings.HasPrefix(k, "huawei-ce.") {
+			return nil, r.unsupported("option "+strconv.Quote(k), "the Huawei CE renderer has no options")
+		}
+	}
+	if d.QoS == nil {
+		return nil, r.unsupported("QoS", "the device has no QoS profile")
+	}
+
+	sets, err := r.profileSets()
+	if err != nil {
+		return nil, err
+	}
+	pfc, err := r.pfcPriorities(sets)
+	if err != nil {
+		return nil, err
+	}
+
+	var tree []*config.Node
+	deadlockGlobal, deadlockPFC, err := r.deadlock(pfc)
+	if err != nil {
+		return nil, err
+	}
+	tree = append(tree, deadlockGlobal...)
+	if len(pfc) > 0 {
+		n := &config.Node{Text: "dcb pfc"}
+		for _, p := range pfc {
+			n.Children = append(n.Children, &config.Node{Text: "priority " + strconv.Itoa(p)})
+		}
+		n.Children = append(n.Children, deadlockPFC...)
+		tree = append(tree, n)
+		if r.fam.dscpMapping {
+			// Backpressure follows the DSCP-derived priority, needed for
+			// untagged routed RoCE (reference §1.1).
+			tree = append(tree, &config.Node{Text: fmt.Sprintf("dcb pfc dscp-mapping enable slot %d", slot)})
+		}
+	}
+	pool, err := r.headroomPool(len(pfc) > 0)
+	if err != nil {
+		return nil, err
+	}
+	tree = append(tree, pool...)
+	if r.fam.globalECN && r.anyECN(sets) {
+		// Family A: ECN is enabled globally first (reference §1.3).
+		tree = append(tree, &config.Node{Text: "qos ecn enable"})
+	}
+	for _, s := range sets {
+		dom, err := r.domain(s)
+		if err != nil {
+			return nil, err
+		}
+		tree = append(tree, dom)
+	}
+	drops, err := r.dropProfiles(sets)
+	if err != nil {
+		return nil, err
+	}
+	tree = append(tree, drops...)
+	if err := r.buffersUnsupported(); err != nil {
+		return nil, err
+	}
+	for _, s := range sets {
+		for _, p := range s.ports {
+			n, err := r.iface(p, s)
+			if err != nil {
+				return nil, err
+			}
+			tree = append(tree, n)
+		}
+	}
+	// Interfaces print in the order of their names; sets group them, so
+	// restore the device's port order.
+	return sortInterfaces(tree, d.Ports), nil
+}
+
+// sortInterfaces keeps the global sections in place and lists interface
+// sections in the device's port order.
+func sortInterfaces(tree []*config.Node, ports []intent.Port) []*config.Node {
+	order := map[string]int{}
+	for i, p := range ports {
+		order["interface "+p.Name] = i
+	}
+	first := len(tree)
+	for i, n := range tree {
+		if _, ok := order[n.Text]; ok {
+			first = i
+			break
+		}
+	}
+	ifs := tree[first:]
+	sort.SliceStable(ifs, func(i, j int) bool { return order[ifs[i].Text] < order[ifs[j].Text] })
+	return tree
+}
+
+// profileSets groups the ports by their QoS content and names each group's
+// DiffServ domain after the profile ("roce"). Two different QoS contents
+// that share a profile name (a per-port override) get "-2", "-3" … in the
+// order they first appear.
+func (r *renderer) profileSets() ([]*profileSet, error) {
+	d := r.d
+	var sets []*profileSet
+	byKey := map[string]*profileSet{}
+	add := func(q *intent.QoS) *profileSet {
+		k := qosKey(q)
+		if s, ok := byKey[k]; ok {
+			return s
+		}
+		s := &profileSet{qos: q, firstIndex: len(sets)}
+		byKey[k] = s
+		sets = append(sets, s)
+		return s
+	}
+	add(d.QoS)
+	for i := range d.Ports {
+		p := &d.Ports[i]
+		q := p.QoS
+		if q == nil {
+			q = d.QoS
+		}
+		s := add(q)
+		s.ports = append(s.ports, p)
+	}
+	// Drop the device-level set when every port overrides it.
+	if len(sets[0].ports) == 0 && len(sets) > 1 {
+		sets = sets[1:]
+	}
+	used := map[string]int{}
+	for _, s := range sets {
+		if err := r.checkProfile(s.qos); err != nil {
+			return nil, err
+		}
+		name := s.qos.Profile
+		used[name]++
+		if used[name] > 1 {
+			name += "-" + strconv.Itoa(used[name])
+		}
+		if err := r.checkName("DiffServ domain", name); err != nil {
+			return nil, err
+		}
+		s.domain = name
+	}
+	if len(sets) > maxDomains-1 {
+		// The built-in `default` domain counts towards the 8 (reference §2.4).
+		return nil, r.unsupported("QoS profiles", "the ports use %d different QoS profiles, but CloudEngine holds at most %d DiffServ domains besides `default` (reference/huawei-ce.md §2.4)", len(sets), maxDomains-1)
+	}
+	return sets, nil
+}
+
+// qosKey identifies a QoS profile by the content the rendering uses.
+func qosKey(q *intent.QoS) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s|%s|", q.Profile, q.Trust)
+	for _, c := range q.Classes {
+		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v:%d:", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling, c.MTU)
+		if c.ECN != nil {
+			fmt.Fprintf(&b, "%+v:%+v:%d:", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability)
+			if c.ECN.Weight != nil {
+				fmt.Fprintf(&b, "w%d", *c.ECN.Weight)
+			}
+		}
+		b.WriteByte(';')
+	}
+	if w := q.PFC.Watchdog; w != nil {
+		fmt.Fprintf(&b, "wd%+v", *w)
+	}
+	return b.String()
+}
+
+func (r *renderer) checkName(kind, name string) error {
+	if name == "" || len(name) > nameMax || strings.HasPrefix(name, "_") {
+		return r.unsupported(kind+" "+strconv.Quote(name), "CloudEngine names are 1–%d characters and do not start with '_' (reference/huawei-ce.md §2.4–2.5); rename the qos_profile", nameMax)
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return r.unsupported(kind+" "+strconv.Quote(name), "the name has %q; use letters, digits, '-' and '_'", c)
+		}
+	}
+	return nil
+}
+
+// checkProfile rejects what no CloudEngine family can express.
+func (r *renderer) checkProfile(q *intent.QoS) error {
+	if q.Trust != "" && q.Trust != "dscp" {
+		return r.unsupported("trust "+strconv.Quote(q.Trust), "lossless renders DSCP trust only")
+	}
+	for _, c := range q.Classes {
+		if c.ID < 0 || c.ID >= queueCount {
+			return r.unsupported(fmt.Sprintf("class %q", c.Name), "class ID %d is outside the queues 0–7", c.ID)
+		}
+		if c.MTU != 0 {
+			// CloudEngine has no per-class MTU; the port MTU is not in
+			// lossless' scope (reference §1.1 has no MTU line).
+			r.warn("class %q MTU %d is not rendered: CloudEngine has no per-class MTU; set the interface MTU (jumbo frames) outside lossless", c.Name, c.MTU)
+		}
+		for _, v := range c.DSCP {
+			if v < 0 || v > 63 {
+				return r.unsupported(fmt.Sprintf("class %q", c.Name), "DSCP %d is outside 0–63", v)
+			}
+		}
+	}
+	return nil
+}
+
+// pfcPriorities returns the lossless priorities, which must be the same on
+// every port: they go in the default PFC profile (`dcb pfc`), which every
+// port applies with `dcb pfc enable`.
+func (r *renderer) pfcPriorities(sets []*profileSet) ([]int, error) {
+	var pfc []int
+	for i, s := range sets {
+		p := s.qos.LosslessPriorities()
+		if i > 0 && !slices.Equal(p, pfc) {
+			return nil, r.unsupported("lossless classes", "ports use different PFC priorities (%v and %v); lossless renders the default PFC profile only, which all ports share", pfc, p)
+		}
+		pfc = p
+	}
+	if len(pfc) > r.fam.maxPFC {
+		return nil, r.unsupported(fmt.Sprintf("%d lossless classes", len(pfc)), "CloudEngine family %s (%s) enables PFC on at most %d priorities (reference/huawei-ce.md §0, §2.1)", r.famName, r.d.Platform.Model, r.fam.maxPFC)
+	}
+	allowed := r.fam.pfcPriorities
+	if pp := r.d.Platform.PFCPriorities; len(pp) > 0 {
+		allowed = pp
+	}
+	for _, p := range pfc {
+		if !slices.Contains(allowed, p) {
+			return nil, r.unsupported(fmt.Sprintf("lossless priority %d", p), "CloudEngine family %s (%s) takes PFC priorities %v only (reference/huawei-ce.md §0)", r.famName, r.d.Platform.Model, allowed)
+		}
+	}
+	if m := r.d.Platform.MaxLossless; m > 0 && len(pfc) > m {
+		return nil, r.unsupported(fmt.Sprintf("%d lossless classes", len(pfc)), "platform %s supports %d lossless classes", r.d.Platform.Model, m)
+	}
+	return pfc, nil
+}
+
+// deadlock renders the PFC watchdog as CloudEngine deadlock detection:
+// system-view lines, and the lines inside `dcb pfc` (family B).
+func (r *renderer) deadlock(pfc []int) (global, inPFC []*config.Node, err error) {
+	w := r.d.QoS.PFC.Watchdog
+	for _, p := range r.d.Ports {
+		if p.QoS != nil && !sameWatchdog(p.QoS.PFC.Watchdog, w) {
+			return nil, nil, r.unsupported("PFC watchdog of port "+p.Name, "CloudEngine deadlock detection is global, so every port must use the device's watchdog")
+		}
+	}
+	if len(pfc) == 0 {
+		return nil, nil, nil
+	}
+	if w == nil {
+		// Deadlock detection cannot be switched off (reference §1.1: always
+		// on by default); say so instead of dropping the intent.
+		r.warn("PFC watchdog off is not rendered: CloudEngine deadlock detection is always on (reference/huawei-ce.md §1.1); the device keeps its defaults")
+		return nil, nil, nil
+	}
+	var behavior string
+	switch w.Action {
+	case "":
+	case "drop":
+		behavior = "discard"
+	case "forward":
+		behavior = "forwarding"
+	default:
+		return nil, nil, r.unsupported("PFC watchdog action "+strconv.Quote(w.Action), "CloudEngine deadlock recovery either discards or forwards (`dcb pfc deadlock recovery-behavior`, reference §2.2); use drop or forward")
+	}
+	if r.fam.intervalTimers {
+		global, inPFC, err = r.deadlockB(w, pfc)
+	} else {
+		global, err = r.deadlockA(w)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	// Family B forwards during recovery by default (reference §1.3), so
+	// "forward" needs no line there, and family A discards by default but
+	// Huawei's own family-A example states it (§1.3).
+	if behavior != "" && !(r.fam.intervalTimers && behavior == "forwarding") {
+		global = append(global, &config.Node{Text: fmt.Sprintf("dcb pfc deadlock recovery-behavior %s slot %d", behavior, slot)})
+	}
+	return global, inPFC, nil
+}
+
+func sameWatchdog(a, b *intent.Watchdog) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// deadlockB expresses detection and recovery as ticks of one interval
+// (family B). The interval is the polling time when it is one of 10, 100,
+// 500, 1000 ms and divides both times; otherwise the shortest interval that
+// does. When none does, the times are rounded up to whole ticks of the
+// shortest interval that keeps them in range, with a warning.
+func (r *renderer) deadlockB(w *intent.Watchdog, pfc []int) (global, inPFC []*config.Node, err error) {
+	det, rec := w.Detection, w.Restoration
+	if det == 0 && rec == 0 && w.Polling == 0 {
+		return nil, nil, nil
+	}
+	fits := func(iv time.Duration, exact bool) bool {
+		dt, rt := ceilDiv(det, iv), ceilDiv(rec, iv)
+		if exact && (det%iv != 0 || rec%iv != 0) {
+			return false
+		}
+		return (det == 0 || dt >= detectTicksMin && dt <= detectTicksMax) && rt <= recoveryTicksMax
+	}
+	var iv time.Duration
+	if slices.Contains(deadlockIntervals, w.Polling) && fits(w.Polling, true) {
+		iv = w.Polling
+	}
+	for _, c := range deadlockIntervals {
+		if iv == 0 && fits(c, true) {
+			iv = c
+		}
+	}
+	for _, c := range deadlockIntervals {
+		if iv == 0 && fits(c, false) {
+			iv = c
+			if det%iv != 0 {
+				r.warn("PFC watchdog detection %s rounded up to %s (%d × %s deadlock-detect interval)", det, time.Duration(ceilDiv(det, iv))*iv, ceilDiv(det, iv), iv)
+			}
+			if rec%iv != 0 {
+				r.warn("PFC watchdog restoration %s rounded up to %s (%d × %s deadlock-detect interval)", rec, time.Duration(ceilDiv(rec, iv))*iv, ceilDiv(rec, iv), iv)
+			}
+		}
+	}
+	if iv == 0 {
+		return nil, nil, r.unsupported(fmt.Sprintf("PFC watchdog detection %s / restoration %s", det, rec), "family B counts deadlock detection in 1–15 and recovery in 0–31 ticks of 10, 100, 500 or 1000 ms (reference/huawei-ce.md §2.2), which cannot hold these times")
+	}
+	if w.Polling != 0 && w.Polling != iv {
+		r.warn("PFC watchdog polling %s is expressed as deadlock-detect interval %s, the interval that holds detection %s and restoration %s", w.Polling, iv, det, rec)
+	}
+	global = []*config.Node{{Text: fmt.Sprintf("dcb pfc deadlock-detect interval %d", iv.Milliseconds())}}
+	for _, p := range pfc {
+		if det != 0 {
+			inPFC = append(inPFC, &config.Node{Text: fmt.Sprintf("priority %d deadlock-detect time %d", p, ceilDiv(det, iv))})
+		}
+		if rec != 0 {
+			inPFC = append(inPFC, &config.Node{Text: fmt.Sprintf("priority %d deadlock-recovery time %d", p, ceilDiv(rec, iv))})
+		}
+	}
+	return global, inPFC, nil
+}
+
+// deadlockA writes the family-A millisecond timers.
+func (r *renderer) deadlockA(w *intent.Watchdog) ([]*config.Node, error) {
+	var out []*config.Node
+	for _, t := range []struct {
+		what, cmd string
+		v         time.Duration
+	}{
+		{"detection", "dcb pfc deadlock-detect timer", w.Detection},
+		{"restoration", "dcb pfc deadlock-recovery timer", w.Restoration},
+	} {
+		if t.v == 0 {
+			continue
+		}
+		ms := ceilDiv(t.v, time.Millisecond)
+		if time.Duration(ms)*time.Millisecond != t.v {
+			r.warn("PFC watchdog %s %s rounded up to %dms", t.what, t.v, ms)
+		}
+		if v := time.Duration(ms) * time.Millisecond; v < timerMin || v > timerMax {
+			return nil, r.unsupported(fmt.Sprintf("PFC watchdog %s %s", t.what, t.v), "family A takes %s–%s (`%s`, reference/huawei-ce.md §2.2)", timerMin, timerMax, t.cmd)
+		}
+		out = append(out, &config.Node{Text: fmt.Sprintf("%s %d", t.cmd, ms)})
+	}
+	if w.Polling != 0 {
+		r.warn("PFC watchdog polling %s is not rendered: family A has no deadlock polling interval (reference/huawei-ce.md §1.3)", w.Polling)
+	}
+	return out, nil
+}
+
+func ceilDiv(v, unit time.Duration) int64 {
+	return int64((v + unit - 1) / unit)
+}
+
+// headroomPool renders `qos buffer headroom-pool size N {kbytes|mbytes}`,
+// which family B needs before PFC works (reference §0, §1.1).
+func (r *renderer) headroomPool(lossless bool) ([]*config.Node, error) {
+	var size units.Bytes
+	if r.d.Buffers != nil {
+		size = r.d.Buffers.HeadroomPool
+	}
+	if size == 0 {
+		if lossless && r.fam.poolMandatory {
+			return nil, r.unsupported("lossless classes without a headroom pool", "CloudEngine family %s (%s) needs `qos buffer headroom-pool size … slot N` before PFC works (reference/huawei-ce.md §0, §1.1); set headroom_pool in the buffer profile (Huawei's example: 4MB, sized as the lossless-queue headroom of the ports likely to congest)", r.famName, r.d.Platform.Model)
+		}
+		return nil, nil
+	}
+	kb := size.Ceil(units.KB)
+	if kb != size {
+		r.warn("headroom pool %dB rounded up to %s (whole kbytes)", int64(size), kb)
+	}
+	if kb < r.fam.poolMin || kb > r.fam.poolMax {
+		return nil, r.unsupported("headroom pool "+kb.String(), "family %s takes %s–%s (reference/huawei-ce.md §2.1)", r.famName, r.fam.poolMin, r.fam.poolMax)
+	}
+	text := fmt.Sprintf("%d kbytes", kb/units.KB)
+	if kb%units.MB == 0 {
+		text = fmt.Sprintf("%d mbytes", kb/units.MB)
+	}
+	return []*config.Node{{Text: fmt.Sprintf("qos buffer headroom-pool size %s slot %d", text, slot)}}, nil
+}
+
+func (r *renderer) anyECN(sets []*profileSet) bool {
+	for _, s := range sets {
+		for _, c := range s.qos.Classes {
+			if c.ECN != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// domain renders the DiffServ domain: one `ip-dscp-inbound` per DSCP a
+// class claims, by DSCP, coloured green. DSCPs no class lists keep the
+// domain's built-in mapping (reference §1.1: a new domain starts with
+// Huawei's default table); a default class therefore gets a warning
+// naming what it does not catch.
+func (r *renderer) domain(s *profileSet) (*config.Node, error) {
+	type line struct{ dscp, id int }
+	var lines []line
+	for _, c := range s.qos.Classes {
+		for _, v := range c.DSCP {
+			lines = append(lines, line{v, c.ID})
+		}
+	}
+	sort.Slice(lines, func(i, j int) bool { return lines[i].dscp < lines[j].dscp })
+	n := &config.Node{Text: "diffserv domain " + s.domain}
+	for _, l := range lines {
+		n.Children = append(n.Children, &config.Node{Text: fmt.Sprintf("ip-dscp-inbound %d phb %s green", l.dscp, phbs[l.id])})
+	}
+	if dc := s.qos.DefaultClass(); dc != nil && dc.ID != 0 {
+		// Huawei's default table sends unlisted DSCPs to their own PHBs
+		// (0–7 → be, 8–15 → af1, …); only queue 0 matches "default" for
+		// the DSCPs Huawei maps to be.
+		r.warn("default class %q (queue %d): DSCPs no class lists keep domain %s's built-in mapping (reference/huawei-ce.md §1.1), not queue %d", dc.Name, dc.ID, s.domain, dc.ID)
+	}
+	return n, nil
+}
+
+// dropProfiles renders one drop-profile per distinct ECN setting, named
+// `<domain>-ecn` (`-ecn-<queue>` when a profile's classes differ).
+func (r *renderer) dropProfiles(sets []*profileSet) ([]*config.Node, error) {
+	var out []*config.Node
+	for _, s := range sets {
+		s.dropByID = map[int]string{}
+		var ecnClasses []intent.Class
+		for _, c := range s.qos.Classes {
+			if c.ECN != nil {
+				ecnClasses = append(ecnClasses, c)
+			}
+		}
+		if len(ecnClasses) == 0 {
+			continue
+		}
+		lines := map[int]string{}
+		distinct := map[string]bool{}
+		for _, c := range ecnClasses {
+			l, err := r.ecnLine(c, s.ports)
+			if err != nil {
+				return nil, err
+			}
+			lines[c.ID] = l
+			distinct[l] = true
+		}
+		for _, c := range ecnClasses {
+			name := s.domain + "-ecn"
+			if len(distinct) > 1 {
+				name += "-" + strconv.Itoa(c.ID)
+			} else if len(out) > 0 && out[len(out)-1].Text == "drop-profile "+name {
+				s.dropByID[c.ID] = name
+				continue
+			}
+			if err := r.checkName("drop-profile", name); err != nil {
+				return nil, err
+			}
+			s.dropByID[c.ID] = name
+			out = append(out, &config.Node{Text: "drop-profile " + name, Children: []*config.Node{{Text: lines[c.ID]}}})
+		}
+	}
+	if len(out) > r.fam.maxDropProfiles-1 {
+		return nil, r.unsupported("ECN profiles", "family %s holds at most %d drop-profiles besides `default` (reference/huawei-ce.md §2.5)", r.famName, r.fam.maxDropProfiles-1)
+	}
+	return out, nil
+}
+
+// ecnLine writes `ecn buffer-size low-limit L high-limit H
+// discard-percentage P` in bytes (reference §1 unit choices).
+func (r *renderer) ecnLine(c intent.Class, ports []*intent.Port) (string, error) {
+	e := c.ECN
+	feature := fmt.Sprintf("ECN of class %q", c.Name)
+	if e.Weight != nil {
+		return "", r.unsupported(feature+" weight", "`ecn weight` exists on V200 and modular CloudEngine only (reference/huawei-ce.md Errata), not on family %s; leave the WRED weight unset", r.famName)
+	}
+	if e.MaxProbability < ecnProbMin || e.MaxProbability > ecnProbMax {
+		return "", r.unsupported(feature, "discard-percentage %d is outside %d–%d (reference §2.5)", e.MaxProbability, ecnProbMin, ecnProbMax)
+	}
+	lo, err := r.thresholdBytes(feature+" min threshold", e.Min, ports)
+	if err != nil {
+		return "", err
+	}
+	hi, err := r.thresholdBytes(feature+" max threshold", e.Max, ports)
+	if err != nil {
+		return "", err
+	}
+	if lo > hi {
+		return "", r.unsupported(feature, "low limit %dB is above high limit %dB", int64(lo), int64(hi))
+	}
+	for _, v := range []units.Bytes{lo, hi} {
+		if v < r.fam.ecnMin || v > r.fam.ecnMax {
+			return "", r.unsupported(feature, "%d bytes is outside family %s's %d–%d bytes (`ecn buffer-size`, reference/huawei-ce.md §2.5)", int64(v), r.famName, int64(r.fam.ecnMin), int64(r.fam.ecnMax))
+		}
+	}
+	return fmt.Sprintf("ecn buffer-size low-limit %d high-limit %d discard-percentage %d", lo, hi, e.MaxProbability), nil
+}
+
+// thresholdBytes converts a threshold to bytes. A time needs the speed of
+// the ports the drop-profile serves, and one drop-profile serves them all,
+// so they must share one speed.
+func (r *renderer) thresholdBytes(feature string, t intent.Threshold, ports []*intent.Port) (units.Bytes, error) {
+	if t.Time == 0 {
+		return t.Bytes, nil
+	}
+	var speed units.BitRate
+	for _, p := range ports {
+		if p.Speed == 0 {
+			return 0, r.unsupported(feature+" "+t.Time.String(), "CloudEngine takes ECN thresholds in bytes and port %s has no speed to convert the time; give the speed in the inventory or the threshold in bytes", p.Name)
+		}
+		if speed != 0 && p.Speed != speed {
+			return 0, r.unsupported(feature+" "+t.Time.String(), "one drop-profile serves ports of %s and %s, so a time cannot become one byte threshold; give it in bytes or override the profile per speed", speed, p.Speed)
+		}
+		speed = p.Speed
+	}
+	if speed == 0 {
+		return 0, r.unsupported(feature+" "+t.Time.String(), "CloudEngine takes ECN thresholds in bytes and no port gives the speed to convert the time")
+	}
+	return speed.BytesIn(t.Time), nil
+}
+
+// buffersUnsupported reports buffer settings CloudEngine does not take.
+func (r *renderer) buffersUnsupported() error {
+	b := r.d.Buffers
+	if b == nil {
+		return nil
+	}
+	if !b.Headroom.Auto && (b.Headroom.Xoff != 0 || b.Headroom.Xon != 0) {
+		return r.unsupported("explicit headroom", "per-port `dcb pfc buffer` thresholds are not rendered by lossless yet; use headroom = \"auto\", which leaves the CloudEngine defaults (family B: xoff dynamic 3, hdrm 256 KB, reference/huawei-ce.md §1.1)")
+	}
+	if b.LosslessPool != 0 || b.LossyPool != 0 {
+		r.warn("buffer pool sizes (lossless %s, lossy %s) are not rendered: CloudEngine has no configurable lossless/lossy pools (reference/huawei-ce.md §2.3)", b.LosslessPool, b.LossyPool)
+	}
+	if b.Alpha != nil {
+		r.warn("buffer alpha %d is not rendered: CloudEngine's `qos buffer queue … shared-threshold dynamic N` takes an index, not alpha (reference/huawei-ce.md Errata)", *b.Alpha)
+	}
+	return nil
+}
+
+// iface renders one interface with its children in the order real CE
+// configs print them (reference Errata): trust, PFC, then wred → drr →
+// drr weight → ecn.
+func (r *renderer) iface(p *intent.Port, s *profileSet) (*config.Node, error) {
+	q := s.qos
+	n := &config.Node{Text: "interface " + p.Name}
+	add := func(format string, args ...any) {
+		n.Children = append(n.Children, &config.Node{Text: fmt.Sprintf(format, args...)})
+	}
+	add("trust dscp")
+	add("trust upstream %s", s.domain)
+	if len(q.LosslessPriorities()) > 0 {
+		add("dcb pfc enable mode manual")
+	}
+	for _, c := range q.Classes {
+		if c.ECN != nil {
+			add("qos queue %d wred %s", c.ID, s.dropByID[c.ID])
+		}
+	}
+	drr, err := r.scheduling(q)
+	if err != nil {
+		return nil, err
+	}
+	n.Children = append(n.Children, drr...)
+	for _, c := range q.Classes {
+		if c.ECN != nil {
+			add("qos queue %d ecn", c.ID)
+		}
+	}
+	return n, nil
+}
+
+// scheduling renders `qos drr 0 to E` and the per-queue weights. Every
+// queue is PQ by default, 7 highest (reference §1.1); DRR takes the queues
+// below the lowest strict class, so strict classes stay PQ and are served
+// first.
+func (r *renderer) scheduling(q *intent.QoS) ([]*config.Node, error) {
+	lowestStrict := queueCount
+	var strict []intent.Class
+	for _, c := range q.Classes {
+		if c.Scheduling.Mode == intent.SchedulingStrict {
+			strict = append(strict, c)
+			lowestStrict = min(lowestStrict, c.ID)
+		}
+	}
+	// PQ order is the queue number (7 > 0); strict levels must agree.
+	for _, a := range strict {
+		for _, b := range strict {
+			if a.ID > b.ID && a.Scheduling.Level > b.Scheduling.Level && b.Scheduling.Level != 0 && a.Scheduling.Level != 0 {
+				return nil, r.unsupported(fmt.Sprintf("strict priority of class %q", a.Name), "CloudEngine serves PQ queues by queue number (7 first, reference/huawei-ce.md §1.1), so queue %d cannot have a lower priority level (%d) than queue %d (%d)", a.ID, a.Scheduling.Level, b.ID, b.Scheduling.Level)
+			}
+		}
+	}
+	var dwrr []intent.Class
+	byWeight, byShare := false, false
+	for _, c := range q.Classes {
+		if c.Scheduling.Mode != intent.SchedulingDWRR {
+			continue
+		}
+		if c.ID > lowestStrict {
+			return nil, r.unsupported(fmt.Sprintf("DWRR class %q", c.Name), "queue %d is above strict queue %d; CloudEngine serves every PQ queue before DRR, so DRR queues must be below the strict ones (move the class to a lower ID)", c.ID, lowestStrict)
+		}
+		if c.Scheduling.Weight != 0 {
+			byWeight = true
+		} else {
+			byShare = true
+		}
+		dwrr = append(dwrr, c)
+	}
+	if len(dwrr) == 0 {
+		return nil, nil
+	}
+	if byWeight && byShare {
+		return nil, r.unsupported("DWRR scheduling", "some classes give a weight and others a bandwidth share; CloudEngine takes one weight per queue, so give all weights or all shares")
+	}
+	out := []*config.Node{{Text: fmt.Sprintf("qos drr 0 to %d", lowestStrict-1)}}
+	for _, c := range dwrr {
+		w := c.Scheduling.Weight
+		if w == 0 {
+			// A share in percent is the DRR weight: weights 1–100 are
+			// relative (reference §1.1: 40/60 for a 40/60 split).
+			w = int(c.Scheduling.Bandwidth)
+		}
+		if w < drrWeightMin || w > drrWeightMax {
+			return nil, r.unsupported(fmt.Sprintf("DWRR weight of class %q", c.Name), "%d is outside the DRR weights %d–%d (reference/huawei-ce.md §2.6)", w, drrWeightMin, drrWeightMax)
+		}
+		out = append(out, &config.Node{Text: fmt.Sprintf("qos queue %d drr weight %d", c.ID, w)})
+	}
+	return out, nil
+}

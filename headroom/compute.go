@@ -191,7 +191,9 @@ func Compute(in Input) (Result, error) {
 	// the terms add up to the exact Xoff.
 	part := func(r *big.Rat) units.Bytes { return ceilRat(new(big.Rat).Mul(r, occ)) }
 	var terms []Term
-	add := func(name string, b units.Bytes, src string) { terms = append(terms, Term{Name: name, Bytes: b, Source: src}) }
+	add := func(name string, b units.Bytes, src string) {
+		terms = append(terms, Term{Name: name, Bytes: b, Source: src})
+	}
 	add("frame being received when PAUSE is decided (MTU)", in.MTU, srcLua)
 	add("frame the peer is sending when PAUSE arrives (MTU × cell occupancy)", part(big.NewRat(int64(in.MTU), 1)), srcLua)
 	add(fmt.Sprintf("cable propagation both ways (%s at %d m/s, × cell occupancy)", in.Cable, SpeedInFibre), part(cable2), srcLua)

@@ -135,20 +135,19 @@ func unknownPlatform(model string, subject, context hcl.Range) *hcl.Diagnostic {
 	return diagnostic(RuleUnknownPlatform, "Unknown platform", ptr(subject), ptr(context), "%s", detail)
 }
 
-// linkEnds checks the links of inv against its devices and ports, and
+// checkLinks checks the links of inv against its devices and ports, and
 // that no port is used twice. ranges gives each link's a and b ranges.
 func checkLinks(inv *Inventory, ends []linkRanges) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	used := map[Endpoint]hcl.Range{}
 	keep := inv.Links[:0]
-	keepEnds := ends[:0]
 	for i, l := range inv.Links {
 		r := ends[i]
 		ok := true
 		if l.A == l.B {
 			diags = append(diags, diagnostic(RuleSelfLink, "Link to itself", ptr(r.b), ptr(l.DeclRange),
 				"Both ends of this link are %q. A link joins two different ports.", l.A.String()))
-			ok = false
+			continue
 		}
 		for _, e := range []struct {
 			ep  Endpoint
@@ -177,11 +176,9 @@ func checkLinks(inv *Inventory, ends []linkRanges) hcl.Diagnostics {
 		}
 		if ok {
 			keep = append(keep, l)
-			keepEnds = append(keepEnds, r)
 		}
 	}
 	inv.Links = keep
-	_ = keepEnds
 	return diags
 }
 

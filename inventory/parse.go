@@ -260,14 +260,26 @@ func (p *parser) device(b *hcl.Block) (*Device, hcl.Diagnostics) {
 	for _, pb := range content.Blocks {
 		ports, ds := portsBlock(pb)
 		diags = append(diags, ds...)
+		var dups []string
+		var first hcl.Range
 		for _, pt := range ports {
 			if prev, dup := seen[pt.Name]; dup {
-				diags = append(diags, diagnostic(RuleDuplicatePort, "Duplicate port", ptr(pb.LabelRanges[0]), ptr(pb.DefRange),
-					"Port %q of device %q was already declared at %s. Each port is declared once.", pt.Name, name, prev))
+				if len(dups) == 0 {
+					first = prev
+				}
+				dups = append(dups, pt.Name)
 				continue
 			}
 			seen[pt.Name] = pb.LabelRanges[0]
 			d.Ports = append(d.Ports, pt)
+		}
+		if len(dups) > 0 {
+			what := "Port " + quoteList(dups) + " was"
+			if len(dups) > 1 {
+				what = "Ports " + quoteList(dups) + " were"
+			}
+			diags = append(diags, diagnostic(RuleDuplicatePort, "Duplicate port", ptr(pb.LabelRanges[0]), ptr(pb.DefRange),
+				"%s already declared on device %q at %s. Each port is declared once.", what, name, first))
 		}
 	}
 	slices.SortFunc(d.Ports, func(a, b *Port) int { return ComparePorts(a.Name, b.Name) })
@@ -325,8 +337,12 @@ func portsBlock(b *hcl.Block) ([]*Port, hcl.Diagnostics) {
 	tagRule(diags, RuleSyntax)
 	names, err := ExpandPorts(b.Labels[0])
 	if err != nil {
+		reason := err.Error()
+		if pe, ok := err.(*PortPatternError); ok {
+			reason = pe.Reason
+		}
 		diags = append(diags, diagnostic(RuleBadPortRange, "Invalid port range", ptr(b.LabelRanges[0]), ptr(b.DefRange),
-			"%s. Write a name, a range such as \"Ethernet1/1-32\", a stepped range such as \"Ethernet0-124 step 4\", or a comma-separated list of them.", upperFirst(err.Error())))
+			"Port range %q does not expand: %s. Write a name, a range such as \"Ethernet1/1-32\", a stepped range such as \"Ethernet0-124 step 4\", or a comma-separated list of them.", b.Labels[0], reason))
 	}
 	var speed units.BitRate
 	var cable units.Length

@@ -15,6 +15,20 @@ const MaxPortsPerPattern = 4096
 // ErrPortPattern is wrapped by every ExpandPorts error.
 var ErrPortPattern = errors.New("bad port pattern")
 
+// PortPatternError says why a port pattern does not expand.
+type PortPatternError struct {
+	Pattern string // the whole pattern
+	Reason  string // what is wrong, a lower-case phrase
+}
+
+// Error returns "expand ports PATTERN: bad port pattern: REASON".
+func (e *PortPatternError) Error() string {
+	return fmt.Sprintf("expand ports %q: %v: %s", e.Pattern, ErrPortPattern, e.Reason)
+}
+
+// Unwrap returns ErrPortPattern.
+func (e *PortPatternError) Unwrap() error { return ErrPortPattern }
+
 // ExpandPorts expands a port pattern into port names, in the order written.
 //
 // A pattern is a comma-separated list of items. An item is a name prefix
@@ -39,10 +53,10 @@ var ErrPortPattern = errors.New("bad port pattern")
 // "Ethernet0-124/4" is Ethernet0/4 … Ethernet124/4. A range must be
 // ascending and B must be reached by the step. A name without digits
 // ("mgmt") is itself. Duplicates are returned as written; the inventory
-// reports them. Errors wrap ErrPortPattern.
+// reports them. Errors are *PortPatternError, wrapping ErrPortPattern.
 func ExpandPorts(pattern string) ([]string, error) {
 	if strings.TrimSpace(pattern) == "" {
-		return nil, fmt.Errorf("expand ports %q: %w: empty", pattern, ErrPortPattern)
+		return nil, &PortPatternError{pattern, "the pattern is empty"}
 	}
 	var out []string
 	prefix := ""
@@ -50,10 +64,7 @@ func ExpandPorts(pattern string) ([]string, error) {
 		var err error
 		out, prefix, err = expandItem(out, strings.TrimSpace(item), prefix)
 		if err != nil {
-			return nil, fmt.Errorf("expand ports %q: %w", pattern, err)
-		}
-		if len(out) > MaxPortsPerPattern {
-			return nil, fmt.Errorf("expand ports %q: %w: more than %d ports", pattern, ErrPortPattern, MaxPortsPerPattern)
+			return nil, &PortPatternError{pattern, err.Error()}
 		}
 	}
 	return out, nil
@@ -70,20 +81,20 @@ type segment struct {
 // it used.
 func expandItem(out []string, item, prev string) ([]string, string, error) {
 	if item == "" {
-		return out, prev, fmt.Errorf("%w: empty item", ErrPortPattern)
+		return out, prev, errors.New("an item between commas is empty")
 	}
 	step := 1
 	if i := strings.Index(item, " step "); i >= 0 {
 		s := strings.TrimSpace(item[i+len(" step "):])
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			return out, prev, fmt.Errorf("%w: step %q must be a positive whole number", ErrPortPattern, s)
+			return out, prev, fmt.Errorf("step %q must be a positive whole number", s)
 		}
 		step = n
 		item = strings.TrimSpace(item[:i])
 	}
 	if strings.ContainsAny(item, " \t\r\n\"") {
-		return out, prev, fmt.Errorf("%w: %q contains a space or quote", ErrPortPattern, item)
+		return out, prev, fmt.Errorf("%q contains a space or quote", item)
 	}
 	// The numeric tail is the longest suffix of digits, "/" and "-".
 	cut := len(item)
@@ -91,23 +102,26 @@ func expandItem(out []string, item, prev string) ([]string, string, error) {
 		cut--
 	}
 	prefix, tail := item[:cut], item[cut:]
+	if strings.ContainsAny(prefix, "/") {
+		return out, prev, fmt.Errorf("%q is not a port number", prefix[strings.LastIndexAny(prefix, "/-")+1:])
+	}
 	// A prefix must end in a letter or similar, so "Ethernet1" is
 	// "Ethernet"+"1"; a tail may not start with a separator.
 	if tail == "" {
 		if step != 1 {
-			return out, prev, fmt.Errorf("%w: %q has no range to step through", ErrPortPattern, item)
+			return out, prev, fmt.Errorf("%q has no range to step through", item)
 		}
 		return append(out, item), prefix, nil
 	}
 	if prefix == "" {
 		if prev == "" {
-			return out, prev, fmt.Errorf("%w: %q has no name before its number", ErrPortPattern, item)
+			return out, prev, fmt.Errorf("%q has no name before its number", item)
 		}
 		prefix = prev
 	}
 	segs, err := parseSegments(tail)
 	if err != nil {
-		return out, prev, fmt.Errorf("%w: %q: %v", ErrPortPattern, item, err)
+		return out, prev, err
 	}
 	ranges := 0
 	last := -1
@@ -119,11 +133,11 @@ func expandItem(out []string, item, prev string) ([]string, string, error) {
 	}
 	if step != 1 {
 		if ranges != 1 {
-			return out, prev, fmt.Errorf("%w: %q: step needs exactly one range", ErrPortPattern, item)
+			return out, prev, fmt.Errorf("%q: a step needs exactly one range", item)
 		}
 		s := segs[last]
 		if (s.hi-s.lo)%step != 0 {
-			return out, prev, fmt.Errorf("%w: %q: %d is not reached from %d in steps of %d", ErrPortPattern, item, s.hi, s.lo, step)
+			return out, prev, fmt.Errorf("%d is not reached from %d in steps of %d", s.hi, s.lo, step)
 		}
 	}
 	total := 1
@@ -131,13 +145,13 @@ func expandItem(out []string, item, prev string) ([]string, string, error) {
 		if s.ranged {
 			n := (s.hi-s.lo)/step + 1
 			if s.hi-s.lo >= MaxPortsPerPattern*step || total*n > MaxPortsPerPattern {
-				return out, prev, fmt.Errorf("%w: %q: more than %d ports", ErrPortPattern, item, MaxPortsPerPattern)
+				return out, prev, fmt.Errorf("more than %d ports", MaxPortsPerPattern)
 			}
 			total *= n
 		}
 	}
 	if len(out)+total > MaxPortsPerPattern {
-		return out, prev, fmt.Errorf("%w: more than %d ports", ErrPortPattern, MaxPortsPerPattern)
+		return out, prev, fmt.Errorf("more than %d ports", MaxPortsPerPattern)
 	}
 	if out == nil {
 		out = make([]string, 0, total)

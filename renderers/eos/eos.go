@@ -72,6 +72,7 @@ func Render(d *intent.Device) (*config.Document, error) {
 	}
 	doc := &config.Document{Device: d.Name, Format: config.CLI, Warnings: r.warnings}
 	var b strings.Builder
+	b.Grow(size(groups))
 	for i, g := range groups {
 		if i > 0 {
 			b.WriteString(separator + "\n")
@@ -83,6 +84,26 @@ func Render(d *intent.Device) (*config.Document, error) {
 	}
 	doc.Text = []byte(b.String())
 	return doc, nil
+}
+
+// size is the length of the text of groups, for one allocation.
+func size(groups [][]*config.Node) int {
+	var nodeSize func(n *config.Node, depth int) int
+	nodeSize = func(n *config.Node, depth int) int {
+		s := depth*len(indent) + len(n.Text) + 1
+		for _, c := range n.Children {
+			s += nodeSize(c, depth+1) + (depth+1)*len(indent) + len(separator) + 1
+		}
+		return s
+	}
+	total := 0
+	for _, g := range groups {
+		total += len(separator) + 1
+		for _, n := range g {
+			total += nodeSize(n, 0)
+		}
+	}
+	return total
 }
 
 // writeNode prints n the way EOS does: a `!` line, at the child's
@@ -206,18 +227,28 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			groups = append(groups, []*config.Node{node("interface "+p.Name, node("service-profile "+names[portQoS(d, p)]))})
 		}
 	} else {
+		// Ports with the same profile and speed share their (read-only)
+		// child nodes: a 64-port switch renders its lines once per speed.
+		type key struct {
+			q     *intent.QoS
+			speed units.BitRate
+		}
+		shared := map[key][]*config.Node{}
 		for _, p := range d.Ports {
 			q := portQoS(d, p)
-			// Interface child order: trust, PFC, tx-queue blocks [C:avd
-			// ethernet-interfaces.j2] (reference/eos.md §2.1).
-			in := node("interface "+p.Name, r.trust(q))
-			in.Children = append(in.Children, r.pfc(q)...)
-			queues, err := r.txQueues(q, portSpeed{speed: p.Speed, port: p.Name})
-			if err != nil {
-				return nil, err
+			children, ok := shared[key{q, p.Speed}]
+			if !ok {
+				// Interface child order: trust, PFC, tx-queue blocks
+				// [C:avd ethernet-interfaces.j2] (reference/eos.md §2.1).
+				children = append([]*config.Node{r.trust(q)}, r.pfc(q)...)
+				queues, err := r.txQueues(q, portSpeed{speed: p.Speed, port: p.Name})
+				if err != nil {
+					return nil, err
+				}
+				children = append(children, queues...)
+				shared[key{q, p.Speed}] = children
 			}
-			in.Children = append(in.Children, queues...)
-			groups = append(groups, []*config.Node{in})
+			groups = append(groups, []*config.Node{node("interface "+p.Name, children...)})
 		}
 	}
 	if len(qosMap) > 0 {

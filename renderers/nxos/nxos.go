@@ -63,6 +63,7 @@ func Render(d *intent.Device) (*config.Document, error) {
 	}
 	doc := &config.Document{Device: d.Name, Format: config.CLI, Warnings: r.warnings}
 	var b strings.Builder
+	b.Grow(size(groups))
 	for i, g := range groups {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -74,6 +75,26 @@ func Render(d *intent.Device) (*config.Document, error) {
 	}
 	doc.Text = []byte(b.String())
 	return doc, nil
+}
+
+// size is the length of the text of groups, for one allocation.
+func size(groups [][]*config.Node) int {
+	var nodeSize func(n *config.Node, depth int) int
+	nodeSize = func(n *config.Node, depth int) int {
+		s := depth*len(indent) + len(n.Text) + 1
+		for _, c := range n.Children {
+			s += nodeSize(c, depth+1)
+		}
+		return s
+	}
+	total := 0
+	for _, g := range groups {
+		total++
+		for _, n := range g {
+			total += nodeSize(n, 0)
+		}
+	}
+	return total
 }
 
 func writeNode(b *strings.Builder, n *config.Node, depth int) {

@@ -191,6 +191,10 @@ type HeadroomPolicy struct {
 	Auto bool
 	// Xoff and Xon are explicit values when Auto is false.
 	Xoff, Xon units.Bytes
+	// Size is the explicit reserved buffer of each lossless priority group
+	// when Auto is false (SONiC BUFFER_PROFILE size); 0 leaves it to the
+	// renderer (Xoff + Xon where the vendor needs one).
+	Size units.Bytes
 }
 
 // Port is one managed port with its resolved settings.

@@ -1,0 +1,506 @@
+package intent
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/lossless-net/lossless/units"
+)
+
+// RoCEMinMTU is the smallest frame, in bytes, that carries a RoCEv2 packet
+// with a 4096-byte payload (the largest InfiniBand path MTU, which RDMA NICs
+// use on lossless fabrics): Ethernet header 14 + 802.1Q tag 4 + IPv4 20 +
+// UDP 8 + base transport header 12 + RDMA extended transport header 16 +
+// payload 4096 + ICRC 4 + FCS 4. Header sizes: InfiniBand Architecture
+// Specification Vol. 1 §9.2–9.3 (BTH, RETH), RoCEv2 annex A17 (UDP port
+// 4791, ICRC). A lossless class MTU below it drops full-size RDMA writes.
+const RoCEMinMTU = 4178
+
+// watchdogActions are the PFC watchdog actions the intent language knows;
+// each vendor supports a subset (limits.go).
+var watchdogActions = []string{"drop", "errdisable", "forward", "notify-only"}
+
+// qosSpec is a decoded QoS body with the source range of each value, so
+// that device-level checks can point at the line that set it.
+type qosSpec struct {
+	qos     *QoS
+	decl    hcl.Range
+	classes []classSrc // parallel to qos.Classes
+	wd      wdSrc
+}
+
+type classSrc struct {
+	decl, name        hcl.Range
+	id, lossless, mtu hcl.Range
+	sched             hcl.Range
+	dscp              map[int]hcl.Range
+	ecnMin, ecnMax    hcl.Range
+	ecnBlock          hcl.Range
+}
+
+type wdSrc struct {
+	block                                   hcl.Range
+	detection, restoration, polling, action hcl.Range
+}
+
+// decodeQoS types a merged qos body and runs the checks that depend on the
+// profile alone.
+func decodeQoS(name string, body *Body, decl hcl.Range) (*qosSpec, hcl.Diagnostics) {
+	r := &reader{body: body, ctx: &decl}
+	spec := &qosSpec{qos: &QoS{Profile: name, Trust: "dscp"}, decl: decl}
+	if t, a := r.str("trust"); a != nil {
+		if t != "dscp" {
+			r.diags = append(r.diags, errorf(RuleUnsupportedTrust, "Unsupported trust mode", &a.Range, &decl,
+				fmt.Sprintf("trust %q is not supported: lossless classifies RoCE traffic by DSCP only. Write trust = \"dscp\".", t)))
+		}
+		spec.qos.Trust = t
+	}
+	var pfc *Block
+	for _, b := range body.Blocks {
+		switch b.Type {
+		case "traffic_class":
+			c, src := decodeClass(r, b)
+			spec.qos.Classes = append(spec.qos.Classes, c)
+			spec.classes = append(spec.classes, src)
+		case "pfc":
+			pfc = b
+		}
+	}
+	sortClasses(spec)
+	checkClasses(r, spec)
+	if pfc != nil {
+		decodePFC(r, spec, pfc)
+	}
+	return spec, r.diags
+}
+
+// sortClasses orders the classes by id, keeping their sources parallel.
+func sortClasses(spec *qosSpec) {
+	idx := make([]int, len(spec.qos.Classes))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return spec.qos.Classes[idx[a]].ID < spec.qos.Classes[idx[b]].ID })
+	cs := make([]Class, len(idx))
+	ss := make([]classSrc, len(idx))
+	for i, j := range idx {
+		cs[i], ss[i] = spec.qos.Classes[j], spec.classes[j]
+	}
+	spec.qos.Classes, spec.classes = cs, ss
+}
+
+func decodeClass(parent *reader, b *Block) (Class, classSrc) {
+	r := &reader{body: b.Body, ctx: &b.DefRange}
+	c := Class{Name: b.Labels[0], Range: b.DefRange}
+	src := classSrc{decl: b.DefRange, name: b.DefRange, dscp: map[int]hcl.Range{}}
+	defer func() { parent.diags = append(parent.diags, r.diags...) }()
+
+	if id, a, ok := r.integer("id"); ok {
+		c.ID, src.id = id, a.Range
+		if id < 0 || id > 7 {
+			r.diags = append(r.diags, errorf(RuleClassIDRange, "Class id out of range", &a.Range, &b.DefRange,
+				fmt.Sprintf("Traffic class %q has id %d. The id is the traffic class, egress queue and PFC priority, so it must be 0 to 7.", c.Name, id)))
+		}
+	} else if a == nil {
+		r.diags = append(r.diags, errorf(RuleMissingAttribute, "Missing class id", &b.DefRange, nil,
+			fmt.Sprintf("Traffic class %q has no id. Add id = N (0–7): the traffic class, egress queue and PFC priority.", c.Name)))
+		c.ID = -1
+	} else {
+		c.ID = -1
+	}
+	if a := r.attr("dscp"); a != nil {
+		decodeDSCP(r, &c, &src, a)
+	}
+	if l, a := r.boolean("lossless"); a != nil {
+		c.Lossless, src.lossless = l, a.Range
+	}
+	if v, _ := r.boolean("cnp"); v {
+		c.CNP = true
+	}
+	// Scheduling: strict with a level, or DWRR by bandwidth or weight.
+	prio, pa := r.str("priority")
+	level, la, lok := r.integer("priority_level")
+	bw, ba, bok := r.percent("bandwidth")
+	wt, wa, wok := r.integer("weight")
+	if pa != nil {
+		if prio != "strict" {
+			r.diags = append(r.diags, errorf(RuleBadValue, "Invalid priority", &pa.Range, &b.DefRange,
+				fmt.Sprintf("priority %q is not known: the only value is \"strict\" (strict-priority queue). For weighted scheduling set bandwidth = \"N%%\" or weight = N instead.", prio)))
+		} else {
+			c.Scheduling = Scheduling{Mode: SchedulingStrict, Level: 1}
+			src.sched = pa.Range
+			if lok {
+				if level < 1 || level > 8 {
+					r.diags = append(r.diags, errorf(RuleBadValue, "Invalid priority level", &la.Range, &b.DefRange,
+						fmt.Sprintf("priority_level %d is outside 1–8 (1 is the highest).", level)))
+				}
+				c.Scheduling.Level = level
+			}
+		}
+	} else if la != nil {
+		r.diags = append(r.diags, errorf(RuleSchedulingMix, "Priority level without strict priority", &la.Range, &b.DefRange,
+			"priority_level only applies to a strict-priority class. Add priority = \"strict\" or remove priority_level."))
+	}
+	if bok {
+		if c.Scheduling.Mode == SchedulingStrict {
+			r.diags = append(r.diags, errorf(RuleSchedulingMix, "Conflicting scheduling", &ba.Range, &b.DefRange,
+				fmt.Sprintf("Traffic class %q is strict priority (set at %s) and also has a bandwidth share. A queue is either strict or weighted: remove one.", c.Name, src.sched)))
+		} else {
+			if bw <= 0 || bw > 100 {
+				r.diags = append(r.diags, errorf(RuleBadValue, "Invalid bandwidth", &ba.Range, &b.DefRange,
+					fmt.Sprintf("bandwidth %s is outside 1%%–100%%.", bw)))
+			}
+			c.Scheduling = Scheduling{Mode: SchedulingDWRR, Bandwidth: bw}
+			src.sched = ba.Range
+		}
+	}
+	if wok {
+		switch {
+		case c.Scheduling.Mode == SchedulingStrict:
+			r.diags = append(r.diags, errorf(RuleSchedulingMix, "Conflicting scheduling", &wa.Range, &b.DefRange,
+				fmt.Sprintf("Traffic class %q is strict priority (set at %s) and also has a weight. A queue is either strict or weighted: remove one.", c.Name, src.sched)))
+		case bok:
+			r.diags = append(r.diags, errorf(RuleSchedulingMix, "Conflicting scheduling", &wa.Range, &b.DefRange,
+				fmt.Sprintf("Traffic class %q has both a bandwidth share (at %s) and a weight. Give one of them.", c.Name, ba.Range)))
+		default:
+			if wt < 1 || wt > 100 {
+				r.diags = append(r.diags, errorf(RuleBadValue, "Invalid weight", &wa.Range, &b.DefRange,
+					fmt.Sprintf("weight %d is outside 1–100.", wt)))
+			}
+			c.Scheduling = Scheduling{Mode: SchedulingDWRR, Weight: wt}
+			src.sched = wa.Range
+		}
+	}
+	if a := r.attr("mtu"); a != nil {
+		if mtu, ok := mtuValue(a.Value); ok {
+			c.MTU, src.mtu = mtu, a.Range
+		} else {
+			r.diags = append(r.diags, errorf(RuleBadValue, "Invalid MTU", &a.Range, &b.DefRange,
+				`mtu is the class's largest frame in bytes: a whole number such as 9216, or "9216B".`))
+		}
+	}
+	for _, eb := range b.Body.Blocks {
+		if eb.Type == "ecn" {
+			c.ECN = decodeECN(r, &src, eb)
+		}
+	}
+	if c.Lossless && c.CNP {
+		r.diags = append(r.diags, errorf(RuleLosslessCNP, "Lossless CNP class", &src.lossless, &b.DefRange,
+			fmt.Sprintf("Traffic class %q carries RoCE congestion notifications (cnp = true) and is lossless. CNPs must never be paused behind the traffic they throttle: remove lossless = true and give the class priority = \"strict\".", c.Name)))
+	}
+	if c.CNP && c.Scheduling.Mode != SchedulingStrict {
+		subj := b.DefRange
+		if c.Scheduling.Mode != SchedulingUnset {
+			subj = src.sched
+		}
+		r.diags = append(r.diags, errorf(RuleCNPNotStrict, "CNP class is not strict priority", &subj, &b.DefRange,
+			fmt.Sprintf("Traffic class %q carries RoCE congestion notifications, which must overtake queued data to work. Give it priority = \"strict\".", c.Name)))
+	}
+	if c.Lossless && c.MTU > 0 && c.MTU < RoCEMinMTU {
+		r.diags = append(r.diags, errorf(RuleLosslessMTU, "Lossless MTU below the RoCE MTU", &src.mtu, &b.DefRange,
+			fmt.Sprintf("Lossless class %q has MTU %d bytes, but a RoCEv2 frame with a 4096-byte payload needs %d bytes. Raise mtu to at least %d (9216 is usual).", c.Name, c.MTU, RoCEMinMTU, RoCEMinMTU)))
+	}
+	return c, src
+}
+
+func mtuValue(v cty.Value) (int, bool) {
+	if v.Type() == cty.String {
+		b, err := units.ParseBytes(v.AsString())
+		if err != nil || b > 1<<20 {
+			return 0, false
+		}
+		return int(b), true
+	}
+	n, ok := wholeNumber(v)
+	return n, ok && n > 0
+}
+
+// decodeDSCP reads dscp: "default", a value, or a list of values and
+// "A-B" ranges (which may include "default").
+func decodeDSCP(r *reader, c *Class, src *classSrc, a *Attr) {
+	var elems []hcl.Expression
+	if tc, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok {
+		for _, e := range tc.Exprs {
+			elems = append(elems, e)
+		}
+	}
+	vals := []cty.Value{a.Value}
+	if t := a.Value.Type(); t.IsListType() || t.IsTupleType() || t.IsSetType() {
+		vals = a.Value.AsValueSlice()
+	} else {
+		elems = nil
+	}
+	seen := map[int]bool{}
+	for i, v := range vals {
+		rng := a.Range
+		if len(elems) == len(vals) {
+			rng = elems[i].Range()
+		}
+		bad := func(detail string) {
+			r.diags = append(r.diags, errorf(RuleDSCPRange, "Invalid DSCP value", &rng, &c.Range, detail))
+		}
+		if v.IsNull() {
+			continue
+		}
+		var lo, hi int
+		switch {
+		case v.Type() == cty.Number:
+			n, ok := wholeNumber(v)
+			if !ok {
+				bad("A DSCP value is a whole number from 0 to 63.")
+				continue
+			}
+			lo, hi = n, n
+		case v.Type() == cty.String:
+			s := strings.TrimSpace(v.AsString())
+			if s == "default" {
+				c.Default = true
+				continue
+			}
+			var err error
+			lo, hi, err = dscpRange(s)
+			if err != nil {
+				bad(fmt.Sprintf("%q is not a DSCP value: write a number (24), a range (\"24-31\") or \"default\".", s))
+				continue
+			}
+		default:
+			bad("A DSCP value is a number (24), a range (\"24-31\") or \"default\".")
+			continue
+		}
+		if lo < 0 || hi > 63 || lo > hi {
+			bad(fmt.Sprintf("DSCP %s is outside 0–63: DSCP is a 6-bit field.", dscpText(lo, hi)))
+			continue
+		}
+		for d := lo; d <= hi; d++ {
+			if !seen[d] {
+				seen[d] = true
+				c.DSCP = append(c.DSCP, d)
+				src.dscp[d] = rng
+			}
+		}
+	}
+	sort.Ints(c.DSCP)
+}
+
+func dscpRange(s string) (int, int, error) {
+	lo, hi, isRange := strings.Cut(s, "-")
+	a, err := strconv.Atoi(strings.TrimSpace(lo))
+	if err != nil {
+		return 0, 0, err
+	}
+	if !isRange {
+		return a, a, nil
+	}
+	b, err := strconv.Atoi(strings.TrimSpace(hi))
+	if err != nil {
+		return 0, 0, err
+	}
+	return a, b, nil
+}
+
+func dscpText(lo, hi int) string {
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d-%d", lo, hi)
+}
+
+func decodeECN(parent *reader, src *classSrc, b *Block) *ECN {
+	r := &reader{body: b.Body, ctx: &b.DefRange}
+	defer func() { parent.diags = append(parent.diags, r.diags...) }()
+	e := &ECN{}
+	src.ecnBlock = b.DefRange
+	minT, mina, minOK := r.threshold("min_threshold")
+	maxT, maxa, maxOK := r.threshold("max_threshold")
+	if mina == nil {
+		r.diags = append(r.diags, errorf(RuleMissingAttribute, "Missing ECN threshold", &b.DefRange, nil,
+			`ecn needs min_threshold, a size such as "150KB" or a time at line rate such as "20us".`))
+	}
+	if maxa == nil {
+		r.diags = append(r.diags, errorf(RuleMissingAttribute, "Missing ECN threshold", &b.DefRange, nil,
+			`ecn needs max_threshold, a size such as "3000KB" or a time at line rate.`))
+	}
+	if minOK {
+		e.Min, src.ecnMin = minT, mina.Range
+	}
+	if maxOK {
+		e.Max, src.ecnMax = maxT, maxa.Range
+	}
+	if minOK && maxOK && sameKind(minT, maxT) && (minT.Bytes > maxT.Bytes || minT.Time > maxT.Time) {
+		r.diags = append(r.diags, errorf(RuleECNMinAboveMax, "ECN minimum threshold above maximum", &mina.Range, &b.DefRange,
+			fmt.Sprintf("min_threshold %s is above max_threshold %s (at %s). Marking starts at the minimum and reaches max_probability at the maximum, so min must not exceed max; min = max gives step marking.", thresholdText(minT), thresholdText(maxT), maxa.Range)))
+	}
+	if a := r.attr("max_probability"); a != nil {
+		p, ok := probability(a.Value)
+		if !ok || p < 1 || p > 100 {
+			r.diags = append(r.diags, errorf(RuleECNProbability, "ECN probability out of range", &a.Range, &b.DefRange,
+				"max_probability is the marking probability at max_threshold in percent: a whole number from 1 to 100."))
+		} else {
+			e.MaxProbability = units.Percent(p)
+		}
+	} else {
+		r.diags = append(r.diags, errorf(RuleMissingAttribute, "Missing ECN probability", &b.DefRange, nil,
+			"ecn needs max_probability, the marking probability at max_threshold in percent (1–100)."))
+	}
+	if w, a, ok := r.integer("weight"); ok {
+		if w < 0 || w > 15 {
+			r.diags = append(r.diags, errorf(RuleBadValue, "Invalid ECN weight", &a.Range, &b.DefRange,
+				fmt.Sprintf("weight %d is outside 0–15: it is the exponent of the WRED queue averaging weight.", w)))
+		}
+		e.Weight = &w
+	}
+	return e
+}
+
+func sameKind(a, b Threshold) bool { return (a.Time == 0) == (b.Time == 0) }
+
+func thresholdText(t Threshold) string {
+	if t.Time != 0 {
+		return t.Time.String()
+	}
+	return t.Bytes.String()
+}
+
+// probability reads a percentage given as a number (7) or as "7%".
+func probability(v cty.Value) (int, bool) {
+	if v.Type() == cty.String {
+		p, err := units.ParsePercent(v.AsString())
+		return int(p), err == nil
+	}
+	return wholeNumber(v)
+}
+
+// checkClasses runs the profile-wide class checks: ids, DSCP overlap, the
+// default class, CNP count and the bandwidth sum.
+func checkClasses(r *reader, spec *qosSpec) {
+	q := spec.qos
+	byID := map[int]int{}
+	owner := map[int]int{}
+	var defaults, cnps []int
+	for i, c := range q.Classes {
+		src := spec.classes[i]
+		if c.ID >= 0 && c.ID <= 7 {
+			if j, ok := byID[c.ID]; ok {
+				r.diags = append(r.diags, errorf(RuleDuplicateClassID, "Duplicate class id", &src.id, &src.decl,
+					fmt.Sprintf("Traffic classes %q and %q both have id %d (the other at %s). Each id is one queue and one PFC priority: give every class its own id.", q.Classes[j].Name, c.Name, c.ID, spec.classes[j].id)))
+			} else {
+				byID[c.ID] = i
+			}
+		}
+		for _, d := range c.DSCP {
+			if j, ok := owner[d]; ok {
+				r.diags = append(r.diags, errorf(RuleDuplicateDSCP, "Duplicate DSCP value", ptr(src.dscp[d]), &src.decl,
+					fmt.Sprintf("DSCP %d is already mapped to class %q at %s. A DSCP value belongs to one class only: remove it from one of them.", d, q.Classes[j].Name, spec.classes[j].dscp[d])))
+				continue
+			}
+			owner[d] = i
+		}
+		if c.Default {
+			defaults = append(defaults, i)
+		}
+		if c.CNP {
+			cnps = append(cnps, i)
+		}
+	}
+	switch {
+	case len(q.Classes) > 0 && len(defaults) == 0:
+		r.diags = append(r.diags, errorf(RuleDefaultClass, "No default class", &spec.decl, nil,
+			fmt.Sprintf("No traffic class of profile %q takes the DSCP values the others leave unmapped. Add dscp = \"default\" to one class (usually id 0).", q.Profile)))
+	case len(defaults) > 1:
+		first := spec.classes[defaults[0]]
+		for _, i := range defaults[1:] {
+			src := spec.classes[i]
+			r.diags = append(r.diags, errorf(RuleDefaultClass, "More than one default class", &src.decl, nil,
+				fmt.Sprintf("Traffic class %q takes the default DSCP values, but class %q at %s already does. Exactly one class may say dscp = \"default\".", q.Classes[i].Name, q.Classes[defaults[0]].Name, first.decl)))
+		}
+	}
+	for _, i := range cnps[min(1, len(cnps)):] {
+		r.diags = append(r.diags, errorf(RuleCNPCount, "More than one CNP class", &spec.classes[i].decl, nil,
+			fmt.Sprintf("Traffic class %q is marked cnp, but class %q at %s already is. RoCE sends its congestion notifications in one class.", q.Classes[i].Name, q.Classes[cnps[0]].Name, spec.classes[cnps[0]].decl)))
+	}
+	var sum units.Percent
+	var shares []string
+	var first *hcl.Range
+	for i, c := range q.Classes {
+		if c.Scheduling.Mode == SchedulingDWRR && c.Scheduling.Bandwidth > 0 {
+			sum += c.Scheduling.Bandwidth
+			shares = append(shares, fmt.Sprintf("%q %s at %s", c.Name, c.Scheduling.Bandwidth, spec.classes[i].sched))
+			if first == nil {
+				first = ptr(spec.classes[i].sched)
+			}
+		}
+	}
+	if first != nil && sum != 100 {
+		r.diags = append(r.diags, errorf(RuleBandwidthSum, "Bandwidth shares do not sum to 100%", first, &spec.decl,
+			fmt.Sprintf("The weighted classes of profile %q share %s of the bandwidth: %s. Make the shares add up to 100%%.", q.Profile, sum, strings.Join(shares, ", "))))
+	}
+}
+
+func ptr(r hcl.Range) *hcl.Range { return &r }
+
+func decodePFC(parent *reader, spec *qosSpec, b *Block) {
+	r := &reader{body: b.Body, ctx: &b.DefRange}
+	defer func() { parent.diags = append(parent.diags, r.diags...) }()
+	if a := r.attr("priorities"); a != nil {
+		l, err := convert.Convert(a.Value, cty.List(cty.Number))
+		if err != nil || l.IsNull() {
+			r.diags = append(r.diags, errorf(RuleBadValue, "Invalid PFC priorities", &a.Range, &b.DefRange, "priorities must be a list of numbers 0–7, for example [3]."))
+		} else {
+			want := map[int]bool{}
+			for _, v := range l.AsValueSlice() {
+				n, ok := wholeNumber(v)
+				if !ok {
+					continue
+				}
+				want[n] = true
+				if c := spec.qos.Class(n); c == nil || !c.Lossless {
+					r.diags = append(r.diags, errorf(RulePFCWithoutClass, "PFC priority without a lossless class", &a.Range, &b.DefRange,
+						fmt.Sprintf("PFC priority %d has no lossless traffic class: pausing it would pause nothing the intent sends losslessly. Add lossless = true to the class with id %d, or remove %d from priorities.", n, n, n)))
+				}
+			}
+			for i, c := range spec.qos.Classes {
+				if c.Lossless && !want[c.ID] {
+					r.diags = append(r.diags, errorf(RuleClassWithoutPFC, "Lossless class without PFC priority", &spec.classes[i].lossless, &spec.classes[i].decl,
+						fmt.Sprintf("Traffic class %q is lossless, but its priority %d is not in the PFC priorities at %s, so nothing would pause it. Add %d to priorities.", c.Name, c.ID, a.Range, c.ID)))
+				}
+			}
+		}
+	}
+	for _, wb := range b.Body.Blocks {
+		if wb.Type != "watchdog" {
+			continue
+		}
+		wr := &reader{body: wb.Body, ctx: &wb.DefRange}
+		wd := &Watchdog{}
+		spec.wd.block = wb.DefRange
+		if d, a, ok := wr.duration("detection_time"); ok {
+			wd.Detection, spec.wd.detection = d, a.Range
+		}
+		if d, a, ok := wr.duration("restoration_time"); ok {
+			wd.Restoration, spec.wd.restoration = d, a.Range
+		}
+		if d, a, ok := wr.duration("polling_interval"); ok {
+			wd.Polling, spec.wd.polling = d, a.Range
+		}
+		if s, a := wr.str("action"); a != nil {
+			known := false
+			for _, k := range watchdogActions {
+				known = known || s == k
+			}
+			if !known {
+				wr.diags = append(wr.diags, errorf(RuleWatchdogAction, "Unknown watchdog action", &a.Range, &wb.DefRange,
+					fmt.Sprintf("action %q is not known. Use one of %s (each vendor supports a subset).", s, strings.Join(watchdogActions, ", "))))
+			}
+			wd.Action, spec.wd.action = s, a.Range
+		}
+		r.diags = append(r.diags, wr.diags...)
+		spec.qos.PFC.Watchdog = wd
+	}
+}

@@ -1,0 +1,446 @@
+package intent
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lossless-net/lossless/headroom"
+	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/platform"
+	"github.com/lossless-net/lossless/units"
+)
+
+// Resolve joins the fabric with the inventory: one Device per device an
+// assign block selects, sorted by name, with every value in base units,
+// ports in natural order and each lossless port's headroom computed. It
+// runs every semantic check and returns the devices it could resolve
+// together with all diagnostics; a device whose platform is unknown is left
+// out (the inventory reports why). Devices that share a profile share its
+// *QoS and *Buffers: treat them as read-only.
+func Resolve(f *Fabric, inv *inventory.Inventory) ([]*Device, hcl.Diagnostics) {
+	if f == nil || inv == nil {
+		return nil, nil
+	}
+	r := newResolver(f, inv)
+	r.assignDevices()
+	for _, job := range r.jobs {
+		if d := r.resolveDevice(job); d != nil {
+			r.devices = append(r.devices, d)
+		}
+	}
+	sort.Slice(r.devices, func(i, j int) bool { return r.devices[i].Name < r.devices[j].Name })
+	r.checkLinks()
+	return r.devices, r.diags.list()
+}
+
+type resolver struct {
+	f       *Fabric
+	inv     *inventory.Inventory
+	diags   *diagSet
+	qos     map[string]*qosSpec
+	buffers map[string]*bufSpec
+	// expanded caches ExpandPorts by pattern: a fabric of thousands of
+	// devices writes the same few ranges.
+	expanded map[string][]string
+	badRef   map[hcl.Pos]bool
+	// checked remembers platform checks already run for a profile, so a
+	// profile used on many devices of one platform is reported once.
+	checked   map[checkKey]bool
+	headroom  map[headroomKey]headroomResult
+	jobs      []deviceJob
+	devices   []*Device
+	ports     map[inventory.Endpoint]*Port
+	devByName map[string]*Device
+}
+
+type deviceJob struct {
+	dev      *inventory.Device
+	assign   *Assign
+	override *DeviceOverride
+}
+
+type checkKey struct {
+	spec any
+	plat *platform.Platform
+	vend string
+}
+
+type headroomKey struct {
+	speed units.BitRate
+	cable units.Length
+	mtu   int
+	cell  units.Bytes
+}
+
+type headroomResult struct {
+	res headroom.Result
+	err error
+}
+
+func newResolver(f *Fabric, inv *inventory.Inventory) *resolver {
+	return &resolver{
+		f: f, inv: inv, diags: newDiagSet(),
+		qos: map[string]*qosSpec{}, buffers: map[string]*bufSpec{},
+		expanded: map[string][]string{}, badRef: map[hcl.Pos]bool{},
+		checked: map[checkKey]bool{}, headroom: map[headroomKey]headroomResult{},
+		ports: map[inventory.Endpoint]*Port{}, devByName: map[string]*Device{},
+	}
+}
+
+func (r *resolver) qosProfile(name string) *qosSpec {
+	if s, ok := r.qos[name]; ok {
+		return s
+	}
+	p := r.f.QoSProfiles[name]
+	if p == nil {
+		return nil
+	}
+	s, d := decodeQoS(name, p.Body, p.DeclRange)
+	r.diags.add(d...)
+	r.qos[name] = s
+	return s
+}
+
+func (r *resolver) bufferProfile(name string) *bufSpec {
+	if s, ok := r.buffers[name]; ok {
+		return s
+	}
+	p := r.f.BufferProfiles[name]
+	if p == nil {
+		return nil
+	}
+	s, d := decodeBuffers(name, p.Body, p.DeclRange)
+	r.diags.add(d...)
+	r.buffers[name] = s
+	return s
+}
+
+// assignDevices matches every assign block's selector against the
+// inventory and records which block owns each device.
+func (r *resolver) assignDevices() {
+	owner := map[string]*Assign{}
+	for _, a := range r.f.Assigns {
+		for _, n := range a.Selector.Names {
+			if r.inv.Device(n) == nil {
+				r.diags.add(errorf(RuleNoDeviceMatched, "Unknown device", &a.Selector.Range, &a.DeclRange,
+					fmt.Sprintf("assign %q selects device %q, which the inventory does not declare.", a.Name, n)))
+			}
+		}
+		matched := map[string]bool{}
+		for _, d := range r.inv.Devices {
+			if !a.Selector.matches(d) {
+				continue
+			}
+			if prev, ok := owner[d.Name]; ok {
+				if prev != a {
+					r.diags.add(errorf(RuleAssignedTwice, "Device assigned twice", &a.Selector.Range, &a.DeclRange,
+						fmt.Sprintf("Device %q is selected by assign %q and by assign %q at %s. A device takes its profiles from one assign block: narrow one selector.", d.Name, a.Name, prev.Name, prev.Selector.Range)))
+				}
+				continue
+			}
+			owner[d.Name] = a
+			matched[d.Name] = true
+			job := deviceJob{dev: d, assign: a}
+			for _, o := range a.Overrides {
+				if o.Device == d.Name {
+					job.override = o
+				}
+			}
+			r.jobs = append(r.jobs, job)
+		}
+		if len(matched) == 0 {
+			r.diags.add(warnf(RuleNoDeviceMatched, "No device selected", &a.Selector.Range, &a.DeclRange,
+				fmt.Sprintf("assign %q selects no device of the inventory, so it has no effect. Check the names, roles and tags against the inventory.", a.Name)))
+		}
+		for _, o := range a.Overrides {
+			if !matched[o.Device] {
+				r.diags.add(errorf(RuleOverrideUnmatched, "Override for a device not assigned", &o.LabelRange, &o.DeclRange,
+					fmt.Sprintf("assign %q overrides device %q, but its selector does not select that device, so the override would do nothing. Fix the name or widen the selector.", a.Name, o.Device)))
+			}
+		}
+	}
+	for _, d := range r.inv.Devices {
+		if _, ok := owner[d.Name]; !ok && d.Platform != nil {
+			r.diags.add(warnf(RuleUnassignedDevice, "Device without intent", &d.DeclRange, nil,
+				fmt.Sprintf("No assign block selects device %q, so lossless manages nothing on it. Select it in an assign block, or remove it from the inventory.", d.Name)))
+		}
+	}
+}
+
+func (s Selector) matches(d *inventory.Device) bool {
+	if len(s.Names) > 0 && !slices.Contains(s.Names, d.Name) {
+		return false
+	}
+	if len(s.Roles) > 0 && !slices.ContainsFunc(s.Roles, d.HasRole) {
+		return false
+	}
+	if len(s.Tags) > 0 && !slices.ContainsFunc(s.Tags, d.HasTag) {
+		return false
+	}
+	return true
+}
+
+func (r *resolver) expand(ref PortRef) ([]string, bool) {
+	if names, ok := r.expanded[ref.Pattern]; ok {
+		return names, names != nil
+	}
+	names, err := inventory.ExpandPorts(ref.Pattern)
+	if err != nil {
+		r.expanded[ref.Pattern] = nil
+		if !r.badRef[ref.Range.Start] {
+			r.badRef[ref.Range.Start] = true
+			r.diags.add(errorf(RuleBadPortPattern, "Invalid port range", &ref.Range, nil,
+				fmt.Sprintf("%s. Write a port name (\"Ethernet1/1\") or a range (\"Ethernet1/1-32\").", err)))
+		}
+		return nil, false
+	}
+	r.expanded[ref.Pattern] = names
+	return names, true
+}
+
+func (r *resolver) resolveDevice(job deviceJob) *Device {
+	inv, a, o := job.dev, job.assign, job.override
+	if inv.Platform == nil {
+		return nil
+	}
+	d := &Device{
+		Name: inv.Name, Vendor: inv.Vendor, Platform: inv.Platform, Address: inv.Address, Port: inv.Port,
+		Transport: inv.Transport, Roles: inv.Roles, Tags: inv.Tags, Range: inv.DeclRange,
+		Options: map[string]string{},
+	}
+	for k, v := range a.Options {
+		d.Options[k] = v
+	}
+	qspec := r.qosProfile(a.QoS)
+	bspec := r.bufferProfile(a.Buffers)
+	if o != nil {
+		for k, v := range o.Options {
+			d.Options[k] = v
+		}
+		if o.QoS != nil && qspec != nil {
+			p := r.f.QoSProfiles[a.QoS]
+			s, diags := decodeQoS(a.QoS, Merge(p.Body, o.QoS), p.DeclRange)
+			r.diags.add(diags...)
+			qspec = s
+		}
+		if o.Buffers != nil && bspec != nil {
+			p := r.f.BufferProfiles[a.Buffers]
+			s, diags := decodeBuffers(a.Buffers, Merge(p.Body, o.Buffers), p.DeclRange)
+			r.diags.add(diags...)
+			bspec = s
+		} else if o.Buffers != nil {
+			r.diags.add(errorf(RuleOverrideUnmatched, "Buffers override without a buffer profile", &o.DeclRange, nil,
+				fmt.Sprintf("Device %q overrides buffers, but assign %q gives no buffer profile to merge over. Add buffers = buffer_profile.NAME to the assign block.", d.Name, a.Name)))
+		}
+	}
+	if qspec == nil {
+		return nil
+	}
+	d.QoS = qspec.qos
+	if bspec != nil {
+		d.Buffers = bspec.resolve(d.Platform)
+	} else {
+		d.Buffers = &Buffers{Headroom: HeadroomPolicy{Auto: true}}
+	}
+	r.checkPlatform(d, qspec, job)
+	if bspec != nil {
+		r.checkBuffers(d, bspec, qspec)
+	}
+
+	// Ports: the assign's list, or every inventory port.
+	var names []string
+	var refOf map[string]*PortRef
+	if a.Ports == nil {
+		for _, p := range inv.Ports {
+			names = append(names, p.Name)
+		}
+	} else {
+		refOf = map[string]*PortRef{}
+		for i := range a.Ports {
+			ref := &a.Ports[i]
+			exp, ok := r.expand(*ref)
+			if !ok {
+				continue
+			}
+			for _, n := range exp {
+				if _, dup := refOf[n]; !dup {
+					refOf[n] = ref
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	portQoS := map[string]*qosSpec{}
+	if o != nil {
+		for _, po := range o.Ports {
+			exp, ok := r.expand(PortRef{Pattern: po.Pattern, Range: po.LabelRange})
+			if !ok {
+				continue
+			}
+			var spec *qosSpec
+			if po.QoS != nil {
+				p := r.f.QoSProfiles[a.QoS]
+				base := p.Body
+				if o.QoS != nil {
+					base = Merge(base, o.QoS)
+				}
+				s, diags := decodeQoS(a.QoS, Merge(base, po.QoS), p.DeclRange)
+				r.diags.add(diags...)
+				spec = s
+				r.checkPlatform(d, spec, job)
+			}
+			for _, n := range exp {
+				if !slices.Contains(names, n) {
+					r.diags.add(errorf(RuleOverrideUnmatched, "Override for a port not assigned", &po.LabelRange, &po.DeclRange,
+						fmt.Sprintf("Device %q has no assigned port %q, so this override would do nothing. Assigned ports come from the assign block's ports (or every inventory port when it has none).", d.Name, n)))
+					continue
+				}
+				if spec != nil {
+					portQoS[n] = spec
+				}
+			}
+		}
+	}
+	slices.SortFunc(names, inventory.ComparePorts)
+	d.Ports = make([]Port, 0, len(names))
+	for _, n := range names {
+		ip := inv.PortNamed(n)
+		if ip == nil {
+			ref := refOf[n]
+			r.diags.add(errorf(RulePortNotInInventory, "Port not in the inventory", &ref.Range, &a.DeclRange,
+				fmt.Sprintf("Device %q has no port %q in the inventory at %s. Declare it there (ports \"…\" { speed = …, cable = … }) or remove it from the assign block.", d.Name, n, inv.DeclRange)))
+			continue
+		}
+		spec := qspec
+		if s, ok := portQoS[n]; ok {
+			spec = s
+		}
+		p := Port{Name: n, Speed: ip.Speed, Cable: ip.Cable, QoS: spec.qos, Range: ip.DeclRange}
+		if peer, ok := r.inv.Peer(d.Name, n); ok {
+			p.Peer = peer.String()
+		}
+		r.portHeadroom(d, &p, spec, bspec)
+		d.Ports = append(d.Ports, p)
+	}
+	r.checkHeadroomSum(d)
+	for i := range d.Ports {
+		r.ports[inventory.Endpoint{Device: d.Name, Port: d.Ports[i].Name}] = &d.Ports[i]
+	}
+	r.devByName[d.Name] = d
+	return d
+}
+
+// portHeadroom fills the port's headroom for each lossless priority:
+// explicit from the buffer profile, or computed from speed, cable length
+// and the class MTU (the platform's largest MTU when the class leaves it to
+// the vendor default).
+func (r *resolver) portHeadroom(d *Device, p *Port, spec *qosSpec, bspec *bufSpec) {
+	pol := d.Buffers.Headroom
+	for i, c := range spec.qos.Classes {
+		if !c.Lossless {
+			continue
+		}
+		if !pol.Auto {
+			p.Headroom = append(p.Headroom, Headroom{Priority: c.ID, Xoff: pol.Xoff, Xon: pol.Xon, Size: pol.Size,
+				Derivation: []headroom.Term{{Name: "explicit xoff", Bytes: pol.Xoff, Source: "buffer_profile " + bspec.name + " at " + bspec.headroom.String()}}})
+			r.checkECNAgainstXoff(d, p, spec, i, pol.Xoff, bspec)
+			continue
+		}
+		if p.Speed <= 0 {
+			r.diags.add(errorf(RulePortSpeed, "Port speed unknown", &p.Range, nil,
+				fmt.Sprintf("Port %s of device %q carries lossless class %q with headroom = \"auto\", which is computed from the port speed. Give the port a speed in the inventory (speed = \"100G\").", p.Name, d.Name, c.Name)))
+			continue
+		}
+		mtu := c.MTU
+		if mtu == 0 {
+			mtu = d.Platform.MTUMax
+		}
+		k := headroomKey{p.Speed, p.Cable, mtu, d.Platform.Cell}
+		hr, ok := r.headroom[k]
+		if !ok {
+			hr.res, hr.err = headroom.Compute(headroom.Input{Speed: p.Speed, Cable: p.Cable, MTU: units.Bytes(mtu), Cell: d.Platform.Cell})
+			r.headroom[k] = hr
+		}
+		if hr.err != nil {
+			r.diags.add(errorf(RuleHeadroomCompute, "Cannot compute headroom", &p.Range, nil,
+				fmt.Sprintf("Port %s of device %q: %s. Check the port's speed and cable length and the platform's cell size.", p.Name, d.Name, hr.err)))
+			continue
+		}
+		p.Headroom = append(p.Headroom, Headroom{Priority: c.ID, Xoff: hr.res.Xoff, Xon: hr.res.Xon, Size: hr.res.Size, Derivation: hr.res.Terms})
+	}
+	// ECN thresholds given as time need the port speed.
+	for _, c := range spec.qos.Classes {
+		if c.ECN != nil && (c.ECN.Min.Time != 0 || c.ECN.Max.Time != 0) && p.Speed <= 0 {
+			r.diags.add(errorf(RulePortSpeed, "Port speed unknown", &p.Range, nil,
+				fmt.Sprintf("Port %s of device %q has an ECN threshold given as time on class %q, which converts to bytes at the port speed. Give the port a speed in the inventory.", p.Name, d.Name, c.Name)))
+		}
+	}
+}
+
+// checkECNAgainstXoff warns when ECN starts marking only at or above the
+// explicit PFC xoff of the same priority: the port would pause the sender
+// before it marks, the opposite of what DCQCN needs. With automatic
+// headroom the pause point is the shared buffer's dynamic threshold, not a
+// fixed size, so there is nothing to compare against.
+func (r *resolver) checkECNAgainstXoff(d *Device, p *Port, spec *qosSpec, i int, xoff units.Bytes, bspec *bufSpec) {
+	c := spec.qos.Classes[i]
+	if c.ECN == nil || xoff <= 0 {
+		return
+	}
+	min := c.ECN.Min.Bytes
+	if c.ECN.Min.Time != 0 {
+		if p.Speed <= 0 {
+			return
+		}
+		min = p.Speed.BytesIn(c.ECN.Min.Time)
+	}
+	if min < xoff {
+		return
+	}
+	src := spec.classes[i]
+	r.diags.add(warnf(RuleECNAboveXoff, "ECN marks only after PFC pauses", &src.ecnMin, &src.ecnBlock,
+		fmt.Sprintf("On device %q port %s, class %q starts ECN marking at %s, at or above the PFC xoff of priority %d (%s, set at %s). The switch would pause the sender before marking, the opposite of what DCQCN needs: lower min_threshold below xoff.", d.Name, p.Name, c.Name, min, c.ID, xoff, bspec.headroom)))
+}
+
+// checkHeadroomSum reports a device whose lossless headroom does not fit
+// its buffer, naming the ports that reserve the most.
+func (r *resolver) checkHeadroomSum(d *Device) {
+	var total units.Bytes
+	type contrib struct {
+		port string
+		size units.Bytes
+	}
+	var cs []contrib
+	for _, p := range d.Ports {
+		var s units.Bytes
+		for _, h := range p.Headroom {
+			s += h.Size
+		}
+		total += s
+		if s > 0 {
+			cs = append(cs, contrib{p.Name, s})
+		}
+	}
+	limit := d.Platform.Buffer
+	if d.Buffers.LosslessPool > 0 {
+		limit = d.Buffers.LosslessPool
+	}
+	if total <= limit {
+		return
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].size > cs[j].size })
+	var top []string
+	for _, c := range cs[:min(3, len(cs))] {
+		top = append(top, fmt.Sprintf("%s (%s)", c.port, c.size))
+	}
+	what := fmt.Sprintf("the %s buffer of platform %s", limit, d.Platform.Model)
+	if d.Buffers.LosslessPool > 0 {
+		what = fmt.Sprintf("the %s lossless pool", limit)
+	}
+	r.diags.add(errorf(RuleHeadroomOverflow, "Lossless headroom exceeds the buffer", &d.Range, nil,
+		fmt.Sprintf("Device %q reserves %s of lossless headroom over %d ports, more than %s. The largest: %s. Shorten the cables, lower the MTU of the lossless classes, manage fewer ports, or use fewer lossless classes.", d.Name, total, len(cs), what, strings.Join(top, ", "))))
+}

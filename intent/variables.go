@@ -1,0 +1,329 @@
+package intent
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+var variableSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "validation"}},
+}
+
+var validationSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "error_message", Required: true}},
+}
+
+// functions are the go-cty stdlib functions available in the intent, under
+// the names Terraform gives them.
+func functions() map[string]function.Function {
+	return map[string]function.Function{
+		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "chomp": stdlib.ChompFunc,
+		"chunklist": stdlib.ChunklistFunc, "coalesce": stdlib.CoalesceFunc, "coalescelist": stdlib.CoalesceListFunc,
+		"compact": stdlib.CompactFunc, "concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc,
+		"distinct": stdlib.DistinctFunc, "element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc,
+		"floor": stdlib.FloorFunc, "format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc,
+		"indent": stdlib.IndentFunc, "index": stdlib.IndexFunc, "join": stdlib.JoinFunc,
+		"jsondecode": stdlib.JSONDecodeFunc, "jsonencode": stdlib.JSONEncodeFunc, "keys": stdlib.KeysFunc,
+		"length": stdlib.LengthFunc, "log": stdlib.LogFunc, "lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc,
+		"max": stdlib.MaxFunc, "merge": stdlib.MergeFunc, "min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc,
+		"pow": stdlib.PowFunc, "range": stdlib.RangeFunc, "regex": stdlib.RegexFunc, "regexall": stdlib.RegexAllFunc,
+		"replace": stdlib.ReplaceFunc, "reverse": stdlib.ReverseListFunc, "setintersection": stdlib.SetIntersectionFunc,
+		"setproduct": stdlib.SetProductFunc, "setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc,
+		"signum": stdlib.SignumFunc, "slice": stdlib.SliceFunc, "sort": stdlib.SortFunc, "split": stdlib.SplitFunc,
+		"strlen": stdlib.StrlenFunc, "substr": stdlib.SubstrFunc, "title": stdlib.TitleFunc, "trim": stdlib.TrimFunc,
+		"trimprefix": stdlib.TrimPrefixFunc, "trimspace": stdlib.TrimSpaceFunc, "trimsuffix": stdlib.TrimSuffixFunc,
+		"upper": stdlib.UpperFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
+		"tostring": stdlib.MakeToFunc(cty.String), "tonumber": stdlib.MakeToFunc(cty.Number),
+		"tobool": stdlib.MakeToFunc(cty.Bool), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+		"toset": stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)), "tomap": stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+	}
+}
+
+func newEvalContext(vars map[string]cty.Value) *hcl.EvalContext {
+	return &hcl.EvalContext{
+		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)},
+		Functions: functions(),
+	}
+}
+
+type variable struct {
+	name      string
+	ty        cty.Type
+	def       cty.Value
+	hasDef    bool
+	block     *hcl.Block
+	validates []*hcl.Block
+}
+
+// evalVariables gives every declared variable its value: -var over
+// -var-file over default, converted to the declared type and checked by
+// its validation blocks.
+func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]string, varFiles []string) (map[string]cty.Value, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	decl := map[string]*variable{}
+	var order []string
+	for _, b := range blocks {
+		name := b.Labels[0]
+		if prev, ok := decl[name]; ok {
+			diags = append(diags, errorf(RuleDuplicateBlock, "Duplicate variable declaration", b.LabelRanges[0].Ptr(), &b.DefRange,
+				fmt.Sprintf("A variable named %q was already declared at %s. Variable names must be unique within the intent.", name, prev.block.DefRange)))
+			continue
+		}
+		if !hclsyntax.ValidIdentifier(name) {
+			diags = append(diags, errorf(RuleBadValue, "Invalid variable name", b.LabelRanges[0].Ptr(), &b.DefRange,
+				fmt.Sprintf("%q is not a valid name: use letters, digits, underscores and dashes, starting with a letter.", name)))
+			continue
+		}
+		content, d := b.Body.Content(variableSchema)
+		diags = append(diags, d...)
+		v := &variable{name: name, ty: cty.DynamicPseudoType, block: b}
+		if a, ok := content.Attributes["type"]; ok {
+			ty, d := typeexpr.TypeConstraint(a.Expr)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				v.ty = ty
+			}
+		}
+		if a, ok := content.Attributes["default"]; ok {
+			val, d := a.Expr.Value(nil)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				cv, err := convert.Convert(val, v.ty)
+				if err != nil {
+					diags = append(diags, errorf(RuleVariable, "Invalid default value for variable", a.Expr.Range().Ptr(), &b.DefRange,
+						fmt.Sprintf("The default of variable %q does not match its type: %s.", name, err)))
+				} else {
+					v.def, v.hasDef = cv, true
+				}
+			}
+		}
+		for _, vb := range content.Blocks {
+			v.validates = append(v.validates, vb)
+		}
+		decl[name] = v
+		order = append(order, name)
+	}
+
+	given := map[string]cty.Value{}
+	givenRange := map[string]*hcl.Range{}
+	for _, path := range varFiles {
+		f, d := parser.ParseHCLFile(path)
+		diags = append(diags, d...)
+		if f == nil || d.HasErrors() {
+			continue
+		}
+		attrs, d := f.Body.JustAttributes()
+		diags = append(diags, d...)
+		names := make([]string, 0, len(attrs))
+		for n := range attrs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			a := attrs[n]
+			if _, ok := decl[n]; !ok {
+				diags = append(diags, errorf(RuleVariable, "Value for undeclared variable", a.NameRange.Ptr(), nil,
+					fmt.Sprintf("The file %s sets %q, but the intent declares no such variable. Add a variable %q block or remove the line.", path, n, n)))
+				continue
+			}
+			val, d := a.Expr.Value(nil)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				given[n] = val
+				givenRange[n] = a.Expr.Range().Ptr()
+			}
+		}
+	}
+	cliNames := make([]string, 0, len(cli))
+	for n := range cli {
+		cliNames = append(cliNames, n)
+	}
+	sort.Strings(cliNames)
+	for _, n := range cliNames {
+		v, ok := decl[n]
+		if !ok {
+			diags = append(diags, errorf(RuleVariable, "Value for undeclared variable", nil, nil,
+				fmt.Sprintf("-var sets %q, but the intent declares no such variable. Declared: %s.", n, strings.Join(sortedKeys(decl), ", "))))
+			continue
+		}
+		raw := cli[n]
+		if v.ty == cty.String || v.ty == cty.DynamicPseudoType {
+			given[n] = cty.StringVal(raw)
+		} else {
+			expr, d := hclsyntax.ParseExpression([]byte(raw), "<value for var."+n+">", hcl.InitialPos)
+			if d.HasErrors() {
+				diags = append(diags, d...)
+				continue
+			}
+			val, d := expr.Value(nil)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			given[n] = val
+		}
+		delete(givenRange, n)
+	}
+
+	vals := map[string]cty.Value{}
+	for _, n := range order {
+		v := decl[n]
+		val, ok := given[n]
+		switch {
+		case ok:
+			cv, err := convert.Convert(val, v.ty)
+			if err != nil {
+				diags = append(diags, errorf(RuleVariable, "Invalid value for variable", givenRange[n], nil,
+					fmt.Sprintf("The value given for variable %q does not match its type %s: %s.", n, v.ty.FriendlyName(), err)))
+				vals[n] = cty.UnknownVal(v.ty)
+				continue
+			}
+			val = cv
+		case v.hasDef:
+			val = v.def
+		default:
+			diags = append(diags, errorf(RuleVariable, "No value for required variable", v.block.LabelRanges[0].Ptr(), &v.block.DefRange,
+				fmt.Sprintf("Variable %q has no default, so a value is required: pass -var %s=VALUE or set it in a -var-file.", n, n)))
+			vals[n] = cty.UnknownVal(v.ty)
+			continue
+		}
+		vals[n] = val
+	}
+	// Validation conditions see every variable, like Terraform 1.9+.
+	ctx := newEvalContext(vals)
+	for _, n := range order {
+		v := decl[n]
+		if !vals[n].IsWhollyKnown() {
+			continue
+		}
+		for _, vb := range v.validates {
+			c, d := vb.Body.Content(validationSchema)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			cond, d := c.Attributes["condition"].Expr.Value(ctx)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			cond, err := convert.Convert(cond, cty.Bool)
+			if err != nil || cond.IsNull() || !cond.IsKnown() {
+				diags = append(diags, errorf(RuleVariable, "Invalid variable validation condition", c.Attributes["condition"].Expr.Range().Ptr(), &vb.DefRange,
+					"The condition must evaluate to true or false."))
+				continue
+			}
+			if cond.True() {
+				continue
+			}
+			msg := "The value is not valid."
+			if m, d := c.Attributes["error_message"].Expr.Value(ctx); !d.HasErrors() && m.Type() == cty.String && m.IsKnown() && !m.IsNull() {
+				msg = m.AsString()
+			}
+			subject := v.block.LabelRanges[0].Ptr()
+			if r, ok := givenRange[n]; ok {
+				subject = r
+			} else if a, ok := attrRange(v.block, "default"); ok {
+				subject = a
+			}
+			diags = append(diags, errorf(RuleVariable, "Invalid value for variable", subject, &vb.DefRange,
+				fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, vb.DefRange)))
+		}
+	}
+	return vals, diags
+}
+
+func attrRange(b *hcl.Block, name string) (*hcl.Range, bool) {
+	attrs, _ := b.Body.JustAttributes()
+	if a, ok := attrs[name]; ok {
+		return a.Expr.Range().Ptr(), true
+	}
+	if sb, ok := b.Body.(*hclsyntax.Body); ok {
+		if a, ok := sb.Attributes[name]; ok {
+			return a.Expr.Range().Ptr(), true
+		}
+	}
+	return nil, false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	k := make([]string, 0, len(m))
+	for n := range m {
+		k = append(k, n)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// evalLocals evaluates every locals attribute in dependency order. A local
+// that depends on itself through others is reported once per cycle member.
+func evalLocals(blocks []*hcl.Block, ctx *hcl.EvalContext) (map[string]cty.Value, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	pending := map[string]*hcl.Attribute{}
+	for _, b := range blocks {
+		attrs, d := b.Body.JustAttributes()
+		diags = append(diags, d...)
+		for _, n := range sortedKeys(attrs) {
+			a := attrs[n]
+			if prev, ok := pending[n]; ok {
+				diags = append(diags, errorf(RuleDuplicateBlock, "Duplicate local value", a.NameRange.Ptr(), nil,
+					fmt.Sprintf("A local value named %q was already defined at %s. Local names must be unique within the intent.", n, prev.NameRange)))
+				continue
+			}
+			pending[n] = a
+		}
+	}
+	vals := map[string]cty.Value{}
+	for len(pending) > 0 {
+		progress := false
+		for _, n := range sortedKeys(pending) {
+			a := pending[n]
+			ready := true
+			for _, tr := range a.Expr.Variables() {
+				if tr.RootName() != "local" || len(tr) < 2 {
+					continue
+				}
+				if ga, ok := tr[1].(hcl.TraverseAttr); ok {
+					if _, waiting := pending[ga.Name]; waiting {
+						ready = false
+						break
+					}
+				}
+			}
+			if !ready {
+				continue
+			}
+			lctx := ctx.NewChild()
+			lctx.Variables = map[string]cty.Value{"local": cty.ObjectVal(vals)}
+			v, d := a.Expr.Value(lctx)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				v = cty.DynamicVal
+			}
+			vals[n] = v
+			delete(pending, n)
+			progress = true
+		}
+		if !progress {
+			for _, n := range sortedKeys(pending) {
+				a := pending[n]
+				diags = append(diags, errorf(RuleLocalCycle, "Cycle in local values", a.Expr.Range().Ptr(), a.Range.Ptr(),
+					fmt.Sprintf("local.%s depends on itself through other local values (%s). Break the cycle by writing one of them without the others.", n, strings.Join(sortedKeys(pending), ", "))))
+				vals[n] = cty.DynamicVal
+			}
+			break
+		}
+	}
+	return vals, diags
+}

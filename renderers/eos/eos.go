@@ -197,7 +197,12 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			if len(portsOf[q]) == 0 {
 				continue
 			}
+			// A port override of the device's own profile keeps its
+			// name; name it after the first port that uses it.
 			name := profileName(q.Profile)
+			if q != d.QoS && q.Profile == d.QoS.Profile {
+				name = profileName(q.Profile + "_" + portsOf[q][0].Name)
+			}
 			if prev, dup := byName[name]; dup && prev != q {
 				return nil, r.unsupported("qos profile "+name, "profiles %q and %q map to the same EOS qos profile name", prev.Profile, q.Profile)
 			}

@@ -313,3 +313,18 @@ func TestSeconds(t *testing.T) {
 		}
 	}
 }
+
+func TestPortOverrideOfDeviceProfile(t *testing.T) {
+	d := canonical()
+	d.Options = map[string]string{"eos.style": "qos-profile"}
+	q := *d.QoS // same profile name, as resolution gives a port override
+	q.Classes = append([]intent.Class(nil), q.Classes...)
+	q.Classes[2].Scheduling = intent.Scheduling{Mode: intent.SchedulingDWRR, Bandwidth: 10}
+	d.Ports[1].QoS = &q
+	text := string(render(t, d).Text)
+	for _, want := range []string{"qos profile ROCE_LOSSLESS\n", "qos profile ROCE_LOSSLESS_ETHERNET2\n", "interface Ethernet2\n   service-profile ROCE_LOSSLESS_ETHERNET2\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in:\n%s", want, text)
+		}
+	}
+}

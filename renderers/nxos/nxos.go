@@ -8,6 +8,7 @@ package nxos
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -165,7 +166,13 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		if p.QoS == nil || p.QoS == d.QoS || byProfile[p.QoS] != nil {
 			continue
 		}
+		// Policies of an override are named after its profile, or after
+		// the first port that uses it when it overrides the device's own
+		// profile (resolution keeps the profile's name).
 		suffix := "_" + p.QoS.Profile
+		if p.QoS.Profile == d.QoS.Profile {
+			suffix = "_" + nameUnsafe.ReplaceAllString(p.Name, "-")
+		}
 		pp, err := r.policies(p.QoS, suffix, speed, speedErr)
 		if err != nil {
 			return nil, err
@@ -187,7 +194,7 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		for _, cm := range e.p.classMaps {
 			if i := slices.IndexFunc(classMaps, func(n *config.Node) bool { return n.Text == cm.Text }); i >= 0 {
 				if !sameNode(classMaps[i], cm) {
-					return nil, r.unsupported("class-map "+strings.TrimPrefix(cm.Text, "class-map type qos match-any "), "profiles %q and %q give the class the same name but different DSCP values; NX-OS class-maps are global, so rename one of the classes", d.QoS.Profile, strings.TrimPrefix(e.suffix, "_"))
+					return nil, r.unsupported("class-map "+strings.TrimPrefix(cm.Text, "class-map type qos match-any "), "a per-port QoS override (policies %s) gives the class the same name as the device's profile but different DSCP values; NX-OS class-maps are global, so rename the class in the override", classificationPolicy+e.suffix)
 				}
 				continue
 			}
@@ -545,6 +552,8 @@ func queueName(id int) string {
 	}
 	return strconv.Itoa(id)
 }
+
+var nameUnsafe = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
 func joinInts(v []int, sep string) string {
 	s := make([]string, len(v))

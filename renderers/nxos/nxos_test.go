@@ -318,3 +318,22 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestPortOverrideOfDeviceProfile(t *testing.T) {
+	d := canonical()
+	q := *d.QoS // same profile name, as resolution gives a port override
+	q.Classes = append([]intent.Class(nil), q.Classes...)
+	e := *q.Classes[1].ECN
+	e.MaxProbability = 20
+	q.Classes[1].ECN = &e
+	d.Ports[1].QoS = &q
+	doc, err := Render(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"policy-map type queuing QOS_EGRESS_PORT_Ethernet1-2\n", "  service-policy type queuing output QOS_EGRESS_PORT_Ethernet1-2\n"} {
+		if !strings.Contains(string(doc.Text), want) {
+			t.Errorf("missing %q in:\n%s", want, doc.Text)
+		}
+	}
+}

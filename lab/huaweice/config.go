@@ -1,0 +1,247 @@
+package huaweice
+
+import (
+	"sort"
+	"strings"
+)
+
+// node is one line of the configuration tree: a system-view line, or a
+// section header (interface, drop-profile…) with its children.
+type node struct {
+	line string // as displayed, without indentation
+	key  string // identity among its siblings: a new line with the same key replaces it
+	rank int    // display order among siblings (reference/huawei-ce.md Errata, §1.1)
+	// hidden marks a line equal to the device default: display
+	// current-configuration leaves it out unless include-default is given.
+	hidden bool
+	// section is true for a view header; showEmpty prints it even with no
+	// children (dcb pfc, drop-profile) rather than hiding it (interface).
+	section   bool
+	showEmpty bool
+	view      view
+	children  []*node
+}
+
+// clone deep-copies the node.
+func (n *node) clone() *node {
+	c := *n
+	if n.children != nil {
+		c.children = make([]*node, len(n.children))
+		for i, ch := range n.children {
+			c.children[i] = ch.clone()
+		}
+	}
+	return &c
+}
+
+// find returns the child with the key, or nil.
+func (n *node) find(key string) *node {
+	for _, c := range n.children {
+		if c.key == key {
+			return c
+		}
+	}
+	return nil
+}
+
+// put adds the child, replacing a sibling with the same key (a section
+// keeps its children).
+func (n *node) put(child *node) *node {
+	for i, c := range n.children {
+		if c.key == child.key {
+			if c.section {
+				return c
+			}
+			n.children[i] = child
+			return child
+		}
+	}
+	n.children = append(n.children, child)
+	sortNodes(n.children)
+	return child
+}
+
+// remove deletes children whose key equals k, or starts with k when k
+// ends in "*". It reports whether anything was removed.
+func (n *node) remove(k string) bool {
+	prefix := strings.HasSuffix(k, "*")
+	k = strings.TrimSuffix(k, "*")
+	kept := n.children[:0]
+	removed := false
+	for _, c := range n.children {
+		if c.key == k || (prefix && strings.HasPrefix(c.key, k)) {
+			removed = true
+			continue
+		}
+		kept = append(kept, c)
+	}
+	n.children = kept
+	return removed
+}
+
+// sortNodes orders siblings by rank, then naturally by line, so that
+// "interface 100GE1/0/2" comes before "interface 100GE1/0/10".
+func sortNodes(ns []*node) {
+	sort.SliceStable(ns, func(i, j int) bool {
+		if ns[i].rank != ns[j].rank {
+			return ns[i].rank < ns[j].rank
+		}
+		return naturalLess(ns[i].line, ns[j].line)
+	})
+}
+
+// naturalLess compares strings with digit runs compared as numbers.
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := isDigit(a[0]), isDigit(b[0])
+		if da && db {
+			ra, rb := digitRun(a), digitRun(b)
+			na, nb := strings.TrimLeft(ra, "0"), strings.TrimLeft(rb, "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[len(ra):], b[len(rb):]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func digitRun(s string) string {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return s[:i]
+}
+
+// visible reports whether a top-level node prints at all.
+func (n *node) visible(all bool) bool {
+	if !all && n.hidden {
+		return false
+	}
+	if !n.section || n.showEmpty {
+		return true
+	}
+	for _, c := range n.children {
+		if all || !c.hidden {
+			return true
+		}
+	}
+	return false
+}
+
+// lines renders a top-level node and its children as display lines.
+func (n *node) lines(all bool) []string {
+	out := []string{n.line}
+	for _, c := range n.children {
+		if all || !c.hidden {
+			out = append(out, " "+c.line)
+		}
+	}
+	return out
+}
+
+// body renders the tree as display current-configuration prints it
+// between the header and "return": each top-level item after a "#" line.
+func (root *node) body(all bool) []string {
+	var out []string
+	for _, n := range root.children {
+		if !n.visible(all) {
+			continue
+		}
+		out = append(out, "#")
+		out = append(out, n.lines(all)...)
+	}
+	return append(out, "#")
+}
+
+// diff renders the candidate changes against running as display
+// configuration candidate changes does (V300R023 command reference):
+// "+" for added lines, "-" for removed ones, a changed line as "-" then
+// "+", context lines indented by two spaces, sections separated by "#".
+// Default-equal lines count: they are changes the user typed.
+func diff(running, cand *node) []string {
+	out := []string{"Building configuration"}
+	keys := unionKeys(running, cand)
+	changed := false
+	for _, k := range keys {
+		r, c := running.find(k), cand.find(k)
+		var block []string
+		switch {
+		case r == nil && c.visible(true):
+			for _, l := range c.lines(true) {
+				block = append(block, "+ "+l)
+			}
+		case c == nil && r.visible(true):
+			for _, l := range r.lines(true) {
+				block = append(block, "- "+l)
+			}
+		case r != nil && c != nil:
+			if r.line != c.line {
+				block = append(block, "- "+r.line, "+ "+c.line)
+			}
+			var inner []string
+			for _, ck := range unionKeys(r, c) {
+				rc, cc := r.find(ck), c.find(ck)
+				switch {
+				case rc == nil:
+					inner = append(inner, "+  "+cc.line)
+				case cc == nil:
+					inner = append(inner, "-  "+rc.line)
+				case rc.line != cc.line:
+					inner = append(inner, "-  "+rc.line, "+  "+cc.line)
+				}
+			}
+			if len(inner) > 0 {
+				if len(block) == 0 {
+					block = append(block, "  "+c.line)
+				}
+				block = append(block, inner...)
+			}
+		}
+		if len(block) > 0 {
+			out = append(out, "  #")
+			out = append(out, block...)
+			changed = true
+		}
+	}
+	if changed {
+		out = append(out, "  #")
+	}
+	return out
+}
+
+// unionKeys lists the children keys of a and b in display order.
+func unionKeys(a, b *node) []string {
+	seen := map[string]bool{}
+	var ns []*node
+	for _, p := range []*node{a, b} {
+		for _, c := range p.children {
+			if !seen[c.key] {
+				seen[c.key] = true
+				ns = append(ns, c)
+			}
+		}
+	}
+	sortNodes(ns)
+	keys := make([]string, len(ns))
+	for i, n := range ns {
+		keys[i] = n.key
+	}
+	return keys
+}
+
+// equal reports whether two trees hold the same lines.
+func equal(a, b *node) bool {
+	return strings.Join(a.body(true), "\n") == strings.Join(b.body(true), "\n")
+}

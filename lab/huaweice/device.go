@@ -103,6 +103,10 @@ func init() {
 // Name implements device.Kind.
 func (k *Kind) Name() string { return Name }
 
+// Model implements device.Modeler: the model devices of this kind
+// emulate (a seed's "!Model:" header may change it per device).
+func (k *Kind) Model() string { return k.opts.model }
+
 // New implements device.Kind. The seed is display current-configuration
 // text; an optional "!Model: CE6866" line selects the model. Every line of
 // the seed goes through the grammar, so a seed the device would refuse is

@@ -54,7 +54,9 @@ type Session struct {
 	d      *Device
 	user   string
 	faults *device.Faults
-	reject *regexp.Regexp
+	// reject caches the compiled RejectPattern fault.
+	reject    *regexp.Regexp
+	rejectSrc string
 
 	stack []frame
 	// cand is the session's candidate configuration and base the running
@@ -69,14 +71,21 @@ type Session struct {
 
 // NewSession implements device.Device.
 func (d *Device) NewSession(user string, f *device.Faults) device.Session {
-	s := &Session{d: d, user: user, faults: f, stack: []frame{{v: viewUser}}, screen: defaultScreenLines}
-	if f == nil {
-		s.faults = &device.Faults{}
+	return &Session{d: d, user: user, faults: f, stack: []frame{{v: viewUser}}, screen: defaultScreenLines}
+}
+
+// rejected reports whether the RejectPattern fault matches a config line.
+// The fault is read at each line, so a test may change it mid-session.
+func (s *Session) rejected(line string) bool {
+	f := s.faults.Load()
+	if f.RejectPattern == "" {
+		return false
 	}
-	if s.faults.RejectPattern != "" {
-		s.reject, _ = regexp.Compile(s.faults.RejectPattern)
+	if f.RejectPattern != s.rejectSrc {
+		s.reject, _ = regexp.Compile(f.RejectPattern)
+		s.rejectSrc = f.RejectPattern
 	}
-	return s
+	return s.reject != nil && s.reject.MatchString(line)
 }
 
 // Greeting implements device.Session; a CE prints no banner by default.
@@ -165,7 +174,7 @@ func (s *Session) Handle(line string) (string, bool) {
 	if len(filters) > 0 {
 		return (&parseError{errUnrecognized, len(cmdPart) + 1}).render(prompt), false
 	}
-	if s.reject != nil && s.reject.MatchString(line) {
+	if s.rejected(line) {
 		return (&parseError{errUnrecognized, splitWords(line)[0].col}).render(prompt), false
 	}
 	return s.config(m, prompt), false
@@ -357,7 +366,7 @@ func (s *Session) commit(a args) string {
 func (s *Session) commitNow(label string, secs int64, trial bool) string {
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
-	if s.faults.FailCommit {
+	if s.faults.Load().FailCommit {
 		return msgCommitFailed + "\n"
 	}
 	before := s.d.running
@@ -375,7 +384,7 @@ func (s *Session) commitNow(label string, secs int64, trial bool) string {
 	}
 	s.d.startTrialLocked(before, s, secs)
 	out := msgTrialEnter + "\n" + fmt.Sprintf(msgTrialRevert, secs) + "\n"
-	if s.faults.ExpireCommitTimer {
+	if s.faults.Load().ExpireCommitTimer {
 		s.d.revertTrialLocked()
 	}
 	return out
@@ -462,7 +471,7 @@ func (s *Session) rollback(a args) string {
 	s.q = &question{text: qRollback, answer: yesNo(func(s *Session) string {
 		s.d.mu.Lock()
 		defer s.d.mu.Unlock()
-		if s.faults.FailCommit {
+		if s.faults.Load().FailCommit {
 			return msgRollbackFailed + "\n"
 		}
 		s.d.commitLocked(target, s.user, "")

@@ -1,0 +1,8 @@
+// Package all registers every lab personality with lab/device: import it
+// for its side effects (import _ ".../lab/all") to make every kind
+// available to lab.Add.
+package all
+
+import (
+	_ "github.com/lossless-net/lossless/lab/nxos" // registers "nxos"
+)

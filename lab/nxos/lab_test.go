@@ -1,8 +1,8 @@
 package nxos_test
 
 import (
-	"errors"
 	"bufio"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -204,4 +204,3 @@ func TestDropKeepsEnteredLines(t *testing.T) {
 		t.Errorf("the line after the drop was applied:\n%s", run)
 	}
 }
-

@@ -154,16 +154,17 @@ func (r *renderer) render() ([][]*config.Node, error) {
 	}
 
 	// Per-port overrides become per-interface policies named after their
-	// profile; network-qos is system-wide only (reference/nxos.md §2), so
-	// an override must keep the device's network-qos.
+	// profile, one per policy type that differs from the device's;
+	// network-qos is system-wide only (reference/nxos.md §2), so an
+	// override must keep the device's network-qos.
 	type portPolicy struct {
-		suffix string
-		p      *policies
+		qosSuffix, queuingSuffix string // "" when the device's policy serves
 	}
-	byProfile := map[*intent.QoS]*portPolicy{}
-	var extra []*portPolicy
+	byProfile := map[*intent.QoS]portPolicy{}
+	var extraQoS, extraQueuing []*config.Node
+	classMaps := dev.classMaps
 	for _, p := range d.Ports {
-		if p.QoS == nil || p.QoS == d.QoS || byProfile[p.QoS] != nil {
+		if _, done := byProfile[p.QoS]; p.QoS == nil || p.QoS == d.QoS || done {
 			continue
 		}
 		// Policies of an override are named after its profile, or after
@@ -180,21 +181,20 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		if !sameNode(pp.network, dev.network) {
 			return nil, r.unsupported("QoS override on port "+p.Name, "its MTU or lossless classes differ from the device's, but NX-OS applies network-qos (MTU, PFC no-drop) system-wide only (reference/nxos.md §2); override only classification, scheduling and ECN per port")
 		}
-		if sameNode(pp.qos, dev.qos, suffix) && sameNode(pp.queuing, dev.queuing, suffix) && sameNodes(pp.classMaps, dev.classMaps) {
-			byProfile[p.QoS] = &portPolicy{}
-			continue
+		var entry portPolicy
+		if !sameNode(pp.qos, dev.qos, suffix) {
+			entry.qosSuffix = suffix
+			extraQoS = append(extraQoS, pp.qos)
 		}
-		entry := &portPolicy{suffix: suffix, p: pp}
+		if !sameNode(pp.queuing, dev.queuing, suffix) {
+			entry.queuingSuffix = suffix
+			extraQueuing = append(extraQueuing, pp.queuing)
+		}
 		byProfile[p.QoS] = entry
-		extra = append(extra, entry)
-	}
-
-	classMaps := dev.classMaps
-	for _, e := range extra {
-		for _, cm := range e.p.classMaps {
+		for _, cm := range pp.classMaps {
 			if i := slices.IndexFunc(classMaps, func(n *config.Node) bool { return n.Text == cm.Text }); i >= 0 {
 				if !sameNode(classMaps[i], cm) {
-					return nil, r.unsupported("class-map "+strings.TrimPrefix(cm.Text, "class-map type qos match-any "), "a per-port QoS override (policies %s) gives the class the same name as the device's profile but different DSCP values; NX-OS class-maps are global, so rename the class in the override", classificationPolicy+e.suffix)
+					return nil, r.unsupported("class-map "+strings.TrimPrefix(cm.Text, "class-map type qos match-any "), "the QoS override of port %s gives the class the same name as another profile on the device but different DSCP values; NX-OS class-maps are global, so rename the class in the override", p.Name)
 				}
 				continue
 			}
@@ -210,13 +210,11 @@ func (r *renderer) render() ([][]*config.Node, error) {
 	if len(classMaps) > 0 {
 		groups = append(groups, classMaps)
 	}
-	groups = append(groups, []*config.Node{dev.qos})
-	for _, e := range extra {
-		groups = append(groups, []*config.Node{e.p.qos})
+	for _, n := range append([]*config.Node{dev.qos}, extraQoS...) {
+		groups = append(groups, []*config.Node{n})
 	}
-	groups = append(groups, []*config.Node{dev.queuing})
-	for _, e := range extra {
-		groups = append(groups, []*config.Node{e.p.queuing})
+	for _, n := range append([]*config.Node{dev.queuing}, extraQueuing...) {
+		groups = append(groups, []*config.Node{n})
 	}
 	system := node("system qos")
 	if dev.network != nil {
@@ -238,16 +236,13 @@ func (r *renderer) render() ([][]*config.Node, error) {
 				in.Children = append(in.Children, node("priority-flow-control watch-dog-interval on"))
 			}
 		}
-		suffix := ""
-		if e := byProfile[q]; e != nil {
-			suffix = e.suffix
-		}
-		in.Children = append(in.Children, node("service-policy type qos input "+classificationPolicy+suffix))
-		if suffix != "" {
+		pol := byProfile[q]
+		in.Children = append(in.Children, node("service-policy type qos input "+classificationPolicy+pol.qosSuffix))
+		if pol.queuingSuffix != "" {
 			// A per-interface queuing policy overrides the system one
 			// (reference/nxos.md §2, `service-policy type queuing output`
 			// in config-if [C:paregupt,tac]).
-			in.Children = append(in.Children, node("service-policy type queuing output "+queuingPolicy+suffix))
+			in.Children = append(in.Children, node("service-policy type queuing output "+queuingPolicy+pol.queuingSuffix))
 		}
 		groups = append(groups, []*config.Node{in})
 	}
@@ -589,8 +584,4 @@ func sameNode(a, b *config.Node, suffix ...string) bool {
 		}
 	}
 	return true
-}
-
-func sameNodes(a, b []*config.Node) bool {
-	return slices.EqualFunc(a, b, func(x, y *config.Node) bool { return sameNode(x, y) })
 }

@@ -213,6 +213,13 @@ func TestUnsupported(t *testing.T) {
 		{"trust cos", func(d *intent.Device) {
 			d.QoS.Trust = "cos"
 		}, `trust "cos"`, "DSCP only"},
+		{"port override reuses a class name with other DSCPs", func(d *intent.Device) {
+			q := *d.QoS
+			q.Profile = "hot"
+			q.Classes = append([]intent.Class(nil), q.Classes...)
+			q.Classes[1].DSCP = []int{24}
+			d.Ports[1].QoS = &q
+		}, "class-map ROCEv2", "NX-OS class-maps are global"},
 		{"port override changes network-qos", func(d *intent.Device) {
 			q := *d.QoS
 			q.Profile = "hot"
@@ -267,10 +274,22 @@ func TestShapes(t *testing.T) {
 			e.MaxProbability = 20
 			q.Classes[1].ECN = &e
 			d.Ports[1].QoS = &q
-		}, []string{"policy-map type qos QOS_CLASSIFICATION_hot\n", "policy-map type queuing QOS_EGRESS_PORT_hot\n",
+		}, []string{"policy-map type queuing QOS_EGRESS_PORT_hot\n",
 			"drop-probability 20 weight 0 ecn",
 			"interface Ethernet1/1\n  priority-flow-control mode on\n  priority-flow-control watch-dog-interval on\n  service-policy type qos input QOS_CLASSIFICATION\n\n",
-			"interface Ethernet1/2\n  priority-flow-control mode on\n  priority-flow-control watch-dog-interval on\n  service-policy type qos input QOS_CLASSIFICATION_hot\n  service-policy type queuing output QOS_EGRESS_PORT_hot\n"}, nil},
+			"interface Ethernet1/2\n  priority-flow-control mode on\n  priority-flow-control watch-dog-interval on\n  service-policy type qos input QOS_CLASSIFICATION\n  service-policy type queuing output QOS_EGRESS_PORT_hot\n"},
+			[]string{"QOS_CLASSIFICATION_hot"}},
+		{"per-port classification override", func(d *intent.Device) {
+			q := *d.QoS
+			q.Profile = "hot"
+			q.Classes = append([]intent.Class(nil), q.Classes...)
+			q.Classes[1].Name = "ROCEv2_HOT"
+			q.Classes[1].DSCP = []int{24, 26, 28}
+			d.Ports[1].QoS = &q
+		}, []string{"class-map type qos match-any ROCEv2\n  match dscp 24,26\nclass-map type qos match-any CNP\n  match dscp 48\nclass-map type qos match-any ROCEv2_HOT\n  match dscp 24,26,28\n",
+			"policy-map type qos QOS_CLASSIFICATION_hot\n  class ROCEv2_HOT\n    set qos-group 3\n",
+			"interface Ethernet1/2\n  priority-flow-control mode on\n  priority-flow-control watch-dog-interval on\n  service-policy type qos input QOS_CLASSIFICATION_hot\n"},
+			[]string{"QOS_EGRESS_PORT_hot"}},
 		{"equal per-port profile shares the device's policies", func(d *intent.Device) {
 			q := *d.QoS
 			q.Profile = "same"

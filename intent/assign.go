@@ -77,6 +77,15 @@ func decodeAssign(b *hcl.Block, ctx *hcl.EvalContext, fab *Fabric) (*Assign, hcl
 		a.Selector = sel
 	}
 	if at, ok := content.Attributes["ports"]; ok {
+		// ports = port_group.NAME keeps the group's own ranges, so a bad
+		// range is reported where it is written.
+		if tr, d := hcl.AbsTraversalForExpr(at.Expr); !d.HasErrors() && tr.RootName() == "port_group" && len(tr) == 2 {
+			if ga, ok := tr[1].(hcl.TraverseAttr); ok && fab.PortGroups[ga.Name] != nil {
+				a.Ports = append([]PortRef{}, fab.PortGroups[ga.Name].Ports...)
+			}
+		}
+	}
+	if at, ok := content.Attributes["ports"]; ok && a.Ports == nil {
 		refs, d := portRefs(at, ctx)
 		diags = append(diags, d...)
 		a.Ports = refs
@@ -213,9 +222,11 @@ func decodeSelector(a *hcl.Attribute, ctx *hcl.EvalContext) (Selector, hcl.Diagn
 	sel := Selector{Range: a.Expr.Range()}
 	v, diags := a.Expr.Value(ctx)
 	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+		sel.invalid = true
 		return sel, diags
 	}
 	bad := func() (Selector, hcl.Diagnostics) {
+		sel = Selector{Range: a.Expr.Range(), invalid: true}
 		return sel, append(diags, errorf(RuleBadValue, "Invalid device selector", a.Expr.Range().Ptr(), nil,
 			`devices must be "*" (every device), a list of device names, or an object such as { role = "leaf" } with keys name, role and tag (each a string or a list of strings).`))
 	}

@@ -14,13 +14,14 @@ import (
 // checkPlatform runs the checks that depend on a QoS profile and the
 // device's platform and vendor, once per combination.
 func (r *resolver) checkPlatform(d *Device, spec *qosSpec, job deviceJob) {
-	k := checkKey{spec: spec, plat: d.Platform, vend: d.Vendor + "\x00" + fmt.Sprintf("%p", d.Buffers)}
+	plat := d.Platform
+	on := fmt.Sprintf("device %q (platform %s)", d.Name, plat.Model)
+	r.checkWatchdog(d, spec, on)
+	k := checkKey{spec: spec, buffers: d.Buffers.Profile, plat: keyOf(plat)}
 	if r.checked[k] {
 		return
 	}
 	r.checked[k] = true
-	plat := d.Platform
-	on := fmt.Sprintf("device %q (platform %s)", d.Name, plat.Model)
 	n := 0
 	for i, c := range spec.qos.Classes {
 		src := spec.classes[i]
@@ -58,8 +59,18 @@ func (r *resolver) checkPlatform(d *Device, spec *qosSpec, job deviceJob) {
 			}
 		}
 	}
+}
+
+// checkWatchdog checks the watchdog against the vendor's ranges, once per
+// profile, vendor and family.
+func (r *resolver) checkWatchdog(d *Device, spec *qosSpec, on string) {
+	k := checkKey{spec: spec, vendor: d.Vendor + "/" + d.Platform.Family}
+	if r.checked[k] {
+		return
+	}
+	r.checked[k] = true
 	if wd := spec.qos.PFC.Watchdog; wd != nil {
-		lim, ok := watchdogLimitFor(d.Vendor, plat.Family)
+		lim, ok := watchdogLimitFor(d.Vendor, d.Platform.Family)
 		if ok {
 			for _, t := range []struct {
 				name string
@@ -89,7 +100,7 @@ func (r *resolver) checkPlatform(d *Device, spec *qosSpec, job deviceJob) {
 
 // checkBuffers checks that the pools fit the platform buffer.
 func (r *resolver) checkBuffers(d *Device, b *bufSpec, _ *qosSpec) {
-	k := checkKey{spec: b, plat: d.Platform}
+	k := checkKey{spec: b, plat: keyOf(d.Platform)}
 	if r.checked[k] {
 		return
 	}
@@ -98,10 +109,12 @@ func (r *resolver) checkBuffers(d *Device, b *bufSpec, _ *qosSpec) {
 	if total <= d.Platform.Buffer {
 		return
 	}
+	// Point at the pool written last, the one that tipped the sum over.
 	subj := b.decl
+	last := -1
 	for _, pv := range []poolValue{b.hdrmPool, b.lossy, b.lossless} {
-		if pv.set {
-			subj = pv.rng
+		if pv.set && pv.rng.Start.Byte > last {
+			subj, last = pv.rng, pv.rng.Start.Byte
 		}
 	}
 	r.diags.add(errorf(RulePoolOverflow, "Buffer pools larger than the platform buffer", &subj, &b.decl,

@@ -73,8 +73,9 @@ func decodeQoS(name string, body *Body, decl hcl.Range) (*qosSpec, hcl.Diagnosti
 			pfc = b
 		}
 	}
-	sortClasses(spec)
+	// Duplicates are reported at the later declaration, in source order.
 	checkClasses(r, spec)
+	sortClasses(spec)
 	if pfc != nil {
 		decodePFC(r, spec, pfc)
 	}

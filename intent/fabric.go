@@ -95,6 +95,8 @@ type Assign struct {
 type Selector struct {
 	Names, Roles, Tags []string
 	Range              hcl.Range
+	// invalid marks a selector that did not decode; it matches nothing.
+	invalid bool
 }
 
 // DeviceOverride is a `device "NAME" { … }` block inside an assign: its qos

@@ -26,6 +26,13 @@ func Resolve(f *Fabric, inv *inventory.Inventory) ([]*Device, hcl.Diagnostics) {
 		return nil, nil
 	}
 	r := newResolver(f, inv)
+	// Every profile is checked, used or not.
+	for _, n := range sortedKeys(f.QoSProfiles) {
+		r.qosProfile(n)
+	}
+	for _, n := range sortedKeys(f.BufferProfiles) {
+		r.bufferProfile(n)
+	}
 	r.assignDevices()
 	for _, job := range r.jobs {
 		if d := r.resolveDevice(job); d != nil {
@@ -49,8 +56,11 @@ type resolver struct {
 	badRef   map[hcl.Pos]bool
 	// checked remembers platform checks already run for a profile, so a
 	// profile used on many devices of one platform is reported once.
-	checked   map[checkKey]bool
-	headroom  map[headroomKey]headroomResult
+	checked  map[checkKey]bool
+	headroom map[headroomKey]headroomResult
+	// ecnWarned holds the ECN thresholds already warned about, so one
+	// line of the intent gets one warning however many ports it covers.
+	ecnWarned map[hcl.Pos]bool
 	jobs      []deviceJob
 	devices   []*Device
 	ports     map[inventory.Endpoint]*Port
@@ -64,9 +74,24 @@ type deviceJob struct {
 }
 
 type checkKey struct {
-	spec any
-	plat *platform.Platform
-	vend string
+	spec, buffers any
+	plat          platformKey
+	vendor        string
+}
+
+// platformKey is what the platform checks read of a platform, so that
+// devices of one model share one report even when their Platform values
+// are distinct copies.
+type platformKey struct {
+	model, family  string
+	buffer, cell   units.Bytes
+	maxLossless    int
+	mtuMin, mtuMax int
+	pfcPriorities  string
+}
+
+func keyOf(p *platform.Platform) platformKey {
+	return platformKey{p.Model, p.Family, p.Buffer, p.Cell, p.MaxLossless, p.MTUMin, p.MTUMax, fmt.Sprint(p.PFCPriorities)}
 }
 
 type headroomKey struct {
@@ -86,7 +111,7 @@ func newResolver(f *Fabric, inv *inventory.Inventory) *resolver {
 		f: f, inv: inv, diags: newDiagSet(),
 		qos: map[string]*qosSpec{}, buffers: map[string]*bufSpec{},
 		expanded: map[string][]string{}, badRef: map[hcl.Pos]bool{},
-		checked: map[checkKey]bool{}, headroom: map[headroomKey]headroomResult{},
+		checked: map[checkKey]bool{}, headroom: map[headroomKey]headroomResult{}, ecnWarned: map[hcl.Pos]bool{},
 		ports: map[inventory.Endpoint]*Port{}, devByName: map[string]*Device{},
 	}
 }
@@ -131,10 +156,15 @@ func (r *resolver) assignDevices() {
 			}
 		}
 		matched := map[string]bool{}
+		if a.Selector.invalid {
+			continue
+		}
+		selected := false
 		for _, d := range r.inv.Devices {
 			if !a.Selector.matches(d) {
 				continue
 			}
+			selected = true
 			if prev, ok := owner[d.Name]; ok {
 				if prev != a {
 					r.diags.add(errorf(RuleAssignedTwice, "Device assigned twice", &a.Selector.Range, &a.DeclRange,
@@ -152,7 +182,8 @@ func (r *resolver) assignDevices() {
 			}
 			r.jobs = append(r.jobs, job)
 		}
-		if len(matched) == 0 {
+		r.checkPortRefs(a, matched)
+		if !selected {
 			r.diags.add(warnf(RuleNoDeviceMatched, "No device selected", &a.Selector.Range, &a.DeclRange,
 				fmt.Sprintf("assign %q selects no device of the inventory, so it has no effect. Check the names, roles and tags against the inventory.", a.Name)))
 		}
@@ -169,6 +200,49 @@ func (r *resolver) assignDevices() {
 				fmt.Sprintf("No assign block selects device %q, so lossless manages nothing on it. Select it in an assign block, or remove it from the inventory.", d.Name)))
 		}
 	}
+}
+
+// checkPortRefs reports each listed port that none of the assign's devices
+// has. A port one device lacks but another has is not an error: one assign
+// block may cover devices of several port layouts.
+func (r *resolver) checkPortRefs(a *Assign, matched map[string]bool) {
+	if len(matched) == 0 {
+		return
+	}
+	for _, ref := range a.Ports {
+		names, ok := r.expand(ref)
+		if !ok {
+			continue
+		}
+		var missing []string
+		for _, n := range names {
+			found := false
+			for dn := range matched {
+				if r.inv.Device(dn).PortNamed(n) != nil {
+					found = true
+					break
+				}
+			}
+			if !found {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		devs := sortedKeys(matched)
+		r.diags.add(errorf(RulePortNotInInventory, "Port not in the inventory", &ref.Range, &a.DeclRange,
+			fmt.Sprintf("No device assign %q selects (%s) has port %s in the inventory. Declare it there (ports \"…\" { speed = …, cable = … }) or remove it from the assign block.",
+				a.Name, strings.Join(devs, ", "), strings.Join(quoted(missing), ", "))))
+	}
+}
+
+func quoted(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = fmt.Sprintf("%q", v)
+	}
+	return out
 }
 
 func (s Selector) matches(d *inventory.Device) bool {
@@ -253,22 +327,20 @@ func (r *resolver) resolveDevice(job deviceJob) *Device {
 
 	// Ports: the assign's list, or every inventory port.
 	var names []string
-	var refOf map[string]*PortRef
 	if a.Ports == nil {
 		for _, p := range inv.Ports {
 			names = append(names, p.Name)
 		}
 	} else {
-		refOf = map[string]*PortRef{}
-		for i := range a.Ports {
-			ref := &a.Ports[i]
-			exp, ok := r.expand(*ref)
+		seen := map[string]bool{}
+		for _, ref := range a.Ports {
+			exp, ok := r.expand(ref)
 			if !ok {
 				continue
 			}
 			for _, n := range exp {
-				if _, dup := refOf[n]; !dup {
-					refOf[n] = ref
+				if !seen[n] && inv.PortNamed(n) != nil {
+					seen[n] = true
 					names = append(names, n)
 				}
 			}
@@ -310,9 +382,8 @@ func (r *resolver) resolveDevice(job deviceJob) *Device {
 	for _, n := range names {
 		ip := inv.PortNamed(n)
 		if ip == nil {
-			ref := refOf[n]
-			r.diags.add(errorf(RulePortNotInInventory, "Port not in the inventory", &ref.Range, &a.DeclRange,
-				fmt.Sprintf("Device %q has no port %q in the inventory at %s. Declare it there (ports \"…\" { speed = …, cable = … }) or remove it from the assign block.", d.Name, n, inv.DeclRange)))
+			// A port this device lacks; checkPortRefs reports one that no
+			// selected device has.
 			continue
 		}
 		spec := qspec
@@ -346,7 +417,7 @@ func (r *resolver) portHeadroom(d *Device, p *Port, spec *qosSpec, bspec *bufSpe
 		}
 		if !pol.Auto {
 			p.Headroom = append(p.Headroom, Headroom{Priority: c.ID, Xoff: pol.Xoff, Xon: pol.Xon, Size: pol.Size,
-				Derivation: []headroom.Term{{Name: "explicit xoff", Bytes: pol.Xoff, Source: "buffer_profile " + bspec.name + " at " + bspec.headroom.String()}}})
+				Derivation: explicitTerms(pol, bspec)})
 			r.checkECNAgainstXoff(d, p, spec, i, pol.Xoff, bspec)
 			continue
 		}
@@ -402,6 +473,10 @@ func (r *resolver) checkECNAgainstXoff(d *Device, p *Port, spec *qosSpec, i int,
 		return
 	}
 	src := spec.classes[i]
+	if r.ecnWarned[src.ecnMin.Start] {
+		return
+	}
+	r.ecnWarned[src.ecnMin.Start] = true
 	r.diags.add(warnf(RuleECNAboveXoff, "ECN marks only after PFC pauses", &src.ecnMin, &src.ecnBlock,
 		fmt.Sprintf("On device %q port %s, class %q starts ECN marking at %s, at or above the PFC xoff of priority %d (%s, set at %s). The switch would pause the sender before marking, the opposite of what DCQCN needs: lower min_threshold below xoff.", d.Name, p.Name, c.Name, min, c.ID, xoff, bspec.headroom)))
 }
@@ -443,4 +518,17 @@ func (r *resolver) checkHeadroomSum(d *Device) {
 	}
 	r.diags.add(errorf(RuleHeadroomOverflow, "Lossless headroom exceeds the buffer", &d.Range, nil,
 		fmt.Sprintf("Device %q reserves %s of lossless headroom over %d ports, more than %s. The largest: %s. Shorten the cables, lower the MTU of the lossless classes, manage fewer ports, or use fewer lossless classes.", d.Name, total, len(cs), what, strings.Join(top, ", "))))
+}
+
+// explicitTerms explains explicit headroom: each value is as written.
+func explicitTerms(pol HeadroomPolicy, b *bufSpec) []headroom.Term {
+	src := fmt.Sprintf("buffer_profile %q at %s", b.name, b.headroom)
+	t := []headroom.Term{{Name: "Xoff: explicit", Bytes: pol.Xoff, Source: src}}
+	if pol.Xon > 0 {
+		t = append(t, headroom.Term{Name: "Xon: explicit", Bytes: pol.Xon, Source: src})
+	}
+	if pol.Size > 0 {
+		t = append(t, headroom.Term{Name: "Size: explicit", Bytes: pol.Size, Source: src})
+	}
+	return t
 }

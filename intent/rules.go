@@ -11,15 +11,14 @@ import (
 // reused. The inventory owns LL100–LL199.
 const (
 	// Loading the module.
-	RuleMissingUnit       diag.Rule = "LL001" // a bare number where a unit is needed
-	RuleBadQuantity       diag.Rule = "LL002" // a size, rate, duration or percentage that does not parse
-	RuleDuplicateBlock    diag.Rule = "LL003" // two blocks of one kind with one name
-	RuleBadValue          diag.Rule = "LL004" // a value of the wrong type or outside its allowed set
-	RuleVariable          diag.Rule = "LL005" // a variable without value, undeclared, or failing its validation
-	RuleLocalCycle        diag.Rule = "LL006" // locals that refer to each other in a cycle
-	RuleUnknownReference  diag.Rule = "LL007" // a reference to a profile or port group that does not exist
-	RuleMissingAttribute  diag.Rule = "LL008" // a required attribute is absent
-	RuleConflictingValues diag.Rule = "LL009" // attributes that cannot be set together
+	RuleMissingUnit      diag.Rule = "LL001" // a bare number where a unit is needed
+	RuleBadQuantity      diag.Rule = "LL002" // a size, rate, duration or percentage that does not parse
+	RuleDuplicateBlock   diag.Rule = "LL003" // two blocks of one kind with one name
+	RuleBadValue         diag.Rule = "LL004" // a value of the wrong type or outside its allowed set
+	RuleVariable         diag.Rule = "LL005" // a variable without value, undeclared, or failing its validation
+	RuleLocalCycle       diag.Rule = "LL006" // locals that refer to each other in a cycle
+	RuleUnknownReference diag.Rule = "LL007" // a reference to a profile or port group that does not exist
+	RuleMissingAttribute diag.Rule = "LL008" // a required attribute is absent
 
 	// Traffic classes and DSCP.
 	RuleClassIDRange     diag.Rule = "LL010" // class id outside 0–7
@@ -74,7 +73,7 @@ const (
 	RuleUnassignedDevice   diag.Rule = "LL076" // warning: an inventory device no assign block selects
 )
 
-// Severity names used in details, kept here so messages stay consistent.
+// newDiag builds a diagnostic carrying rule in Extra.
 func newDiag(sev hcl.DiagnosticSeverity, rule diag.Rule, summary, detail string, subject *hcl.Range, ctx *hcl.Range) *hcl.Diagnostic {
 	d := &hcl.Diagnostic{Severity: sev, Summary: summary, Detail: detail, Extra: rule}
 	if subject != nil {

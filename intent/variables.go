@@ -103,6 +103,8 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 				if err != nil {
 					diags = append(diags, errorf(RuleVariable, "Invalid default value for variable", a.Expr.Range().Ptr(), &b.DefRange,
 						fmt.Sprintf("The default of variable %q does not match its type: %s.", name, err)))
+					// Reported; an unknown default keeps "no value" quiet.
+					v.def, v.hasDef = cty.UnknownVal(v.ty), true
 				} else {
 					v.def, v.hasDef = cv, true
 				}

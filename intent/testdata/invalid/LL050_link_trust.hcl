@@ -1,0 +1,31 @@
+# leaf1:Ethernet1/1 is linked to spine1:Ethernet0.
+# ERROR LL050 testdata/inventories/default.hcl:55: Link ends disagree on trust mode
+qos_profile "roce" {
+  traffic_class "bulk" {
+    id   = 0
+    dscp = "default"
+  }
+  traffic_class "cnp" {
+    id       = 6
+    dscp     = [48]
+    cnp      = true
+    priority = "strict"
+  }
+  traffic_class "rdma" {
+    id       = 3
+    dscp     = [24, 26]
+    lossless = true
+  }
+}
+
+assign "all" {
+  devices = "*"
+  qos     = qos_profile.roce
+  device "leaf1" {
+    port "Ethernet1/1" {
+      qos {
+        trust = "pcp" # ERROR LL019: Unsupported trust mode
+      }
+    }
+  }
+}

@@ -10,59 +10,83 @@ import (
 )
 
 // The model is the one SONiC uses to size lossless headroom on NVIDIA
-// Spectrum switches (sonic-swss cfgmgr/buffer_headroom_mellanox.lua, the
-// "dynamic buffer calculation" design in SONiC/doc/qos/
-// dynamically-headroom-calculation.md), itself the IEEE 802.1Qbb Annex O
-// delay model written in bytes:
+// Spectrum switches (sonic-swss cfgmgr/buffer_headroom_mellanox.lua; the
+// design is SONiC doc/qos/dynamically-headroom-calculation.md), itself the
+// IEEE 802.1Qbb delay model written in bytes:
 //
 //	delay = MTU                      the frame the peer is sending when PAUSE arrives
-//	      + 2 × bytes on the cable   PAUSE travelling to the peer, then data coming back
+//	      + 2 × bytes on the cable   PAUSE travelling to the peer, data coming back
+//	      + 2 × bytes in a gearbox   the same through an external gearbox PHY
 //	      + MAC/PHY delay            bytes held in our egress pipeline and the PHYs
-//	      + peer response time       bytes the peer sends while it decodes PAUSE
-//	Xoff  = MTU + delay × cell occupancy, rounded up to whole cells
-//	Xon   = pipeline latency, rounded up to whole cells
-//	Size  = Xoff + Xon (+ one MTU at 400G and above, as SONiC does)
+//	      + peer response            bytes the peer sends while it acts on PAUSE
+//	Xoff  = MTU + delay × cell occupancy
+//	Xon   = pipeline latency (doubled, less 1 KB, on 8-lane ports)
+//	Size  = Xoff + Xon (+ one MTU on 8-lane ports)
 //
-// The first MTU of Xoff is the frame our own port is still receiving when it
+// The first MTU of Xoff is the frame our port is still receiving when it
 // decides to send PAUSE. Cell occupancy is the worst case of small frames
-// filling a whole cell each (see cellOccupancy).
+// each filling a whole buffer cell (see cellOccupancy). Every result is
+// rounded up once, at the end, to whole cells (or Input.Granularity).
 
-// Constants of the model. Where SONiC states a figure in "KB" it means 1024
-// bytes (the lua script multiplies by 1024).
+// Constants of the model. SONiC writes its ASIC delays in KB of 1024 bytes
+// (the script multiplies them by 1024); they are kept exact here as
+// fractions so 0.8 KB is 819.2 bytes, not 819.
 const (
-	// SpeedInFibre is the propagation speed the SONiC script uses,
-	// 198,000,000 m/s (≈ 5.05 ns per metre, about 2/3 of c in glass).
-	// Source: sonic-swss cfgmgr/buffer_headroom_mellanox.lua, speed_of_light.
+	// SpeedInFibre is the propagation speed the SONiC script uses:
+	// 198,000,000 m/s, 2/3 of c in glass, ≈ 5.05 ns per metre.
+	// Source: buffer_headroom_mellanox.lua, speed_of_light.
 	SpeedInFibre = 198_000_000 // metres per second
 
-	// DefaultMACPHYDelay is the bytes held in the switch's egress pipeline
-	// and PHY once XOFF is generated: 0.8 KB. Source: SONiC
-	// device/mellanox asic_table.j2 (mac_phy_delay "0.8", every Spectrum).
-	DefaultMACPHYDelay units.Bytes = 819 // 0.8 × 1024, truncated as the lua's math on 0.8*1024=819.2 rounds up at the end
+	// MACPHYDelayKB is the default MAC/PHY delay: the bytes held in the
+	// switch's egress pipeline and PHY once XOFF is generated, 0.8 KB.
+	// Source: SONiC device/mellanox asic_table.j2, mac_phy_delay "0.8"
+	// (every Spectrum generation).
+	MACPHYDelayKB = 0.8
 
-	// DefaultPeerResponse is the bytes the peer may send after PAUSE reaches
-	// it: 3.8 KB. Source: SONiC device/mellanox asic_table.j2
-	// (peer_response_time "3.8"). It is what IEEE 802.3 Annex 31B allows a
-	// 100G MAC to take (see PeerResponseFromQuanta).
-	DefaultPeerResponse units.Bytes = 3891 // 3.8 × 1024 = 3891.2
+	// PeerResponseKB is the peer response used for speeds IEEE 802.3
+	// gives no pause_quanta for (800G, for instance): 3.8 KB. Source:
+	// SONiC asic_table.j2, peer_response_time "3.8"; the script falls back
+	// to it the same way.
+	PeerResponseKB = 3.8
 
-	// DefaultPipelineLatency is Xon: the bytes in the ingress pipeline that
-	// must drain before resuming, 18 KB. Source: SONiC device/mellanox
-	// asic_table.j2 (pipeline_latency "18"). SONiC doubles it at 400G.
-	DefaultPipelineLatency units.Bytes = 18 * units.KB
+	// PipelineLatencyKB is the default Xon, the ingress pipeline latency:
+	// 18 KB. Source: SONiC asic_table.j2, pipeline_latency "18".
+	PipelineLatencyKB = 18
 
 	// MinFrame is the smallest Ethernet frame, 64 bytes (IEEE 802.3).
 	MinFrame units.Bytes = 64
 
-	// DefaultSmallPacketPercent is the share of small frames assumed in
-	// the cell-occupancy worst case: 100 %, SONiC's default
-	// (LOSSLESS_TRAFFIC_PATTERN small_packet_percentage "100").
+	// DefaultSmallPacketPercent is the share of minimum-size frames the
+	// cell-occupancy worst case assumes: SONiC's default
+	// LOSSLESS_TRAFFIC_PATTERN small_packet_percentage "100".
 	DefaultSmallPacketPercent units.Percent = 100
 
-	// QuantumBits is one PFC pause quantum: 512 bit times (IEEE 802.1Qbb
-	// §36.1.3.2, as 802.3 Annex 31B).
+	// QuantumBits is one pause quantum: 512 bit times (IEEE 802.3 31B.2).
 	QuantumBits = 512
 )
+
+// pauseQuanta is the most pause_quanta a MAC may still send after PAUSE
+// arrives, per operating speed in Mb/s: IEEE 802.3 31B.3.7, as tabled in
+// sonic-swss cfgmgr/buffer_headroom_mellanox.lua (pause_quanta_per_speed).
+var pauseQuanta = map[units.BitRate]int{
+	100 * units.Mbps: 1,
+	1 * units.Gbps:   2,
+	10 * units.Gbps:  67,
+	25 * units.Gbps:  80,
+	40 * units.Gbps:  118,
+	50 * units.Gbps:  147,
+	100 * units.Gbps: 394,
+	200 * units.Gbps: 453,
+	400 * units.Gbps: 905,
+}
+
+// IEEEPauseQuanta returns the response time IEEE 802.3 31B.3.7 allows a
+// MAC at the given speed, in pause quanta, and false for speeds it does not
+// list.
+func IEEEPauseQuanta(speed units.BitRate) (int, bool) {
+	q, ok := pauseQuanta[speed]
+	return q, ok
+}
 
 // Input is what the headroom of one lossless priority on one port depends
 // on. Speed, MTU and Cell are required; the zero value of every other field
@@ -74,26 +98,38 @@ type Input struct {
 	Cable units.Length
 	// MTU is the largest frame of the lossless class, in bytes.
 	MTU units.Bytes
-	// Cell is the ASIC's buffer cell; every result is a whole number of
-	// cells.
+	// Cell is the ASIC's buffer cell size.
 	Cell units.Bytes
 	// PeerResponse is how long the peer may keep sending after PAUSE
-	// reached it; 0 uses DefaultPeerResponse (bytes, independent of
-	// speed, as SONiC does). Use PeerResponseFromQuanta to express it in
-	// pause quanta.
+	// reached it. 0 uses IEEE 802.3 31B.3.7's pause_quanta for the speed
+	// (IEEEPauseQuanta), or 3.8 KB for speeds it does not list, as SONiC
+	// does.
 	PeerResponse time.Duration
-	// MACPHYDelay overrides DefaultMACPHYDelay when non-zero.
+	// PeerResponseBytes gives the peer response in bytes instead, as
+	// SONiC's peer_response_time does; it wins over PeerResponse.
+	PeerResponseBytes units.Bytes
+	// MACPHYDelay overrides the 0.8 KB MAC/PHY delay when non-zero.
 	MACPHYDelay units.Bytes
-	// PipelineLatency overrides DefaultPipelineLatency (Xon) when non-zero.
+	// PipelineLatency overrides the 18 KB pipeline latency (Xon) when
+	// non-zero.
 	PipelineLatency units.Bytes
-	// SmallPacketPercent overrides DefaultSmallPacketPercent when non-zero.
+	// SmallPacketPercent overrides the 100 % small-frame share when
+	// non-zero.
 	SmallPacketPercent units.Percent
-	// Gearbox is the one-way delay of an external gearbox PHY, 0 for none;
-	// it counts both ways like the cable (SONiC gearbox_delay).
+	// Gearbox is the one-way delay of an external gearbox PHY, 0 for none.
 	Gearbox time.Duration
+	// Lanes is the port's SerDes lane count when known. 8-lane ports
+	// (400G on Spectrum-3, 800G on Spectrum-4) get SONiC's 8-lane
+	// adjustment: Xon = 2 × pipeline latency − 1 KB, and one more MTU in
+	// Size.
+	Lanes int
+	// Granularity is what the results are rounded up to; 0 means Cell.
+	// SONiC's script rounds to 1 KB.
+	Granularity units.Bytes
 }
 
-// Result is a computed headroom. All sizes are whole cells of Input.Cell.
+// Result is a computed headroom: Xoff, Xon and Size are multiples of the
+// granularity (whole cells by default).
 type Result struct {
 	// Xoff is the headroom above the pause threshold: what still arrives
 	// after PAUSE is sent.
@@ -101,142 +137,142 @@ type Result struct {
 	// Xon is the resume offset: the buffer that must drain below the pause
 	// point before the port resumes the peer.
 	Xon units.Bytes
-	// Size is the reserved buffer for the priority group: Xoff + Xon, plus
-	// one MTU at 400G and above.
+	// Size is the reserved buffer of the priority group: Xoff + Xon, plus
+	// one MTU on 8-lane ports.
 	Size units.Bytes
-	// Terms explain Xoff, Xon and Size in order; the Xoff terms (before
-	// cell rounding) are first and sum, with the rounding term, to Xoff.
+	// Terms explain Xoff, then Xon and any Size extra. The Xoff terms
+	// (each rounded up to a byte) and the final rounding term sum to Xoff.
 	Terms []Term
 }
 
-// PeerResponseFromQuanta converts a response time given in pause quanta at
-// the given line rate into a duration (1 quantum = 512 bit times).
-func PeerResponseFromQuanta(quanta int, speed units.BitRate) time.Duration {
-	if speed <= 0 || quanta <= 0 {
-		return 0
-	}
-	ns := new(big.Int).Mul(big.NewInt(int64(quanta)*QuantumBits), big.NewInt(int64(time.Second)))
-	ns.Quo(ns, big.NewInt(int64(speed)))
-	return time.Duration(ns.Int64())
-}
-
-// Errors returned (wrapped) by Compute.
-var (
-	ErrBadInput = errors.New("headroom: bad input")
-)
+// ErrBadInput is wrapped by every Compute error.
+var ErrBadInput = errors.New("bad headroom input")
 
 const (
 	srcLua     = "sonic-swss cfgmgr/buffer_headroom_mellanox.lua"
 	srcAsic    = "SONiC device/mellanox asic_table.j2"
-	srcTraffic = "SONiC LOSSLESS_TRAFFIC_PATTERN default"
+	srcTraffic = "SONiC LOSSLESS_TRAFFIC_PATTERN small_packet_percentage"
 )
 
-// Compute returns the headroom for one lossless priority. It fails, without
-// panicking, when Speed, MTU or Cell is not positive or a length or delay is
-// negative.
+// kb returns v KB as an exact number of bytes.
+func kb(v float64) *big.Rat {
+	r := new(big.Rat).SetFloat64(v)
+	// 0.8 as a float64 is not exactly 4/5; SONiC's figures have one
+	// decimal, so snap to tenths.
+	tenths := new(big.Rat).Mul(r, big.NewRat(10, 1))
+	f, _ := tenths.Float64()
+	n := int64(f + 0.5)
+	return big.NewRat(n*1024, 10)
+}
+
+// Compute returns the headroom for one lossless priority on one port. It
+// fails, without panicking, when Speed, MTU or Cell is not positive or a
+// length, delay or share is out of range.
 func Compute(in Input) (Result, error) {
 	switch {
 	case in.Speed <= 0:
-		return Result{}, fmt.Errorf("compute headroom: speed %d: %w: must be positive", in.Speed, ErrBadInput)
+		return Result{}, fmt.Errorf("compute headroom: speed %s: %w: must be positive", in.Speed, ErrBadInput)
 	case in.MTU <= 0:
 		return Result{}, fmt.Errorf("compute headroom: mtu %d: %w: must be positive", in.MTU, ErrBadInput)
 	case in.Cell <= 0:
 		return Result{}, fmt.Errorf("compute headroom: cell size %d: %w: must be positive", in.Cell, ErrBadInput)
 	case in.Cable < 0:
 		return Result{}, fmt.Errorf("compute headroom: cable %s: %w: must not be negative", in.Cable, ErrBadInput)
-	case in.PeerResponse < 0 || in.Gearbox < 0 || in.MACPHYDelay < 0 || in.PipelineLatency < 0:
-		return Result{}, fmt.Errorf("compute headroom: %w: delays must not be negative", ErrBadInput)
+	case in.PeerResponse < 0 || in.PeerResponseBytes < 0 || in.Gearbox < 0 || in.MACPHYDelay < 0 || in.PipelineLatency < 0 || in.Granularity < 0 || in.Lanes < 0:
+		return Result{}, fmt.Errorf("compute headroom: %w: delays, lanes and granularity must not be negative", ErrBadInput)
 	case in.SmallPacketPercent < 0 || in.SmallPacketPercent > 100:
 		return Result{}, fmt.Errorf("compute headroom: small packet share %s: %w: must be 0–100%%", in.SmallPacketPercent, ErrBadInput)
 	}
-	macphy := in.MACPHYDelay
-	if macphy == 0 {
-		macphy = DefaultMACPHYDelay
-	}
-	xonBase := in.PipelineLatency
-	if xonBase == 0 {
-		xonBase = DefaultPipelineLatency
+	gran := in.Granularity
+	if gran == 0 {
+		gran = in.Cell
 	}
 	small := in.SmallPacketPercent
 	if small == 0 {
 		small = DefaultSmallPacketPercent
 	}
-	peer := DefaultPeerResponse
-	peerSrc := srcAsic + " (peer_response_time 3.8 KB)"
-	if in.PeerResponse > 0 {
-		peer = in.Speed.BytesIn(in.PeerResponse)
-		peerSrc = fmt.Sprintf("peer response %s at %s", in.PeerResponse, in.Speed)
+	macphy, macphySrc := kb(MACPHYDelayKB), srcAsic+" mac_phy_delay 0.8 KB"
+	if in.MACPHYDelay > 0 {
+		macphy, macphySrc = big.NewRat(int64(in.MACPHYDelay), 1), "MAC/PHY delay given by the caller"
+	}
+	pipeline, pipelineSrc := kb(PipelineLatencyKB), srcAsic+" pipeline_latency 18 KB"
+	if in.PipelineLatency > 0 {
+		pipeline, pipelineSrc = big.NewRat(int64(in.PipelineLatency), 1), "pipeline latency given by the caller"
+	}
+	speed := big.NewRat(int64(in.Speed), 1)
+	var peer *big.Rat
+	var peerSrc string
+	switch q, ok := pauseQuanta[in.Speed]; {
+	case in.PeerResponseBytes > 0:
+		peer, peerSrc = big.NewRat(int64(in.PeerResponseBytes), 1), "peer response given by the caller"
+	case in.PeerResponse > 0:
+		peer = new(big.Rat).Mul(speed, big.NewRat(int64(in.PeerResponse), int64(time.Second)*8))
+		peerSrc = fmt.Sprintf("peer response %s at %s given by the caller", in.PeerResponse, in.Speed)
+	case ok:
+		peer = big.NewRat(int64(q)*QuantumBits, 8)
+		peerSrc = fmt.Sprintf("IEEE 802.3 31B.3.7: %d pause_quanta at %s (%s)", q, in.Speed, srcLua)
+	default:
+		peer = kb(PeerResponseKB)
+		peerSrc = fmt.Sprintf("%s peer_response_time 3.8 KB: IEEE 802.3 31B.3.7 lists no pause_quanta for %s", srcAsic, in.Speed)
 	}
 
-	// Exact arithmetic in rationals; one rounding at the end.
-	speed := big.NewRat(int64(in.Speed), 1)
-	// bytes on the cable one way = L[m] × speed[b/s] / v[m/s] / 8
-	cableOneWay := new(big.Rat).Mul(big.NewRat(int64(in.Cable), int64(units.Metre)), speed)
-	cableOneWay.Quo(cableOneWay, big.NewRat(SpeedInFibre*8, 1))
-	gearOneWay := new(big.Rat).Mul(speed, big.NewRat(int64(in.Gearbox), int64(time.Second)*8))
-	cable2 := new(big.Rat).Mul(cableOneWay, big.NewRat(2, 1))
-	gear2 := new(big.Rat).Mul(gearOneWay, big.NewRat(2, 1))
-
-	delay := new(big.Rat).SetInt64(int64(in.MTU))
-	delay.Add(delay, cable2)
-	delay.Add(delay, gear2)
-	delay.Add(delay, big.NewRat(int64(macphy), 1))
-	delay.Add(delay, big.NewRat(int64(peer), 1))
-
+	// Exact arithmetic; one rounding at the end.
+	mtu := big.NewRat(int64(in.MTU), 1)
+	cable2 := new(big.Rat).Mul(big.NewRat(2*int64(in.Cable), int64(units.Metre)), speed)
+	cable2.Quo(cable2, big.NewRat(SpeedInFibre*8, 1))
+	gear2 := new(big.Rat).Mul(speed, big.NewRat(2*int64(in.Gearbox), int64(time.Second)*8))
 	occ := cellOccupancy(in.Cell, small)
-	scaled := new(big.Rat).Mul(delay, occ)
-	xoffExact := new(big.Rat).Add(scaled, big.NewRat(int64(in.MTU), 1))
 
-	// Terms before rounding: each part of delay times the occupancy, so
-	// the terms add up to the exact Xoff.
-	part := func(r *big.Rat) units.Bytes { return ceilRat(new(big.Rat).Mul(r, occ)) }
 	var terms []Term
 	add := func(name string, b units.Bytes, src string) {
 		terms = append(terms, Term{Name: name, Bytes: b, Source: src})
 	}
-	add("frame being received when PAUSE is decided (MTU)", in.MTU, srcLua)
-	add("frame the peer is sending when PAUSE arrives (MTU × cell occupancy)", part(big.NewRat(int64(in.MTU), 1)), srcLua)
-	add(fmt.Sprintf("cable propagation both ways (%s at %d m/s, × cell occupancy)", in.Cable, SpeedInFibre), part(cable2), srcLua)
-	if in.Gearbox > 0 {
-		add("gearbox delay both ways (× cell occupancy)", part(gear2), srcLua+" (gearbox_delay)")
+	scaled := func(r *big.Rat) units.Bytes { return ceilRat(new(big.Rat).Mul(r, occ)) }
+	xoffExact := new(big.Rat).Set(mtu)
+	for _, p := range []*big.Rat{mtu, cable2, gear2, macphy, peer} {
+		xoffExact.Add(xoffExact, new(big.Rat).Mul(p, occ))
 	}
-	add("MAC/PHY delay (× cell occupancy)", part(big.NewRat(int64(macphy), 1)), srcAsic+" (mac_phy_delay 0.8 KB)")
-	add("peer PFC response (× cell occupancy)", part(big.NewRat(int64(peer), 1)), peerSrc)
+	occText := occ.FloatString(3)
+	add("frame being received when PAUSE is decided (MTU)", in.MTU, srcLua)
+	add("frame the peer is sending when PAUSE arrives (MTU × cell occupancy "+occText+")", scaled(mtu), srcLua)
+	add(fmt.Sprintf("cable propagation both ways, %s at %d m/s (× cell occupancy)", in.Cable, SpeedInFibre), scaled(cable2), srcLua+" speed_of_light")
+	if in.Gearbox > 0 {
+		add("gearbox delay both ways (× cell occupancy)", scaled(gear2), srcLua+" gearbox_delay")
+	}
+	add("MAC/PHY delay (× cell occupancy)", scaled(macphy), macphySrc)
+	add("peer PFC response (× cell occupancy)", scaled(peer), peerSrc)
 
-	xoff := ceilRat(xoffExact).Ceil(in.Cell)
+	xoff := ceilRat(xoffExact).Ceil(gran)
 	var sum units.Bytes
 	for _, t := range terms {
 		sum += t.Bytes
 	}
 	if r := xoff - sum; r != 0 {
-		add(fmt.Sprintf("rounding to whole %d-byte cells (cell occupancy %s)", in.Cell, occ.FloatString(3)), r, srcTraffic+fmt.Sprintf(" (small_packet_percentage %d)", small))
+		add(fmt.Sprintf("rounding up to whole %d-byte units", gran), r,
+			fmt.Sprintf("cell occupancy %s from %s %d%% and %d-byte cells", occText, srcTraffic, small, in.Cell))
 	}
 
-	xonRaw := xonBase
-	xonSrc := srcAsic + " (pipeline_latency 18 KB)"
-	if in.PipelineLatency > 0 {
-		xonSrc = "pipeline latency given by the caller"
-	}
+	xonExact := pipeline
 	var extra units.Bytes
-	if in.Speed >= 400*units.Gbps {
-		// SONiC: "Adjustment for 400G": pipeline latency doubles and one
-		// MTU is added to the size.
-		xonRaw *= 2
-		extra = in.MTU
+	if in.Lanes >= 8 {
+		// SONiC's "Adjustment for 8-lane port".
+		xonExact = new(big.Rat).Sub(new(big.Rat).Mul(pipeline, big.NewRat(2, 1)), big.NewRat(1024, 1))
+		pipelineSrc += ", doubled less 1 KB on an 8-lane port (" + srcLua + ")"
+		extra = in.MTU.Ceil(gran)
 	}
-	xon := xonRaw.Ceil(in.Cell)
-	add("Xon: ingress pipeline latency", xon, xonSrc)
+	xon := ceilRat(xonExact).Ceil(gran)
+	add("Xon: ingress pipeline latency", xon, pipelineSrc)
 	if extra > 0 {
-		add("size: one more MTU at 400G and above", extra.Ceil(in.Cell), srcLua+" (speed_overhead)")
+		add("size: one more MTU on an 8-lane port", extra, srcLua+" speed_overhead")
 	}
-	size := xoff + xon + extra.Ceil(in.Cell)
-	return Result{Xoff: xoff, Xon: xon, Size: size, Terms: terms}, nil
+	return Result{Xoff: xoff, Xon: xon, Size: xoff + xon + extra, Terms: terms}, nil
 }
 
 // cellOccupancy is the worst-case ratio of buffer used to bytes received:
 // a 64-byte frame still takes a whole cell. As in SONiC's script, a cell
-// larger than two minimum frames costs cell/64 per small frame; otherwise
-// 2·cell/(1+cell). The small-packet share weighs it against full frames.
+// larger than two minimum frames costs cell/64 per small frame, a smaller
+// one 2·cell/(1+cell); the small-frame share weighs it against full frames:
+// (100 − s + s × worst) / 100.
 func cellOccupancy(cell units.Bytes, small units.Percent) *big.Rat {
 	var worst *big.Rat
 	if cell > 2*MinFrame {
@@ -244,7 +280,6 @@ func cellOccupancy(cell units.Bytes, small units.Percent) *big.Rat {
 	} else {
 		worst = big.NewRat(2*int64(cell), 1+int64(cell))
 	}
-	// (100 − s + s × worst) / 100
 	occ := new(big.Rat).Mul(worst, big.NewRat(int64(small), 1))
 	occ.Add(occ, big.NewRat(100-int64(small), 1))
 	return occ.Quo(occ, big.NewRat(100, 1))

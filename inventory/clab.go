@@ -111,28 +111,26 @@ func newYAMLDoc(filename string, src []byte) *yamlDoc {
 	return d
 }
 
-// pos converts a 1-based line and column into an hcl.Pos.
+// pos converts a 1-based line and column into an hcl.Pos, clamped to the
+// source: a line past the end is the last line, a column past the end of
+// its line is the line's end.
 func (d *yamlDoc) pos(line, col int) hcl.Pos {
-	if line < 1 {
-		line = 1
+	line = min(max(line, 1), len(d.lines))
+	start := d.lines[line-1]
+	end := len(d.src)
+	if line < len(d.lines) {
+		end = d.lines[line] - 1
 	}
-	if col < 1 {
-		col = 1
-	}
-	b := len(d.src)
-	if line-1 < len(d.lines) {
-		b = min(d.lines[line-1]+col-1, len(d.src))
-	}
-	return hcl.Pos{Line: line, Column: col, Byte: b}
+	b := min(start+max(col, 1)-1, end)
+	return hcl.Pos{Line: line, Column: b - start + 1, Byte: b}
 }
 
-// rng is the range of a YAML node: a scalar's text on its line, or the
-// node's first line for collections.
+// rng is the range of a YAML node: a scalar's text on its line, or one
+// character at the start of a collection.
 func (d *yamlDoc) rng(n *yaml.Node) hcl.Range {
 	if n == nil {
-		return hcl.Range{Filename: d.filename, Start: d.pos(1, 1), End: d.pos(1, 1)}
+		return hcl.Range{Filename: d.filename, Start: d.pos(1, 1), End: d.pos(1, 2)}
 	}
-	start := d.pos(n.Line, n.Column)
 	width := 1
 	if n.Kind == yaml.ScalarNode {
 		width = max(len(n.Value), 1)
@@ -140,13 +138,7 @@ func (d *yamlDoc) rng(n *yaml.Node) hcl.Range {
 			width += 2
 		}
 	}
-	end := d.pos(n.Line, n.Column+width)
-	// Clamp to the line.
-	if n.Line < len(d.lines) && end.Byte > d.lines[n.Line]-1 {
-		end.Byte = d.lines[n.Line] - 1
-		end.Column = end.Byte - d.lines[n.Line-1] + 1
-	}
-	return hcl.Range{Filename: d.filename, Start: start, End: end}
+	return hcl.Range{Filename: d.filename, Start: d.pos(n.Line, n.Column), End: d.pos(n.Line, n.Column+width)}
 }
 
 // mapGet returns the key and value nodes of key in mapping m.

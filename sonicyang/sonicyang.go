@@ -248,11 +248,35 @@ func value(leaf *yang.Entry, s string) (any, error) {
 	return s, nil
 }
 
+// Option changes what Validate checks.
+type Option func(*options)
+
+type options struct {
+	external map[string]bool
+}
+
+// External names tables whose rows may live on the switch rather than in
+// the DB being checked (a rendering refers to the switch's PORT rows and
+// buffer pools): a reference into them that the DB cannot resolve is not
+// an error. References into other tables must resolve.
+func External(tables ...string) Option {
+	return func(o *options) {
+		for _, t := range tables {
+			o.external[t] = true
+		}
+	}
+}
+
 // Validate checks db against the SONiC YANG models: types, ranges,
 // patterns and enumerations (ytypes), mandatory leaves, the `must`
-// constraints of the QoS tables, and leafrefs into the tables db holds.
+// constraints of the QoS tables, and leafrefs into the tables db holds
+// (a table db does not hold at all is the switch's and is not checked).
 // The error lists every violation, one per line.
-func Validate(db config.DB) error {
+func Validate(db config.DB, opts ...Option) error {
+	o := options{external: map[string]bool{}}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	m, err := loadModel()
 	if err != nil {
 		return err
@@ -285,7 +309,7 @@ func Validate(db config.DB) error {
 		}
 	}
 	errs = append(errs, m.checkMandatory(db)...)
-	errs = append(errs, m.checkRefs(db)...)
+	errs = append(errs, m.checkRefs(db, o.external)...)
 	errs = append(errs, checkMusts(db)...)
 	if len(errs) == 0 {
 		return nil
@@ -320,7 +344,7 @@ func (m *model) checkMandatory(db config.DB) []string {
 // checkRefs resolves every leafref (and leafref branch of a union) whose
 // target table db holds. A union leaf whose literal branch matches needs
 // no target.
-func (m *model) checkRefs(db config.DB) []string {
+func (m *model) checkRefs(db config.DB, external map[string]bool) []string {
 	var errs []string
 	check := func(where string, leaf *yang.Entry, v string) {
 		target, literal := refTarget(leaf)
@@ -328,8 +352,8 @@ func (m *model) checkRefs(db config.DB) []string {
 			return
 		}
 		rows, ok := db[target]
-		if !ok {
-			return // the switch's table, not in this DB
+		if !ok || external[target] {
+			return // the switch's rows, not (all) in this DB
 		}
 		if _, ok := rows[v]; !ok {
 			errs = append(errs, fmt.Sprintf("%s: %q refers to %s|%s, which does not exist", where, v, target, v))

@@ -8,4 +8,5 @@ import (
 	_ "github.com/lossless-net/lossless/renderers/eos"      // Arista EOS
 	_ "github.com/lossless-net/lossless/renderers/huaweice" // Huawei CloudEngine
 	_ "github.com/lossless-net/lossless/renderers/nxos"     // Cisco NX-OS
+	_ "github.com/lossless-net/lossless/renderers/sonic"    // SONiC CONFIG_DB
 )

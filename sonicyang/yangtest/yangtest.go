@@ -53,9 +53,10 @@ func Yanglint(t testing.TB) string {
 	return p
 }
 
-// Run validates the instance files (merged into one tree, as yanglint
-// does with several data files) against every module in dir, and returns
-// yanglint's output and error; a nil error means valid.
+// Run validates the instance files against every module in dir, and
+// returns yanglint's output and error; a nil error means valid. yanglint
+// 2.1 validates each data file on its own before merging them, so rows a
+// file refers to must be in the same file.
 func Run(ctx context.Context, t testing.TB, dir string, files ...string) (string, error) {
 	t.Helper()
 	bin := Yanglint(t)

@@ -1,0 +1,759 @@
+// Package sonic renders one device's desired state as SONiC CONFIG_DB
+// tables (reference/sonic.md §2, §4, §5) and, as the extra format "yang",
+// the sonic-yang instance of those tables (§6). It does no I/O.
+//
+// Tables lossless owns and renders (reference §4, §7): the DSCP→TC, TC→queue,
+// TC→PG and PFC-priority→queue maps, PORT_QOS_MAP (with `global`),
+// SCHEDULER, QUEUE, WRED_PROFILE, PFC_WD, CABLE_LENGTH, BUFFER_PG and
+// BUFFER_QUEUE of the managed ports, and the lossless PG BUFFER_PROFILE of
+// each (speed, cable) pair, computed from the port's headroom. Tables it
+// leaves to the switch: PORT (not the tool's, §4), BUFFER_POOL
+// (`config apply-patch` refuses any change, §7.2; pool sizes are per SKU)
+// and the platform template's lossy and egress profiles
+// (`ingress_lossy_profile`, `egress_lossy_profile`,
+// `egress_lossless_profile`, §3), which the rendering refers to by name.
+package sonic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/sonicyang"
+	"github.com/lossless-net/lossless/units"
+)
+
+// Vendor is the name SONiC devices carry in the inventory.
+const Vendor = "sonic"
+
+// Names SONiC's own templates use, which the rendering refers to or reuses
+// (reference/sonic.md §2.10–2.14, §3).
+const (
+	cableGroup            = "AZURE" // CABLE_LENGTH key buffermgrd merges with (§2.10)
+	losslessPool          = "ingress_lossless_pool"
+	ingressLossyProfile   = "ingress_lossy_profile"
+	egressLossyProfile    = "egress_lossy_profile"
+	egressLosslessProfile = "egress_lossless_profile"
+	globalKey             = "global"
+	wdGlobal              = "GLOBAL"
+)
+
+// Ranges from the SONiC YANG (reference/sonic.md §2).
+const (
+	queueCount                     = 8
+	dscpCount                      = 64
+	weightMin, weightMax           = 1, 100 // SCHEDULER weight uint8 1..100
+	detectMin, detectMax           = 100 * time.Millisecond, 5000 * time.Millisecond
+	restoreMin, restoreMax         = 100 * time.Millisecond, 60000 * time.Millisecond
+	pollMin, pollMax               = 100 * time.Millisecond, 1000 * time.Millisecond
+	wredMax                        = 1<<31 - 1 // orchagent parses thresholds with stoi (§2.8)
+	mapNameMax                     = 32
+	bufferQueueLast                = 6 // template BUFFER_QUEUE covers queues 0–6 (§2.14, §5)
+	defaultDynamicTh               = 0 // the threshold column of pg_profile_lookup.ini rows (§2.12, §4)
+	pfcStatHistory                 = "disable"
+	losslessDynamicThMin, dynThMax = -8, 7
+)
+
+func init() {
+	renderers.Register(renderers.Renderer{
+		Vendor:  Vendor,
+		Render:  Render,
+		Formats: map[string]func(d *intent.Device) ([]byte, error){"yang": RenderYANG},
+	})
+}
+
+// Render returns d's CONFIG_DB tables, and as Text the config_db.json form
+// of reference §5: JSON indented 4 spaces, keys in natural order (as
+// `config save` writes them). Values that are not whole numbers of the
+// field's unit (ms, metres) are rounded up and reported in
+// Document.Warnings; intent SONiC cannot express is a
+// *renderers.UnsupportedError.
+func Render(d *intent.Device) (*config.Document, error) {
+	r := &renderer{d: d, db: config.DB{}}
+	if err := r.render(); err != nil {
+		return nil, err
+	}
+	return &config.Document{
+		Device:     d.Name,
+		Format:     config.ConfigDB,
+		DB:         r.db,
+		Text:       Text(r.db),
+		Warnings:   r.warnings,
+		Disruptive: r.disruptive(),
+	}, nil
+}
+
+// RenderYANG returns d's rendering in the sonic-yang instance form yanglint
+// reads (reference/sonic.md §6). It holds only the rendered tables: merge
+// it with the switch's PORT and BUFFER_POOL rows to validate leafrefs.
+func RenderYANG(d *intent.Device) ([]byte, error) {
+	doc, err := Render(d)
+	if err != nil {
+		return nil, err
+	}
+	b, err := sonicyang.Instance(doc.DB)
+	if err != nil {
+		return nil, fmt.Errorf("render %s (%s): yang instance: %w", d.Name, Vendor, err)
+	}
+	return b, nil
+}
+
+// switchTables are the tables whose rows (all, or the ones lossless does
+// not render) live on the switch: a rendering refers to them by name.
+var switchTables = []string{"PORT", "BUFFER_POOL", "BUFFER_PROFILE"}
+
+// Validate checks a SONiC rendering against the SONiC YANG in-process
+// (sonicyang.Validate). References into the switch's own rows (PORT,
+// BUFFER_POOL, the template's buffer profiles) cannot be resolved from the
+// rendering alone and are not checked; merge the running config into
+// doc.DB and call sonicyang.Validate for a full check.
+func Validate(doc *config.Document) error {
+	return sonicyang.Validate(doc.DB, sonicyang.External(switchTables...))
+}
+
+// Text prints db as config_db.json: 4-space indent, keys of every level in
+// natural order ("Ethernet4" before "Ethernet12", DSCP "9" before "10").
+func Text(db config.DB) []byte {
+	var b bytes.Buffer
+	b.WriteString("{")
+	for i, t := range sortedKeys(db) {
+		sep(&b, i)
+		b.WriteString("\n    ")
+		str(&b, t)
+		b.WriteString(": {")
+		for j, k := range sortedKeys(db[t]) {
+			sep(&b, j)
+			b.WriteString("\n        ")
+			str(&b, k)
+			b.WriteString(": {")
+			for l, f := range sortedKeys(db[t][k]) {
+				sep(&b, l)
+				b.WriteString("\n            ")
+				str(&b, f)
+				b.WriteString(": ")
+				str(&b, db[t][k][f])
+			}
+			if len(db[t][k]) > 0 {
+				b.WriteString("\n        ")
+			}
+			b.WriteString("}")
+		}
+		if len(db[t]) > 0 {
+			b.WriteString("\n    ")
+		}
+		b.WriteString("}")
+	}
+	if len(db) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+func sep(b *bytes.Buffer, i int) {
+	if i > 0 {
+		b.WriteByte(',')
+	}
+}
+
+func str(b *bytes.Buffer, s string) {
+	q, _ := json.Marshal(s) // a string always marshals
+	b.Write(q)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	k := make([]string, 0, len(m))
+	for n := range m {
+		k = append(k, n)
+	}
+	slices.SortFunc(k, func(a, b string) int {
+		switch {
+		case sonicyang.NaturalLess(a, b):
+			return -1
+		case sonicyang.NaturalLess(b, a):
+			return 1
+		}
+		return 0
+	})
+	return k
+}
+
+type renderer struct {
+	d        *intent.Device
+	db       config.DB
+	warnings []string
+	// names of the objects per QoS content, so per-port overrides get
+	// their own maps and schedulers.
+	mapNames map[string]string
+}
+
+func (r *renderer) unsupported(feature, reason string, args ...any) error {
+	return &renderers.UnsupportedError{Device: r.d.Name, Vendor: Vendor, Feature: feature, Reason: fmt.Sprintf(reason, args...)}
+}
+
+// warn records a warning once: a per-port conversion repeats on every
+// port.
+func (r *renderer) warn(format string, args ...any) {
+	w := r.d.Name + ": " + fmt.Sprintf(format, args...)
+	if !slices.Contains(r.warnings, w) {
+		r.warnings = append(r.warnings, w)
+	}
+}
+
+func (r *renderer) set(table, key, field, value string) {
+	t := r.db[table]
+	if t == nil {
+		t = map[string]map[string]string{}
+		r.db[table] = t
+	}
+	k := t[key]
+	if k == nil {
+		k = map[string]string{}
+		t[key] = k
+	}
+	k[field] = value
+}
+
+func (r *renderer) render() error {
+	d := r.d
+	for k := range d.Options {
+		if strings.HasPrefix(k, "sonic.") {
+			return r.unsupported("option "+strconv.Quote(k), "the SONiC renderer has no options")
+		}
+	}
+	if d.QoS == nil {
+		return r.unsupported("QoS", "the device has no QoS profile")
+	}
+	r.mapNames = map[string]string{}
+	devMaps, err := r.maps(d.QoS)
+	if err != nil {
+		return err
+	}
+	// global binds the device's DSCP map switch-wide (§2.6).
+	r.set("PORT_QOS_MAP", globalKey, "dscp_to_tc_map", devMaps)
+	if err := r.watchdogGlobal(); err != nil {
+		return err
+	}
+	for i := range d.Ports {
+		if err := r.port(&d.Ports[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// qosKey identifies a QoS profile by the content the maps and schedulers
+// use.
+func qosKey(q *intent.QoS) string {
+	var b strings.Builder
+	b.WriteString(q.Profile + "|")
+	for _, c := range q.Classes {
+		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v;", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling)
+		if c.ECN != nil {
+			fmt.Fprintf(&b, "%+v:%+v:%d;", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability)
+		}
+	}
+	return b.String()
+}
+
+// maps renders the four maps of a QoS profile, named after the profile
+// upper-cased ("ROCE"; "ROCE_2" for a different per-port variant), and
+// returns the name.
+func (r *renderer) maps(q *intent.QoS) (string, error) {
+	key := qosKey(q)
+	if n, ok := r.mapNames[key]; ok {
+		return n, nil
+	}
+	if err := r.checkProfile(q); err != nil {
+		return "", err
+	}
+	name := strings.ToUpper(q.Profile)
+	for i := 2; r.nameUsed(name); i++ {
+		name = strings.ToUpper(q.Profile) + "_" + strconv.Itoa(i)
+	}
+	if err := r.checkName("map name", name); err != nil {
+		return "", err
+	}
+	r.mapNames[key] = name
+	def := q.DefaultClass()
+	if def == nil {
+		return "", r.unsupported("DSCP map of profile "+strconv.Quote(q.Profile), "no class takes the default DSCPs; SONiC lists all 64 DSCPs (reference/sonic.md §2.1), so one class needs dscp = \"default\"")
+	}
+	tc := make([]int, dscpCount)
+	for i := range tc {
+		tc[i] = def.ID
+	}
+	for _, c := range q.Classes {
+		for _, v := range c.DSCP {
+			tc[v] = c.ID
+		}
+	}
+	for v, t := range tc {
+		r.set("DSCP_TO_TC_MAP", name, strconv.Itoa(v), strconv.Itoa(t))
+	}
+	lossless := q.LosslessPriorities()
+	for t := range queueCount {
+		s := strconv.Itoa(t)
+		// TC = queue = PFC priority (intent/state.go), identity maps.
+		r.set("TC_TO_QUEUE_MAP", name, s, s)
+		r.set("MAP_PFC_PRIORITY_TO_QUEUE", name, s, s)
+		pg := "0"
+		if slices.Contains(lossless, t) {
+			pg = s // each lossless TC gets its own PG, as SONiC's template (§3)
+		}
+		r.set("TC_TO_PRIORITY_GROUP_MAP", name, s, pg)
+	}
+	return name, nil
+}
+
+func (r *renderer) nameUsed(name string) bool {
+	for _, n := range r.mapNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *renderer) checkName(what, name string) error {
+	ok := name != "" && len(name) <= mapNameMax
+	for i, c := range name {
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '-' && c != '_') {
+			ok = false
+		}
+	}
+	if !ok {
+		return r.unsupported(what+" "+strconv.Quote(name), "SONiC names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31} (reference/sonic.md §2.1); rename the qos_profile")
+	}
+	return nil
+}
+
+func (r *renderer) checkProfile(q *intent.QoS) error {
+	if q.Trust != "" && q.Trust != "dscp" {
+		return r.unsupported("trust "+strconv.Quote(q.Trust), "lossless renders DSCP trust only")
+	}
+	for _, c := range q.Classes {
+		if c.ID < 0 || c.ID >= queueCount {
+			return r.unsupported(fmt.Sprintf("class %q", c.Name), "class ID %d is outside the queues 0–7", c.ID)
+		}
+		for _, v := range c.DSCP {
+			if v < 0 || v >= dscpCount {
+				return r.unsupported(fmt.Sprintf("class %q", c.Name), "DSCP %d is outside 0–63", v)
+			}
+		}
+		if c.MTU != 0 {
+			r.warn("class %q MTU %d is not rendered: SONiC has no per-class MTU; the port MTU (PORT|<port> mtu) is the switch's", c.Name, c.MTU)
+		}
+	}
+	return nil
+}
+
+// port renders everything keyed by one port.
+func (r *renderer) port(p *intent.Port) error {
+	q := p.QoS
+	if q == nil {
+		q = r.d.QoS
+	}
+	name, err := r.maps(q)
+	if err != nil {
+		return err
+	}
+	lossless := q.LosslessPriorities()
+	pfc := joinInts(lossless, ",")
+	m := "PORT_QOS_MAP"
+	r.set(m, p.Name, "dscp_to_tc_map", name)
+	r.set(m, p.Name, "tc_to_queue_map", name)
+	r.set(m, p.Name, "tc_to_pg_map", name)
+	r.set(m, p.Name, "pfc_to_queue_map", name)
+	r.set(m, p.Name, "pfc_enable", pfc)
+	if q.PFC.Watchdog != nil {
+		// The intent decides which priorities the watchdog watches; they
+		// are the lossless ones (reference Errata: never copied blindly,
+		// here both come from the same intent).
+		r.set(m, p.Name, "pfcwd_sw_enable", pfc)
+	}
+	if err := r.queues(p, q, name); err != nil {
+		return err
+	}
+	if len(lossless) == 0 {
+		return nil
+	}
+	if err := r.watchdogPort(p, q); err != nil {
+		return err
+	}
+	return r.buffers(p, lossless)
+}
+
+// queues renders SCHEDULER, WRED_PROFILE and QUEUE for the port's classes.
+func (r *renderer) queues(p *intent.Port, q *intent.QoS, mapName string) error {
+	if err := r.checkStrictOrder(q); err != nil {
+		return err
+	}
+	for _, c := range q.Classes {
+		key := p.Name + "|" + strconv.Itoa(c.ID)
+		if s, err := r.scheduler(c, q, mapName); err != nil {
+			return err
+		} else if s != "" {
+			r.set("QUEUE", key, "scheduler", s)
+		}
+		if c.ECN != nil {
+			w, err := r.wred(c, mapName, p)
+			if err != nil {
+				return err
+			}
+			r.set("QUEUE", key, "wred_profile", w)
+		}
+	}
+	return nil
+}
+
+// kind names a class's scheduler and WRED profile: CNP, LOSSLESS, LOSSY
+// or STRICT (reference §4).
+func kind(c intent.Class) string {
+	switch {
+	case c.CNP:
+		return "CNP"
+	case c.Lossless:
+		return "LOSSLESS"
+	case c.Scheduling.Mode == intent.SchedulingStrict:
+		return "STRICT"
+	}
+	return "LOSSY"
+}
+
+// objectName returns <MAP>_<KIND>, or <MAP>_<KIND>_<queue> when classes of
+// the same kind in one profile need different objects.
+func objectName(mapName string, c intent.Class, q *intent.QoS, same func(a, b intent.Class) bool) string {
+	base := mapName + "_" + kind(c)
+	for _, o := range q.Classes {
+		if o.ID != c.ID && kind(o) == kind(c) && !same(o, c) {
+			return base + "_" + strconv.Itoa(c.ID)
+		}
+	}
+	return base
+}
+
+// scheduler renders the class's SCHEDULER entry and returns its name; ""
+// when the class leaves scheduling unset.
+func (r *renderer) scheduler(c intent.Class, q *intent.QoS, mapName string) (string, error) {
+	fields := map[string]string{}
+	switch c.Scheduling.Mode {
+	case intent.SchedulingUnset:
+		return "", nil
+	case intent.SchedulingStrict:
+		fields["type"] = "STRICT"
+	case intent.SchedulingDWRR:
+		w := c.Scheduling.Weight
+		if w == 0 {
+			// A bandwidth share in percent is the DWRR weight: weights
+			// 1–100 are relative shares of the port.
+			w = int(c.Scheduling.Bandwidth)
+		}
+		if w < weightMin || w > weightMax {
+			return "", r.unsupported(fmt.Sprintf("DWRR weight of class %q", c.Name), "%d is outside SONiC's scheduler weights %d–%d (sonic-scheduler YANG)", w, weightMin, weightMax)
+		}
+		fields["type"] = "DWRR"
+		fields["weight"] = strconv.Itoa(w)
+	default:
+		return "", r.unsupported(fmt.Sprintf("scheduling of class %q", c.Name), "unknown scheduling mode %d", c.Scheduling.Mode)
+	}
+	name := objectName(mapName, c, q, func(a, b intent.Class) bool { return a.Scheduling == b.Scheduling })
+	for f, v := range fields {
+		r.set("SCHEDULER", name, f, v)
+	}
+	return name, nil
+}
+
+// checkStrictOrder rejects strict levels SONiC cannot honour: strict
+// queues are served by queue index, highest first [I: SAI strict priority
+// by queue index, as in SONiC's own templates].
+func (r *renderer) checkStrictOrder(q *intent.QoS) error {
+	for _, a := range q.Classes {
+		for _, b := range q.Classes {
+			if a.Scheduling.Mode != intent.SchedulingStrict || b.Scheduling.Mode != intent.SchedulingStrict {
+				continue
+			}
+			if a.ID > b.ID && a.Scheduling.Level != 0 && b.Scheduling.Level != 0 && a.Scheduling.Level > b.Scheduling.Level {
+				return r.unsupported(fmt.Sprintf("strict priority of class %q", a.Name), "strict queues are served by queue index, so queue %d cannot have a lower priority level (%d) than queue %d (%d)", a.ID, a.Scheduling.Level, b.ID, b.Scheduling.Level)
+			}
+		}
+	}
+	return nil
+}
+
+// wred renders the class's WRED_PROFILE: ECN on green, green thresholds in
+// bytes and the marking probability as green_drop_probability (reference
+// §2.8, §4).
+func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port) (string, error) {
+	e := c.ECN
+	feature := fmt.Sprintf("ECN of class %q", c.Name)
+	if e.Weight != nil {
+		return "", r.unsupported(feature+" weight", "SONiC's WRED_PROFILE has no averaging weight field (sonic-wred-profile YANG); leave it unset")
+	}
+	if e.MaxProbability < 0 || e.MaxProbability > 100 {
+		return "", r.unsupported(feature, "probability %d is outside 0–100 percent", e.MaxProbability)
+	}
+	lo, err := r.thresholdBytes(feature+" min threshold", e.Min, p)
+	if err != nil {
+		return "", err
+	}
+	hi, err := r.thresholdBytes(feature+" max threshold", e.Max, p)
+	if err != nil {
+		return "", err
+	}
+	if lo > hi {
+		return "", r.unsupported(feature, "min threshold %dB is above max %dB (the YANG requires max ≥ min)", int64(lo), int64(hi))
+	}
+	if hi > wredMax {
+		return "", r.unsupported(feature, "max threshold %dB does not fit orchagent's 32-bit parse (at most %d bytes, reference/sonic.md §2.8)", int64(hi), wredMax)
+	}
+	fields := map[string]string{
+		"ecn":                    "ecn_green",
+		"wred_green_enable":      "true",
+		"green_min_threshold":    strconv.FormatInt(int64(lo), 10),
+		"green_max_threshold":    strconv.FormatInt(int64(hi), 10),
+		"green_drop_probability": strconv.Itoa(int(e.MaxProbability)),
+	}
+	q := p.QoS
+	if q == nil {
+		q = r.d.QoS
+	}
+	name := objectName(mapName, c, q, func(a, b intent.Class) bool {
+		return a.ECN != nil && b.ECN != nil && *a.ECN == *b.ECN
+	})
+	if e.Min.Time != 0 || e.Max.Time != 0 {
+		// Time thresholds depend on the port speed: one profile per speed.
+		name += "_" + p.Speed.String()
+	}
+	if old, ok := r.db["WRED_PROFILE"][name]; ok && !equalFields(old, fields) {
+		return "", r.unsupported(feature, "WRED profile %s would need different values for different ports", name)
+	}
+	for f, v := range fields {
+		r.set("WRED_PROFILE", name, f, v)
+	}
+	return name, nil
+}
+
+func equalFields(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// thresholdBytes converts a threshold to bytes; a time uses the port speed.
+func (r *renderer) thresholdBytes(feature string, t intent.Threshold, p *intent.Port) (units.Bytes, error) {
+	if t.Time == 0 {
+		return t.Bytes, nil
+	}
+	if p.Speed == 0 {
+		return 0, r.unsupported(feature+" "+t.Time.String(), "SONiC takes WRED thresholds in bytes and port %s has no speed to convert the time; give the speed in the inventory or the threshold in bytes", p.Name)
+	}
+	return p.Speed.BytesIn(t.Time), nil
+}
+
+// watchdogGlobal renders PFC_WD|GLOBAL POLL_INTERVAL from the device's
+// watchdog polling time.
+func (r *renderer) watchdogGlobal() error {
+	w := r.d.QoS.PFC.Watchdog
+	if w == nil || w.Polling == 0 {
+		return nil
+	}
+	if !r.anyLossless() {
+		return nil
+	}
+	ms, err := r.ms("PFC watchdog polling", w.Polling, pollMin, pollMax)
+	if err != nil {
+		return err
+	}
+	r.set("PFC_WD", wdGlobal, "POLL_INTERVAL", ms)
+	if w.Detection != 0 && w.Detection < w.Polling || w.Restoration != 0 && w.Restoration < w.Polling {
+		return r.unsupported("PFC watchdog polling "+w.Polling.String(), "detection (%s) and restoration (%s) must be at least the polling interval (sonic-pfcwd YANG)", w.Detection, w.Restoration)
+	}
+	return nil
+}
+
+func (r *renderer) anyLossless() bool {
+	for _, p := range r.d.Ports {
+		q := p.QoS
+		if q == nil {
+			q = r.d.QoS
+		}
+		if len(q.LosslessPriorities()) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// watchdogPort renders the port's PFC_WD entry (times in ms, §2.16).
+func (r *renderer) watchdogPort(p *intent.Port, q *intent.QoS) error {
+	w := q.PFC.Watchdog
+	if w == nil {
+		return nil
+	}
+	if dw := r.d.QoS.PFC.Watchdog; dw == nil || dw.Polling != w.Polling {
+		return r.unsupported("PFC watchdog polling of port "+p.Name, "POLL_INTERVAL is switch-wide (PFC_WD|GLOBAL), so ports cannot override it")
+	}
+	action, ok := map[string]string{"": "", "drop": "drop", "forward": "forward", "notify-only": "alert"}[w.Action]
+	if !ok {
+		return r.unsupported("PFC watchdog action "+strconv.Quote(w.Action), "SONiC's watchdog actions are drop, forward and alert (notify-only) (sonic-pfcwd YANG)")
+	}
+	if action != "" {
+		r.set("PFC_WD", p.Name, "action", action)
+	}
+	if w.Detection != 0 {
+		ms, err := r.ms("PFC watchdog detection", w.Detection, detectMin, detectMax)
+		if err != nil {
+			return err
+		}
+		r.set("PFC_WD", p.Name, "detection_time", ms)
+	}
+	if w.Restoration != 0 {
+		ms, err := r.ms("PFC watchdog restoration", w.Restoration, restoreMin, restoreMax)
+		if err != nil {
+			return err
+		}
+		r.set("PFC_WD", p.Name, "restoration_time", ms)
+	}
+	// What `pfcwd start_default` writes (reference §2.16, §5).
+	r.set("PFC_WD", p.Name, "pfc_stat_history", pfcStatHistory)
+	return nil
+}
+
+// ms converts a duration to whole milliseconds, rounding up with a
+// warning, and checks the YANG range.
+func (r *renderer) ms(what string, v, lo, hi time.Duration) (string, error) {
+	n := (v + time.Millisecond - 1) / time.Millisecond
+	if n*time.Millisecond != v {
+		r.warn("%s %s rounded up to %dms", what, v, n)
+	}
+	if n*time.Millisecond < lo || n*time.Millisecond > hi {
+		return "", r.unsupported(what+" "+v.String(), "SONiC takes %d–%d ms (sonic-pfcwd YANG)", lo.Milliseconds(), hi.Milliseconds())
+	}
+	return strconv.FormatInt(int64(n), 10), nil
+}
+
+// buffers renders CABLE_LENGTH, the lossless PG profile, BUFFER_PG and
+// BUFFER_QUEUE of a lossless port (reference §2.10–2.14).
+func (r *renderer) buffers(p *intent.Port, lossless []int) error {
+	if p.Cable <= 0 {
+		return r.unsupported("cable length of port "+p.Name, "buffermgrd gives a port a lossless PG only with a cable length (not 0m, reference/sonic.md §10); set cable in the inventory")
+	}
+	if p.Speed <= 0 {
+		return r.unsupported("speed of port "+p.Name, "the lossless PG profile is named and sized per speed (reference/sonic.md §2.12); set speed in the inventory")
+	}
+	m := (p.Cable + units.Metre - 1) / units.Metre
+	if m*units.Metre != p.Cable {
+		r.warn("cable length of %s %s rounded up to %dm", p.Name, p.Cable, m)
+	}
+	cable := strconv.FormatInt(int64(m), 10) + "m"
+	r.set("CABLE_LENGTH", cableGroup, p.Name, cable)
+
+	if len(p.Headroom) == 0 {
+		return r.unsupported("headroom of port "+p.Name, "the port has lossless classes but no computed headroom")
+	}
+	h := p.Headroom[0]
+	for _, o := range p.Headroom[1:] {
+		if o.Xoff != h.Xoff || o.Xon != h.Xon || o.Size != h.Size {
+			return r.unsupported("headroom of port "+p.Name, "priorities %d and %d need different headroom, but SONiC gives every lossless PG of a port one profile per (speed, cable) (reference/sonic.md §2.12)", h.Priority, o.Priority)
+		}
+	}
+	th := defaultDynamicTh
+	if b := r.d.Buffers; b != nil && b.Alpha != nil {
+		th = *b.Alpha
+		if th < losslessDynamicThMin || th > dynThMax {
+			return r.unsupported(fmt.Sprintf("buffer alpha %d", th), "dynamic_th is −8..7 (sonic-buffer-profile YANG)")
+		}
+	}
+	// buffermgrd's own name for this profile, so it finds it present and
+	// leaves it alone (reference §2.12–2.13, §4).
+	mb := int64(p.Speed / units.Mbps)
+	prof := fmt.Sprintf("pg_lossless_%d_%s_profile", mb, cable)
+	fields := map[string]string{
+		"pool":       losslessPool,
+		"size":       strconv.FormatInt(int64(h.Size), 10),
+		"xoff":       strconv.FormatInt(int64(h.Xoff), 10),
+		"xon":        strconv.FormatInt(int64(h.Xon), 10),
+		"xon_offset": strconv.FormatInt(int64(h.Xon), 10), // SKU rows give xon = xon_offset (reference §4: 2288 / 2288) [I]
+		"dynamic_th": strconv.Itoa(th),
+	}
+	if old, ok := r.db["BUFFER_PROFILE"][prof]; ok && !equalFields(old, fields) {
+		return r.unsupported("headroom of port "+p.Name, "ports with the same speed and cable (%s) need different headroom, but share buffermgrd's profile %s", cable, prof)
+	}
+	for f, v := range fields {
+		r.set("BUFFER_PROFILE", prof, f, v)
+	}
+	r.set("BUFFER_PG", p.Name+"|0", "profile", ingressLossyProfile)
+	for _, rg := range ranges(lossless, func(int) bool { return true }) {
+		r.set("BUFFER_PG", p.Name+"|"+rg, "profile", prof)
+	}
+	isLossless := func(q int) bool { return slices.Contains(lossless, q) }
+	last := max(bufferQueueLast, lossless[len(lossless)-1])
+	all := make([]int, last+1)
+	for i := range all {
+		all[i] = i
+	}
+	for _, rg := range ranges(all, isLossless) {
+		prof := egressLossyProfile
+		first, _, _ := strings.Cut(rg, "-")
+		if n, _ := strconv.Atoi(first); isLossless(n) {
+			prof = egressLosslessProfile
+		}
+		r.set("BUFFER_QUEUE", p.Name+"|"+rg, "profile", prof)
+	}
+	return nil
+}
+
+// ranges groups ascending ints into "a-b" runs of consecutive values with
+// the same class (buffermgrd's grouping: 3,4 → "3-4", 3 → "3").
+func ranges(v []int, class func(int) bool) []string {
+	var out []string
+	for i := 0; i < len(v); {
+		j := i
+		for j+1 < len(v) && v[j+1] == v[j]+1 && class(v[j+1]) == class(v[i]) {
+			j++
+		}
+		if i == j {
+			out = append(out, strconv.Itoa(v[i]))
+		} else {
+			out = append(out, fmt.Sprintf("%d-%d", v[i], v[j]))
+		}
+		i = j + 1
+	}
+	return out
+}
+
+func joinInts(v []int, sep string) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, sep)
+}
+
+// disruptive lists the rendered parts that `config apply-patch` may refuse
+// to change in place (reference/sonic.md §7.2).
+func (r *renderer) disruptive() []string {
+	var out []string
+	for _, p := range sortedKeys(r.db["BUFFER_PROFILE"]) {
+		out = append(out, "BUFFER_PROFILE|"+p+": apply-patch changes only dynamic_th and xoff of an existing profile in place, and only on listed ASICs and images; other changes need the whole profile replaced or a config reload (reference/sonic.md §7.2)")
+	}
+	if len(r.db["PFC_WD"]) > 0 {
+		out = append(out, "PFC_WD: apply-patch changes watchdog fields only on listed ASICs and images (unknown ASICs are refused) and never removes GLOBAL POLL_INTERVAL; elsewhere a change needs `pfcwd` commands or a config reload (reference/sonic.md §7.2)")
+	}
+	return out
+}

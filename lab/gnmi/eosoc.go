@@ -259,7 +259,8 @@ type ecnProfile struct {
 }
 
 // parseECN parses the thresholds part of a random-detect ecn line
-// (reference/eos.md §3: the unit is written twice and must agree).
+// (reference/eos.md §3: the unit is written twice and must agree,
+// max-mark-probability 1–100, weight 0–15).
 func parseECN(s string) (ecnProfile, error) {
 	f := strings.Fields(s)
 	var e ecnProfile
@@ -281,8 +282,14 @@ func parseECN(s string) (ecnProfile, error) {
 		}
 		switch f[i] {
 		case "max-mark-probability":
+			if v < 1 || v > 100 {
+				return e, fmt.Errorf("parse ecn %q: max-mark-probability out of range 1-100", s)
+			}
 			e.prob = &v
 		case "weight":
+			if v < 0 || v > 15 {
+				return e, fmt.Errorf("parse ecn %q: weight out of range 0-15", s)
+			}
 			e.weight = &v
 		default:
 			return e, fmt.Errorf("parse ecn %q: unknown keyword %q", s, f[i])

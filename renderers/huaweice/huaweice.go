@@ -193,10 +193,15 @@ func (r *renderer) render() ([]*config.Node, error) {
 	}
 	tree = append(tree, deadlockGlobal...)
 	if len(pfc) > 0 {
-		n := &config.Node{Text: "dcb pfc"}
-		for _, p := range pfc {
-			n.Children = append(n.Children, &config.Node{Text: "priority " + strconv.Itoa(p)})
+		// All priorities on one line, as Huawei's own configuration
+		// scripts print them (`dcb pfc` / ` priority 3 4`: CE6800
+		// V300R023 config guide, Example_for_Configuring_PFC_Deadlock_Prevention.md,
+		// WheaterW/INTA-project @ 9308062d, the S1 mirror of the reference).
+		ps := make([]string, len(pfc))
+		for i, p := range pfc {
+			ps[i] = strconv.Itoa(p)
 		}
+		n := &config.Node{Text: "dcb pfc", Children: []*config.Node{{Text: "priority " + strings.Join(ps, " ")}}}
 		n.Children = append(n.Children, deadlockPFC...)
 		tree = append(tree, n)
 		if r.fam.dscpMapping {
@@ -579,10 +584,9 @@ func (r *renderer) anyECN(sets []*profileSet) bool {
 }
 
 // domain renders the DiffServ domain: one `ip-dscp-inbound` per DSCP a
-// class claims, by DSCP, coloured green. DSCPs no class lists keep the
-// domain's built-in mapping (reference §1.1: a new domain starts with
-// Huawei's default table); a default class therefore gets a warning
-// naming what it does not catch.
+// class claims, by DSCP, coloured green, as reference §1.1 writes it.
+// DSCPs no class lists keep the domain's built-in mapping; a warning names
+// those the default class therefore does not catch.
 func (r *renderer) domain(s *profileSet) (*config.Node, error) {
 	type line struct{ dscp, id int }
 	var lines []line
@@ -596,13 +600,44 @@ func (r *renderer) domain(s *profileSet) (*config.Node, error) {
 	for _, l := range lines {
 		n.Children = append(n.Children, &config.Node{Text: fmt.Sprintf("ip-dscp-inbound %d phb %s green", l.dscp, phbs[l.id])})
 	}
-	if dc := s.qos.DefaultClass(); dc != nil && dc.ID != 0 {
-		// Huawei's default table sends unlisted DSCPs to their own PHBs
-		// (0–7 → be, 8–15 → af1, …); only queue 0 matches "default" for
-		// the DSCPs Huawei maps to be.
-		r.warn("default class %q (queue %d): DSCPs no class lists keep domain %s's built-in mapping (reference/huawei-ce.md §1.1), not queue %d", dc.Name, dc.ID, s.domain, dc.ID)
+	if dc := s.qos.DefaultClass(); dc != nil {
+		// A new domain starts with Huawei's default table (reference §1.1),
+		// which sends DSCP d to queue d/8 (0–7 be, 8–15 af1, … 56–63 cs7).
+		// The reference restates only the claimed DSCPs, so the unclaimed
+		// ones whose built-in queue is not the default class's are named.
+		claimed := map[int]bool{}
+		for _, l := range lines {
+			claimed[l.dscp] = true
+		}
+		var off []int
+		for v := range 64 {
+			if !claimed[v] && v/8 != dc.ID {
+				off = append(off, v)
+			}
+		}
+		if len(off) > 0 {
+			r.warn("default class %q (queue %d): DSCPs %s keep DiffServ domain %s's built-in mapping (DSCP/8 → queue, reference/huawei-ce.md §1.1), not queue %d", dc.Name, dc.ID, runs(off), s.domain, dc.ID)
+		}
 	}
 	return n, nil
+}
+
+// runs prints ascending ints as "8–23, 32–47".
+func runs(v []int) string {
+	var parts []string
+	for i := 0; i < len(v); {
+		j := i
+		for j+1 < len(v) && v[j+1] == v[j]+1 {
+			j++
+		}
+		if i == j {
+			parts = append(parts, strconv.Itoa(v[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d–%d", v[i], v[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
 
 // dropProfiles renders one drop-profile per distinct ECN setting, named

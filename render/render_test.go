@@ -101,9 +101,9 @@ func fleet(n int, vendors []string) []*intent.Device {
 	return devs
 }
 
-// BenchmarkRender renders a generated 10,000-device fabric to a directory.
-// Resolution is outside the timer.
-func BenchmarkRender(b *testing.B) {
+// BenchmarkRenderDevices renders 10,000 NX-OS and EOS devices of 64 ports
+// built in Go (no intent loading) to a directory.
+func BenchmarkRenderDevices(b *testing.B) {
 	devs := fleet(10_000, []string{"nxos", "eos"})
 	dir := b.TempDir()
 	b.ResetTimer()

@@ -22,6 +22,7 @@ type command struct {
 // commands lists the verbs. Each lives in its own file, <verb>.go.
 func commands() map[string]command {
 	return map[string]command{
+		"render":  {"Render each device's native config; compare with or update golden files", runRender},
 		"version": {"Print the lossless version", runVersion},
 	}
 }

@@ -188,6 +188,10 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		}
 	}
 
+	for _, q := range profiles {
+		r.warnDefaultMap(q)
+	}
+
 	var groups [][]*config.Node
 	if style == StyleQoSProfile {
 		names := map[*intent.QoS]string{}
@@ -512,6 +516,61 @@ func (r *renderer) qosMap(q *intent.QoS) []*config.Node {
 		out = append(out, node(fmt.Sprintf("qos map dscp %s to traffic-class %d", joinInts(c.DSCP, " "), c.ID)))
 	}
 	return out
+}
+
+// eosDefaultTC is EOS's default DSCP → traffic-class map by DSCP/8:
+// 0-7→1, 8-15→0, 16-23→2, 24-31→3 … 56-63→7 (reference/eos.md §0,
+// [T:blog36]).
+var eosDefaultTC = [8]int{1, 0, 2, 3, 4, 5, 6, 7}
+
+// warnDefaultMap says where the DSCPs no class claims go: the canonical
+// rendering (reference/eos.md §1a) leaves them on EOS's default map, so
+// only some of them reach the default class. The user hears which.
+func (r *renderer) warnDefaultMap(q *intent.QoS) {
+	dc := q.DefaultClass()
+	if dc == nil {
+		return
+	}
+	claimed := map[int]bool{}
+	for _, c := range q.Classes {
+		for _, v := range c.DSCP {
+			claimed[v] = true
+		}
+	}
+	byTC := map[int][]int{}
+	for v := range 64 {
+		if tc := eosDefaultTC[v/8]; !claimed[v] && tc != dc.ID {
+			byTC[tc] = append(byTC[tc], v)
+		}
+	}
+	if len(byTC) == 0 {
+		return
+	}
+	var parts []string
+	for tc := range 8 {
+		if vs := byTC[tc]; len(vs) > 0 {
+			parts = append(parts, fmt.Sprintf("%s → %d", ranges(vs), tc))
+		}
+	}
+	r.warnf("class %s takes the DSCPs no class claims, but EOS keeps its default DSCP map for those outside traffic class %d: %s", dc.Name, dc.ID, strings.Join(parts, ", "))
+}
+
+// ranges prints sorted values as "0-7 25 27-31".
+func ranges(v []int) string {
+	var out []string
+	for i := 0; i < len(v); {
+		j := i
+		for j+1 < len(v) && v[j+1] == v[j]+1 {
+			j++
+		}
+		if j > i {
+			out = append(out, fmt.Sprintf("%d-%d", v[i], v[j]))
+		} else {
+			out = append(out, strconv.Itoa(v[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(out, " ")
 }
 
 // watchdog returns the global watchdog lines in AVD order: timeout,

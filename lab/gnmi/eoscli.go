@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"github.com/openconfig/ygot/util"
@@ -140,6 +141,10 @@ func (e *entry) getOpenConfig(p *gpb.Path, elems []*gpb.PathElem, enc gpb.Encodi
 	return nil, status.Errorf(codes.Unimplemented, "encoding %s is not supported for OpenConfig paths: use JSON_IETF or PROTO", enc)
 }
 
+// ocSchema unzips the OpenConfig schema once per process (about 20 ms);
+// it is only read afterwards.
+var ocSchema = sync.OnceValues(ocqos.Schema)
+
 // ocNodes returns the subtrees at a path, as RFC 7951 JSON.
 func ocNodes(root *ocqos.Device, p *gpb.Path, elems []*gpb.PathElem, enc gpb.Encoding) ([]*gpb.Update, error) {
 	jsonCfg := &ygot.RFC7951JSONConfig{AppendModuleName: true}
@@ -150,7 +155,7 @@ func ocNodes(root *ocqos.Device, p *gpb.Path, elems []*gpb.PathElem, enc gpb.Enc
 		}
 		return []*gpb.Update{{Path: p, Val: tv}}, nil
 	}
-	schema, err := ocqos.Schema()
+	schema, err := ocSchema()
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "openconfig schema: %v", err)
 	}

@@ -106,7 +106,7 @@ func (c loginCreds) GetRequestMetadata(context.Context, ...string) (map[string]s
 func (loginCreds) RequireTransportSecurity() bool { return false }
 
 // dial connects to tg; cfg nil means plaintext.
-func dial(t *testing.T, tg *Target, cfg *tls.Config, c loginCreds) gpb.GNMIClient {
+func dial(t testing.TB, tg *Target, cfg *tls.Config, c loginCreds) gpb.GNMIClient {
 	t.Helper()
 	tc := insecure.NewCredentials()
 	if cfg != nil {
@@ -121,7 +121,10 @@ func dial(t *testing.T, tg *Target, cfg *tls.Config, c loginCreds) gpb.GNMIClien
 }
 
 // client dials tg over TLS trusting its CA, with the right credentials.
-func client(t *testing.T, tg *Target) gpb.GNMIClient {
+func client(t *testing.T, tg *Target) gpb.GNMIClient { return benchClient(t, tg) }
+
+// benchClient is client for tests and benchmarks.
+func benchClient(t testing.TB, tg *Target) gpb.GNMIClient {
 	return dial(t, tg, tg.CA().ClientTLS(), loginCreds{testUser, testPass})
 }
 

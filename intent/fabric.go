@@ -21,6 +21,9 @@ type Fabric struct {
 	Variables map[string]cty.Value
 	// Files holds the parsed sources by filename, for diagnostic snippets.
 	Files map[string]*hcl.File
+	// broken is set when a file has syntax errors: the Fabric then holds
+	// only Files, and Resolve does nothing.
+	broken bool
 }
 
 // Profile is a qos_profile or buffer_profile block, evaluated but not yet

@@ -69,9 +69,19 @@ func Load(dir string, vars map[string]string, varFiles []string, opts ...Option)
 			bodies = append(bodies, f.Body)
 		}
 	}
+	if diags.HasErrors() {
+		return syntaxOnly(parser), diags
+	}
 	fab, d := loadBodies(parser, bodies, vars, varFiles)
 	diags = append(diags, d...)
 	return fab, diags
+}
+
+// syntaxOnly is the Fabric of a module with syntax errors: its files, for
+// snippets, and nothing else. Decoding half-parsed files would only add
+// errors that fixing the syntax removes, so Resolve skips it.
+func syntaxOnly(parser *hclparse.Parser) *Fabric {
+	return &Fabric{Files: parser.Files(), broken: true}
 }
 
 // LoadSources is Load over in-memory sources keyed by filename, for tests,
@@ -91,6 +101,9 @@ func LoadSources(src map[string][]byte, vars map[string]string) (*Fabric, hcl.Di
 		if f != nil {
 			bodies = append(bodies, f.Body)
 		}
+	}
+	if diags.HasErrors() {
+		return syntaxOnly(parser), diags
 	}
 	fab, d := loadBodies(parser, bodies, vars, nil)
 	return fab, append(diags, d...)

@@ -22,7 +22,7 @@ import (
 // out (the inventory reports why). Devices that share a profile share its
 // *QoS and *Buffers: treat them as read-only.
 func Resolve(f *Fabric, inv *inventory.Inventory) ([]*Device, hcl.Diagnostics) {
-	if f == nil || inv == nil {
+	if f == nil || inv == nil || f.broken {
 		return nil, nil
 	}
 	r := newResolver(f, inv)

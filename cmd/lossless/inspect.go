@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lossless-net/lossless/diag"
+	"github.com/lossless-net/lossless/intent"
+)
+
+const inspectUsage = `Usage: lossless inspect [options] DEVICE [DIR]
+
+Prints the resolved desired state of one device of the intent in DIR
+(default: the current directory): its classes, DSCP map, scheduling, ECN,
+PFC watchdog, buffers, and every port with its lossless headroom and how
+the headroom was derived (each term with its source). Sizes are bytes.
+Exits 1 when the intent has errors or the device is not assigned.
+
+Options:
+  -json             print one JSON document (format_version, device)
+  -inventory FILE   inventory file (default: DIR/inventory.hcl)
+  -var NAME=VALUE   set a variable; repeatable
+  -var-file FILE    read variable values from an HCL file; repeatable
+
+Examples:
+  lossless inspect leaf1 examples/ai-fabric
+  lossless inspect -json sonic1 golden/canonical | jq '.device.ports[0].headroom'
+`
+
+// inspectDocument is inspect's -json output.
+type inspectDocument struct {
+	FormatVersion string             `json:"format_version"`
+	Device        *intent.DeviceJSON `json:"device"`
+}
+
+func runInspect(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, inspectUsage) }
+	var f intentFlags
+	f.register(fs)
+	jsonOut := fs.Bool("json", false, "print a JSON document")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 1
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		fmt.Fprint(stderr, "lossless inspect: want DEVICE [DIR]\n\n"+inspectUsage)
+		return 1
+	}
+	name, dir := fs.Arg(0), "."
+	if fs.NArg() == 2 {
+		dir = fs.Arg(1)
+	}
+	res := loadIntent(dir, &f)
+	if diag.Failed(res.diags, false) {
+		_ = diag.WriteText(stderr, res.files, res.diags, useColor(stderr, false), 78)
+		return 1
+	}
+	var dev *intent.Device
+	var names []string
+	for _, d := range res.devices {
+		names = append(names, d.Name)
+		if d.Name == name {
+			dev = d
+		}
+	}
+	if dev == nil {
+		fmt.Fprintf(stderr, "lossless inspect: no assigned device %q; devices: %s\n", name, strings.Join(names, ", "))
+		return 1
+	}
+	if *jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(inspectDocument{FormatVersion: "1.0", Device: dev.JSON()}); err != nil {
+			fmt.Fprintf(stderr, "lossless inspect: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	writeDevice(stdout, dev.JSON())
+	return 0
+}
+
+// writeDevice prints the resolved state for a reader.
+func writeDevice(w io.Writer, d *intent.DeviceJSON) {
+	fmt.Fprintf(w, "device %s (%s", d.Name, d.Vendor)
+	if d.Platform != nil {
+		fmt.Fprintf(w, ", %s, %s, buffer %d B, cell %d B", d.Platform.Model, d.Platform.ASIC, d.Platform.BufferBytes, d.Platform.CellBytes)
+	}
+	fmt.Fprintf(w, ") declared at %s\n", d.Declared)
+	for _, k := range sortedOptionKeys(d.Options) {
+		fmt.Fprintf(w, "  option %s = %s\n", k, d.Options[k])
+	}
+	writeQoS(w, "  ", d.QoS)
+	if b := d.Buffers; b != nil {
+		fmt.Fprintf(w, "  buffers %q:", b.Profile)
+		if b.HeadroomAuto {
+			fmt.Fprint(w, " headroom auto")
+		} else {
+			fmt.Fprintf(w, " headroom xoff %d B, xon %d B, size %d B", b.XoffBytes, b.XonBytes, b.SizeBytes)
+		}
+		for _, p := range []struct {
+			n string
+			v int64
+		}{{"lossless pool", int64(b.LosslessPoolBytes)}, {"lossy pool", int64(b.LossyPoolBytes)}, {"headroom pool", int64(b.HeadroomPoolBytes)}} {
+			if p.v > 0 {
+				fmt.Fprintf(w, ", %s %d B", p.n, p.v)
+			}
+		}
+		if b.Alpha != nil {
+			fmt.Fprintf(w, ", alpha %d", *b.Alpha)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, p := range d.Ports {
+		fmt.Fprintf(w, "  port %s: %d bps, cable %gm", p.Name, p.SpeedBps, p.CableMetres)
+		if p.Peer != "" {
+			fmt.Fprintf(w, ", peer %s", p.Peer)
+		}
+		fmt.Fprintln(w)
+		if p.QoS != nil {
+			writeQoS(w, "    ", p.QoS)
+		}
+		for _, h := range p.Headroom {
+			fmt.Fprintf(w, "    priority %d headroom: xoff %d B, xon %d B, size %d B\n", h.Priority, h.XoffBytes, h.XonBytes, h.SizeBytes)
+			for _, t := range h.Derivation {
+				fmt.Fprintf(w, "      %-40s %8d B  (%s)\n", t.Name, t.Bytes, t.Source)
+			}
+		}
+	}
+}
+
+func writeQoS(w io.Writer, indent string, q *intent.QoSJSON) {
+	if q == nil {
+		return
+	}
+	fmt.Fprintf(w, "%sqos %q: trust %s, lossless priorities %v\n", indent, q.Profile, q.Trust, q.LosslessPriorities)
+	for _, c := range q.Classes {
+		fmt.Fprintf(w, "%s  class %d %q: dscp %v", indent, c.ID, c.Name, c.DSCP)
+		if c.Default {
+			fmt.Fprint(w, " + default")
+		}
+		if c.Lossless {
+			fmt.Fprint(w, ", lossless")
+		}
+		if c.CNP {
+			fmt.Fprint(w, ", cnp")
+		}
+		switch s := c.Scheduling; {
+		case s.Mode == "strict":
+			fmt.Fprintf(w, ", strict level %d", s.Level)
+		case s.BandwidthPercent > 0:
+			fmt.Fprintf(w, ", bandwidth %d%%", s.BandwidthPercent)
+		case s.Weight > 0:
+			fmt.Fprintf(w, ", weight %d", s.Weight)
+		}
+		if c.MTUBytes > 0 {
+			fmt.Fprintf(w, ", mtu %d", c.MTUBytes)
+		}
+		if e := c.ECN; e != nil {
+			fmt.Fprintf(w, ", ecn %s–%s at %d%%", thresholdText(e.MinBytes, e.MinTime), thresholdText(e.MaxBytes, e.MaxTime), e.MaxProbabilityPercent)
+			if e.Weight != nil {
+				fmt.Fprintf(w, " weight %d", *e.Weight)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if wd := q.Watchdog; wd != nil {
+		fmt.Fprintf(w, "%s  pfc watchdog: detection %s, restoration %s, polling %s, action %s\n", indent,
+			orDefault(wd.Detection), orDefault(wd.Restoration), orDefault(wd.Polling), orDefault(wd.Action))
+	}
+}
+
+func thresholdText(b interface{ String() string }, t string) string {
+	if t != "" {
+		return t
+	}
+	return b.String()
+}
+
+func orDefault(s string) string {
+	if s == "" {
+		return "default"
+	}
+	return s
+}
+
+func sortedOptionKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lossless-net/lossless/diag"
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/renderers"
+	_ "github.com/lossless-net/lossless/renderers/all" // vendor names for the inventory
+)
+
+const validateUsage = `Usage: lossless validate [options] [DIR]
+
+Checks the intent in DIR (default: the current directory) against the
+inventory: HCL syntax, variables, units, every validation rule (LLnnn), and
+the resolved state of every device. Exits 0 when valid, 1 otherwise.
+Diagnostics go to stderr with file:line:col and a source snippet.
+
+Options:
+  -inventory FILE   inventory file: an HCL inventory or a containerlab
+                    *.clab.yml topology (default: DIR/inventory.hcl)
+  -var NAME=VALUE   set a variable; repeatable; overrides -var-file
+  -var-file FILE    read variable values from an HCL file; repeatable
+  -strict           fail on warnings too
+  -json             print one JSON document on stdout instead of text
+  -no-color         never colour the text output (colour needs a terminal
+                    and NO_COLOR unset)
+
+Examples:
+  lossless validate examples/ai-fabric
+  lossless validate -strict -var ecn_max=2MB examples/ai-fabric
+  lossless validate -json -inventory lab.clab.yml . > diagnostics.json
+`
+
+// intentFlags are the flags shared by the commands that load an intent.
+type intentFlags struct {
+	inventory string
+	vars      varFlags
+	varFiles  stringsFlag
+}
+
+func (f *intentFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.inventory, "inventory", "", "inventory `FILE` (*.hcl or *.clab.yml; default DIR/inventory.hcl)")
+	fs.Var(&f.vars, "var", "set a variable, `NAME=VALUE` (repeatable)")
+	fs.Var(&f.varFiles, "var-file", "read variable values from `FILE` (repeatable)")
+}
+
+// varFlags collects -var NAME=VALUE.
+type varFlags map[string]string
+
+func (v *varFlags) String() string { return "" }
+
+func (v *varFlags) Set(s string) error {
+	name, value, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(name) == "" {
+		return fmt.Errorf("invalid -var %q: want NAME=VALUE", s)
+	}
+	if *v == nil {
+		*v = varFlags{}
+	}
+	(*v)[strings.TrimSpace(name)] = value
+	return nil
+}
+
+// stringsFlag collects a repeatable string flag.
+type stringsFlag []string
+
+func (l *stringsFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *stringsFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// loaded is an intent joined with its inventory.
+type loaded struct {
+	devices []*intent.Device
+	files   map[string]*hcl.File
+	diags   hcl.Diagnostics
+}
+
+// vendorNames are the vendor names the inventory accepts: every registered
+// renderer, plus the four vendors lossless is built for, so that a device
+// of a vendor whose renderer is not linked in still validates.
+func vendorNames() []string {
+	names := append(renderers.Names(), inventory.DefaultVendors()...)
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// loadIntent loads DIR's intent and the inventory and resolves them.
+func loadIntent(dir string, f *intentFlags) loaded {
+	var out loaded
+	out.files = map[string]*hcl.File{}
+	invPath := f.inventory
+	if invPath == "" {
+		invPath = filepath.Join(dir, intent.DefaultInventoryFile)
+	}
+	fab, diags := intent.Load(dir, f.vars, f.varFiles, intent.SkipFile(invPath))
+	out.diags = append(out.diags, diags...)
+	if fab != nil {
+		for n, file := range fab.Files {
+			out.files[n] = file
+		}
+	}
+	if _, err := os.Stat(invPath); err != nil {
+		out.diags = append(out.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No inventory",
+			Detail: fmt.Sprintf("Cannot read the inventory %s: %s. Put an inventory.hcl in the intent directory or pass -inventory FILE.", invPath, errors.Unwrap(err))})
+		return out
+	}
+	inv, diags := inventory.Load(invPath, vendorNames())
+	out.diags = append(out.diags, diags...)
+	if inv != nil {
+		for n, file := range inv.Files {
+			out.files[n] = file
+		}
+	}
+	if fab == nil || inv == nil {
+		return out
+	}
+	devices, diags := intent.Resolve(fab, inv)
+	out.devices = devices
+	out.diags = append(out.diags, diags...)
+	diag.Sort(out.diags)
+	return out
+}
+
+// useColor reports whether text output to w may be coloured.
+func useColor(w io.Writer, noColor bool) bool {
+	if noColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func runValidate(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, validateUsage) }
+	var f intentFlags
+	f.register(fs)
+	strict := fs.Bool("strict", false, "fail on warnings too")
+	jsonOut := fs.Bool("json", false, "print a JSON document")
+	noColor := fs.Bool("no-color", false, "never colour the output")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 1
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stderr, "lossless validate: want at most one DIR, got %d arguments\n", fs.NArg())
+		return 1
+	}
+	dir := "."
+	if fs.NArg() == 1 {
+		dir = fs.Arg(0)
+	}
+	res := loadIntent(dir, &f)
+	failed := diag.Failed(res.diags, *strict)
+	if *jsonOut {
+		if err := diag.WriteJSON(stdout, res.diags, *strict); err != nil {
+			fmt.Fprintf(stderr, "lossless validate: %v\n", err)
+			return 1
+		}
+	} else {
+		if err := diag.WriteText(stderr, res.files, res.diags, useColor(stderr, *noColor), 78); err != nil {
+			fmt.Fprintf(stderr, "lossless validate: %v\n", err)
+			return 1
+		}
+		if !failed {
+			ports := 0
+			for _, d := range res.devices {
+				ports += len(d.Ports)
+			}
+			fmt.Fprintf(stdout, "The intent is valid: %d devices, %d ports.\n", len(res.devices), ports)
+		}
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}

@@ -159,12 +159,18 @@ func (n *Node) serveSession(sc *ssh.ServerConn, ch ssh.Channel, reqs <-chan *ssh
 			cli.Go(func() {
 				sess := n.dev.NewSession(sc.User(), n.faults)
 				var status uint32
+				drop := false
 				if shell {
-					n.runShell(sc, ch, sess, commands)
+					drop = n.runShell(ch, sess, commands)
 				} else {
 					status = n.runExec(ch, sess, cmd)
 				}
+				// The device learns of the drop before the client does.
 				sess.Close()
+				if drop {
+					_ = sc.Close()
+					return
+				}
 				_, _ = ch.SendRequest("exit-status", false, binary.BigEndian.AppendUint32(nil, status))
 				_ = ch.Close()
 			})
@@ -218,7 +224,9 @@ func (n *Node) wait() bool {
 // runShell is the interactive CLI: it echoes what the client types as a
 // switch does, runs each line when CR or LF arrives (CR LF counts once),
 // and prints the output and the next prompt.
-func (n *Node) runShell(sc *ssh.ServerConn, ch ssh.Channel, sess device.Session, commands *atomic.Int64) {
+//
+// It reports true when the connection must drop (Faults.CloseAfter).
+func (n *Node) runShell(ch ssh.Channel, sess device.Session, commands *atomic.Int64) (drop bool) {
 	w := &shellWriter{ch: ch}
 	w.write(crlf(sess.Greeting()))
 	n.prompt(w, sess)
@@ -228,7 +236,7 @@ func (n *Node) runShell(sc *ssh.ServerConn, ch ssh.Channel, sess device.Session,
 	for {
 		k, err := ch.Read(buf)
 		if k == 0 && err != nil {
-			return
+			return false
 		}
 		for _, b := range buf[:k] {
 			switch {
@@ -243,16 +251,15 @@ func (n *Node) runShell(sc *ssh.ServerConn, ch ssh.Channel, sess device.Session,
 				count := commands.Add(1)
 				if f := n.faults.Load(); f.CloseAfter > 0 && count > int64(f.CloseAfter) {
 					n.lab.opts.logger.Info("fault: closing connection", "device", n.name, "after", f.CloseAfter)
-					_ = sc.Close()
-					return
+					return true
 				}
 				if !n.wait() {
-					return
+					return false
 				}
 				out, done := sess.Handle(typed)
 				w.write(crlf(out))
 				if done {
-					return
+					return false
 				}
 				n.prompt(w, sess)
 				continue
@@ -274,7 +281,7 @@ func (n *Node) runShell(sc *ssh.ServerConn, ch ssh.Channel, sess device.Session,
 			lastCR = false
 		}
 		if err != nil {
-			return
+			return false
 		}
 	}
 }

@@ -4,5 +4,6 @@
 package all
 
 import (
+	_ "github.com/lossless-net/lossless/lab/eos"  // registers "eos"
 	_ "github.com/lossless-net/lossless/lab/nxos" // registers "nxos"
 )

@@ -256,6 +256,12 @@ func ambiguous[S any](toks []Token, hits, fails []candidate[S]) *Error {
 	ref := all[0]
 	if len(hits) > 0 {
 		ref = hits[0]
+	} else {
+		for _, c := range fails {
+			if c.a.err.Token > ref.a.err.Token {
+				ref = c
+			}
+		}
 	}
 	for i, tok := range toks {
 		words := map[string]bool{}

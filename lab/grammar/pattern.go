@@ -102,6 +102,7 @@ const (
 	choice
 	arg
 	rest
+	repeat // one or more arguments of one type
 )
 
 type elem struct {
@@ -121,8 +122,9 @@ type Pattern struct {
 // Compile parses a command syntax: plain words are keywords (typed in any
 // case, abbreviated to any unambiguous prefix); <name:spec> is an argument,
 // spec being "A-B" (integer range), "word" (any word), "rest" (the rest of
-// the line), "x|y|z" (one of these keywords) or a name in types; [ … ]
-// brackets an optional group (not nested).
+// the line), "x|y|z" (one of these keywords) or a name in types; a spec
+// ending in "..." takes one or more such arguments (their value is joined
+// by spaces); [ … ] brackets an optional group (not nested).
 func Compile(syntax string, types map[string]Type) (*Pattern, error) {
 	p := &Pattern{src: syntax}
 	group, groups := 0, 0
@@ -169,6 +171,14 @@ func compileElem(w string, types map[string]Type) (elem, error) {
 	name, spec, ok := strings.Cut(w[1:len(w)-1], ":")
 	if !ok {
 		return elem{}, fmt.Errorf("argument %q lacks :spec", w)
+	}
+	if base, many := strings.CutSuffix(spec, "..."); many {
+		e, err := compileElem("<"+name+":"+base+">", types)
+		if err != nil || e.kind != arg {
+			return elem{}, fmt.Errorf("argument %q: a repeated spec must be a typed argument", w)
+		}
+		e.kind = repeat
+		return e, nil
 	}
 	switch {
 	case spec == "word":
@@ -278,6 +288,23 @@ func (p *Pattern) match(toks []Token, lineEnd int) attempt {
 			}
 			m.Words = append(m.Words, v)
 			m.Args[e.name] = v
+		case repeat:
+			var vals []string
+			for ti < len(toks) {
+				v, err := e.typ(toks[ti].Text)
+				if err != nil {
+					if len(vals) > 0 && err.Kind == Invalid {
+						break // the next word belongs to what follows
+					}
+					err.Token, err.Pos = ti, toks[ti].Pos
+					return attempt{m: m, err: err}
+				}
+				vals = append(vals, v)
+				ti++
+			}
+			m.Words = append(m.Words, vals...)
+			m.Args[e.name] = strings.Join(vals, " ")
+			continue
 		case rest:
 			var words []string
 			for ; ti < len(toks); ti++ {

@@ -1,0 +1,124 @@
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// Result is one device's apply outcome.
+type Result struct {
+	vendors.Result
+	// Vendor is the device's vendor name.
+	Vendor string
+	// Change is what was (or would have been) sent; nil when the device
+	// failed before its change was known.
+	Change *vendors.Change
+}
+
+// Unchanged reports whether the device needed nothing.
+func (r Result) Unchanged() bool { return r.Err == nil && r.Change.Empty() }
+
+// ErrStale is wrapped by the error of a device whose running config
+// changed since the saved plan was made.
+var ErrStale = errors.New("running config changed since the plan was made")
+
+// ResultCounts counts applied, unchanged and failed devices.
+func ResultCounts(rs []Result) Counts {
+	var c Counts
+	for _, r := range rs {
+		switch {
+		case r.Err != nil:
+			c.Failed++
+		case r.Change.Empty():
+			c.Unchanged++
+		default:
+			c.Change++
+		}
+	}
+	return c
+}
+
+// Apply applies every device's change, computed now or, when saved is not
+// nil, taken from the saved plan after checking that the device's scoped
+// running config still has the fingerprint the plan recorded. Results
+// come back in device-name order. A device's failure is its Result (the
+// driver has rolled it back) and the others carry on; with
+// opts.FailFast the first failure is also returned, no new device starts
+// and those in flight roll back.
+func Apply(ctx context.Context, devs []Device, saved *Plan, opts Options) ([]Result, error) {
+	devs = sorted(devs)
+	rs := make([]Result, len(devs))
+	err := fleet(ctx, devs, opts, func(ctx context.Context, i int, d Device) error {
+		rs[i] = applyOne(ctx, d, saved, opts)
+		return rs[i].Err
+	}, func(i int, d Device, err error) {
+		rs[i] = Result{Result: vendors.Result{Device: d.Intent.Name, Err: err}, Vendor: d.Intent.Vendor}
+	})
+	return rs, err
+}
+
+func applyOne(ctx context.Context, d Device, saved *Plan, opts Options) Result {
+	start := time.Now()
+	r := Result{Result: vendors.Result{Device: d.Intent.Name}, Vendor: d.Intent.Vendor}
+	fail := func(err error) Result {
+		r.Err = err
+		r.Duration = time.Since(start)
+		return r
+	}
+	var entry *DevicePlan
+	if saved != nil {
+		entry = saved.device(d.Intent.Name)
+		switch {
+		case entry == nil:
+			return fail(fmt.Errorf("%s: not in the saved plan", d.Intent.Name))
+		case entry.Error != "" || entry.Change == nil:
+			return fail(fmt.Errorf("%s: the saved plan has no change for it (planning failed: %s)", d.Intent.Name, entry.Error))
+		}
+	}
+	v, doc, err := desired(d, opts)
+	if err != nil {
+		return fail(err)
+	}
+	drv, err := v.Dial(ctx, d.Target)
+	if err != nil {
+		return fail(err)
+	}
+	defer drv.Close()
+	running, err := drv.Running(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	var ch *vendors.Change
+	if entry != nil {
+		if fp := Fingerprint(running); fp != entry.Fingerprint {
+			return fail(fmt.Errorf("%s: %w (fingerprint %.12s, plan has %.12s); run plan again", d.Intent.Name, ErrStale, fp, entry.Fingerprint))
+		}
+		ch = entry.Change
+	} else if ch, err = drv.Diff(running, doc); err != nil {
+		return fail(fmt.Errorf("%s: diff: %w", d.Intent.Name, err))
+	}
+	r.Change = ch
+	if ch.Empty() {
+		r.Duration = time.Since(start)
+		return r
+	}
+	res := drv.Apply(ctx, ch, vendors.ApplyOptions{ConfirmTimeout: opts.ConfirmTimeout})
+	res.Device = d.Intent.Name
+	res.Duration = time.Since(start)
+	r.Result = res
+	return r
+}
+
+// device returns the plan entry of a device, or nil.
+func (p *Plan) device(name string) *DevicePlan {
+	for i := range p.Devices {
+		if p.Devices[i].Device == name {
+			return &p.Devices[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package plan
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// Input says where a fleet's intent and inventory are and how to log in.
+type Input struct {
+	// Dir is the intent directory; Inventory the inventory file (empty:
+	// Dir/inventory.hcl).
+	Dir, Inventory string
+	// Vars and VarFiles are the -var and -var-file values.
+	Vars     map[string]string
+	VarFiles []string
+	// Env reads the credentials' environment variables; Home expands "~"
+	// in credential paths.
+	Env  vendors.LookupEnv
+	Home string
+	// InsecureIgnoreHostKey skips host key checks for every device.
+	InsecureIgnoreHostKey bool
+	// Override, when set, may change each device's target after it is
+	// resolved (plan -lab points them at the embedded lab).
+	Override func(t *vendors.Target)
+}
+
+// Load loads the intent and inventory, resolves every device, and builds
+// each one's target (address, port, login). It returns the devices in
+// name order, the parsed files by name (for diagnostic snippets) and the
+// diagnostics; devices are nil when there is an error diagnostic. A device
+// whose login cannot be resolved is an error.
+func Load(in Input) ([]Device, map[string]*hcl.File, hcl.Diagnostics, error) {
+	invPath := in.Inventory
+	if invPath == "" {
+		invPath = filepath.Join(in.Dir, intent.DefaultInventoryFile)
+	}
+	files := map[string]*hcl.File{}
+	// Vendors with a renderer but no driver yet load, and fail per device
+	// when planned ("no driver for vendor"), naming the device.
+	names := slices.Compact(slices.Sorted(slices.Values(append(vendors.Names(), renderers.Names()...))))
+	inv, diags := inventory.Load(invPath, names)
+	if inv != nil {
+		for n, f := range inv.Files {
+			files[n] = f
+		}
+	}
+	fab, d := intent.Load(in.Dir, in.Vars, in.VarFiles, intent.SkipFile(invPath))
+	diags = append(diags, d...)
+	if fab != nil {
+		for n, f := range fab.Files {
+			files[n] = f
+		}
+	}
+	if diags.HasErrors() {
+		return nil, files, diags, nil
+	}
+	ids, d := intent.Resolve(fab, inv)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return nil, files, diags, nil
+	}
+	devs := make([]Device, 0, len(ids))
+	for _, id := range ids {
+		invDev := inv.Device(id.Name)
+		if invDev == nil {
+			return nil, files, diags, fmt.Errorf("load %s: resolved device missing from the inventory", id.Name)
+		}
+		login, err := vendors.LoginFor(id.Name, invDev.Credentials, in.Env, in.Home)
+		if err != nil {
+			return nil, files, diags, err
+		}
+		login.InsecureIgnoreHostKey = in.InsecureIgnoreHostKey
+		t := vendors.Target{Device: id.Name, Vendor: id.Vendor, Address: invDev.Address, Port: invDev.Port, Login: login}
+		if in.Override != nil {
+			in.Override(&t)
+		}
+		devs = append(devs, Device{Intent: id, Target: t})
+	}
+	return sorted(devs), files, diags, nil
+}
+
+// Select keeps the devices matching any of targets: a device name,
+// "role:R" or "tag:T". No targets keeps every device. A target that
+// matches no device is an error, so a typo never silently plans nothing.
+func Select(devs []Device, targets []string) ([]Device, error) {
+	if len(targets) == 0 {
+		return devs, nil
+	}
+	keep := make([]bool, len(devs))
+	for _, t := range targets {
+		match := func(d *intent.Device) bool { return d.Name == t }
+		if r, ok := strings.CutPrefix(t, "role:"); ok {
+			match = func(d *intent.Device) bool { return slices.Contains(d.Roles, r) }
+		} else if tag, ok := strings.CutPrefix(t, "tag:"); ok {
+			match = func(d *intent.Device) bool { return slices.Contains(d.Tags, tag) }
+		}
+		hit := false
+		for i, d := range devs {
+			if match(d.Intent) {
+				keep[i], hit = true, true
+			}
+		}
+		if !hit {
+			return nil, fmt.Errorf("target %q matches no device", t)
+		}
+	}
+	var out []Device
+	for i, d := range devs {
+		if keep[i] {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}

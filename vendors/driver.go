@@ -1,0 +1,105 @@
+package vendors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/lossless-net/lossless/config"
+)
+
+// Driver talks to one connected device. Its methods are not safe for
+// concurrent use; plan gives each device its own driver.
+type Driver interface {
+	// Running reads the running config inside lossless' scope, in a form
+	// that is stable between reads (no timestamps): the fingerprint of a
+	// saved plan is its SHA-256.
+	Running(ctx context.Context) ([]byte, error)
+	// Diff compares a Running result with the desired rendering and
+	// returns the change that makes the device match it. It is pure: no
+	// I/O, and the same inputs give the same change.
+	Diff(running []byte, desired *config.Document) (*Change, error)
+	// Apply sends c atomically: afterwards the device is either at the
+	// desired config (re-read and verified) or back at exactly the running
+	// config it had before. A failure is in Result.Err, naming the device.
+	Apply(ctx context.Context, c *Change, opts ApplyOptions) Result
+	// Close ends the session. It is safe to call more than once.
+	Close() error
+}
+
+// ApplyOptions are the settings of one apply.
+type ApplyOptions struct {
+	// ConfirmTimeout is how long a confirm-by-timer commit (EOS commit
+	// timer, Huawei commit trial) waits for the confirm before the device
+	// rolls back by itself; 0 means DefaultConfirmTimeout.
+	ConfirmTimeout time.Duration
+}
+
+// DefaultConfirmTimeout is the commit timer used when ApplyOptions leaves
+// it unset.
+const DefaultConfirmTimeout = 2 * time.Minute
+
+// Change is what apply would do to one device. A Change with no Commands
+// and no Patch is empty: nothing is pushed.
+type Change struct {
+	// Device is the device name.
+	Device string `json:"device"`
+	// Vendor is the device's vendor name.
+	Vendor string `json:"vendor"`
+	// Scope says what part of the running config was read and may change.
+	Scope string `json:"scope"`
+	// Diff is the unified diff (go-diff line mode) of the scoped running
+	// config against the desired one, in the device's own text form; ""
+	// when they are equal.
+	Diff string `json:"diff,omitempty"`
+	// Commands are the exact CLI lines apply sends, in order (CLI vendors).
+	Commands []string `json:"commands,omitempty"`
+	// Patch is the RFC 6902 JSON Patch apply sends (SONiC); nil for CLI.
+	Patch json.RawMessage `json:"patch,omitempty"`
+	// Disruptive lists why the change may disturb traffic while it is
+	// applied (for example an NX-OS network-qos change); empty when it is
+	// hitless.
+	Disruptive []string `json:"disruptive,omitempty"`
+	// Desired is the rendering the change leads to; Apply verifies the
+	// device against it after pushing.
+	Desired *config.Document `json:"desired"`
+}
+
+// Empty reports whether the change has nothing to send.
+func (c *Change) Empty() bool {
+	if c == nil {
+		return true
+	}
+	return len(c.Commands) == 0 && (len(c.Patch) == 0 || string(c.Patch) == "[]")
+}
+
+// Result is the outcome of applying one device's change.
+type Result struct {
+	Device string
+	// Applied is true when the device now runs the desired config.
+	Applied bool
+	// RolledBack is true when a failure was undone: the device is back at
+	// its running config from before the apply.
+	RolledBack bool
+	// Err is why the apply failed; nil on success. A rejection by the
+	// device is a *DeviceError.
+	Err error
+	// Duration is the wall time the apply took.
+	Duration time.Duration
+}
+
+// DeviceError is a line the device refused: the device, the line sent and
+// the device's reply.
+type DeviceError struct {
+	Device string
+	// Line is the command sent.
+	Line string
+	// Reply is what the device printed in answer, trimmed.
+	Reply string
+}
+
+// Error returns "DEVICE rejected "LINE": REPLY".
+func (e *DeviceError) Error() string {
+	return fmt.Sprintf("%s rejected %q: %s", e.Device, e.Line, e.Reply)
+}

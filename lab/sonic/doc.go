@@ -1,0 +1,16 @@
+// Package sonic is the lab's SONiC personality: the `admin@sonic:~$` bash
+// shell with sudo, `show runningconfiguration all`, `config apply-patch
+// [--dry-run]` (RFC 6902 JSON Patch over CONFIG_DB, checked by GCU's
+// field-operation validators and by SONiC YANG), `config checkpoint`,
+// `rollback`, `replace` and `save`, and heredoc uploads of patch files
+// (reference/sonic.md §7, §8).
+//
+// YANG validation runs in-process: the modules of shared/yang/sonic are
+// embedded and parsed with goyang; types, patterns, ranges, enumerations,
+// leafrefs, mandatory leaves and the must expressions of the QoS modules
+// are checked, with libyang's messages. The device also implements
+// [device.ConfigDB] for the gNMI target and [device.Checkpointer].
+//
+// It registers the kind "sonic" with [device.Register]. It never imports
+// the renderers: its rules come from the reference and the YANG.
+package sonic

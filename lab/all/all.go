@@ -4,6 +4,8 @@
 package all
 
 import (
-	_ "github.com/lossless-net/lossless/lab/eos"  // registers "eos"
-	_ "github.com/lossless-net/lossless/lab/nxos" // registers "nxos"
+	_ "github.com/lossless-net/lossless/lab/eos"      // registers "eos"
+	_ "github.com/lossless-net/lossless/lab/huaweice" // registers "huawei-ce"
+	_ "github.com/lossless-net/lossless/lab/nxos"     // registers "nxos"
+	_ "github.com/lossless-net/lossless/lab/sonic"    // registers "sonic"
 )

@@ -39,8 +39,8 @@ const (
 
 	// MACPHYDelayKB is the default MAC/PHY delay: the bytes held in the
 	// switch's egress pipeline and PHY once XOFF is generated, 0.8 KB.
-	// Source: SONiC device/mellanox asic_table.j2, mac_phy_delay "0.8"
-	// (every Spectrum generation).
+	// Source: sonic-buildimage platform/mellanox/asic_table.j2,
+	// mac_phy_delay "0.8" (every Spectrum generation).
 	MACPHYDelayKB = 0.8
 
 	// PeerResponseKB is the peer response used for speeds IEEE 802.3
@@ -50,8 +50,10 @@ const (
 	PeerResponseKB = 3.8
 
 	// PipelineLatencyKB is the default Xon, the ingress pipeline latency:
-	// 18 KB. Source: SONiC asic_table.j2, pipeline_latency "18".
-	PipelineLatencyKB = 18
+	// 19 KB. Source: SONiC asic_table.j2, pipeline_latency "19" for
+	// Spectrum-1 to -5 (it was "18" before; the NVIDIA tables in this
+	// package's tests carry xon 19456 = 19 KB).
+	PipelineLatencyKB = 19
 
 	// MinFrame is the smallest Ethernet frame, 64 bytes (IEEE 802.3).
 	MinFrame units.Bytes = 64
@@ -110,7 +112,7 @@ type Input struct {
 	PeerResponseBytes units.Bytes
 	// MACPHYDelay overrides the 0.8 KB MAC/PHY delay when non-zero.
 	MACPHYDelay units.Bytes
-	// PipelineLatency overrides the 18 KB pipeline latency (Xon) when
+	// PipelineLatency overrides the 19 KB pipeline latency (Xon) when
 	// non-zero.
 	PipelineLatency units.Bytes
 	// SmallPacketPercent overrides the 100 % small-frame share when
@@ -150,7 +152,7 @@ var ErrBadInput = errors.New("bad headroom input")
 
 const (
 	srcLua     = "sonic-swss cfgmgr/buffer_headroom_mellanox.lua"
-	srcAsic    = "SONiC device/mellanox asic_table.j2"
+	srcAsic    = "sonic-buildimage platform/mellanox/asic_table.j2"
 	srcTraffic = "SONiC LOSSLESS_TRAFFIC_PATTERN small_packet_percentage"
 )
 
@@ -195,7 +197,7 @@ func Compute(in Input) (Result, error) {
 	if in.MACPHYDelay > 0 {
 		macphy, macphySrc = big.NewRat(int64(in.MACPHYDelay), 1), "MAC/PHY delay given by the caller"
 	}
-	pipeline, pipelineSrc := kb(PipelineLatencyKB), srcAsic+" pipeline_latency 18 KB"
+	pipeline, pipelineSrc := kb(PipelineLatencyKB), srcAsic+" pipeline_latency 19 KB"
 	if in.PipelineLatency > 0 {
 		pipeline, pipelineSrc = big.NewRat(int64(in.PipelineLatency), 1), "pipeline latency given by the caller"
 	}

@@ -74,14 +74,14 @@ func TestComputeMatchesMellanoxTables(t *testing.T) {
 // 802.3 31B.3.7), cable both ways = 2 × 5 × 1e11 / 1.98e8 / 8 = 631.31 B,
 // MAC/PHY 819.2 B, occupancy 144/64 = 2.25:
 // xoff = 9100 + 2.25 × (9100 + 631.31 + 819.2 + 25216) = 89574.65,
-// 623 cells = 89712 B; xon = 18 KB = 18432 B = 128 cells.
+// 623 cells = 89712 B; xon = 19 KB = 19456 B → 136 cells = 19584 B.
 func TestComputeWorkedExample(t *testing.T) {
 	got, err := Compute(Input{Speed: 100 * units.Gbps, Cable: 5 * units.Metre, MTU: 9100, Cell: 144})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Xoff != 89712 || got.Xon != 18432 || got.Size != 89712+18432 {
-		t.Errorf("got xoff %d xon %d size %d, want 89712 18432 108144", got.Xoff, got.Xon, got.Size)
+	if got.Xoff != 89712 || got.Xon != 19584 || got.Size != 89712+19584 {
+		t.Errorf("got xoff %d xon %d size %d, want 89712 19584 109296", got.Xoff, got.Xon, got.Size)
 	}
 	var sum units.Bytes
 	for _, term := range got.Terms {
@@ -114,8 +114,8 @@ func TestComputeDefaultsAndOptions(t *testing.T) {
 		t.Errorf("800G peer response: %+v, want the 3.8 KB fallback", r800.Terms[4])
 	}
 	lanes8, _ := Compute(Input{Speed: 800 * units.Gbps, Cable: 3 * units.Metre, MTU: 9216, Cell: 192, Lanes: 8})
-	// Xon = 2 × 18 KB − 1 KB = 35840 B, 187 cells of 192 = 35904 B; size adds one MTU (48 cells).
-	if lanes8.Xon != 35904 || lanes8.Size != lanes8.Xoff+35904+9216 || lanes8.Xoff != r800.Xoff {
+	// Xon = 2 × 19 KB − 1 KB = 37888 B = 197.33 cells of 192 → 198 cells = 38016 B; size adds one MTU (48 cells).
+	if lanes8.Xon != 38016 || lanes8.Size != lanes8.Xoff+38016+9216 || lanes8.Xoff != r800.Xoff {
 		t.Errorf("8-lane: xoff %d xon %d size %d", lanes8.Xoff, lanes8.Xon, lanes8.Size)
 	}
 	for _, speed := range []units.BitRate{10, 25, 40, 50, 100, 200, 400, 800} {
@@ -177,5 +177,5 @@ func BenchmarkCompute(b *testing.B) {
 func ExampleCompute() {
 	r, _ := Compute(Input{Speed: 100 * units.Gbps, Cable: 5 * units.Metre, MTU: 9100, Cell: 144})
 	fmt.Println(r.Xoff, r.Xon, r.Size)
-	// Output: 89712B 18KB 108144B
+	// Output: 89712B 19584B 109296B
 }

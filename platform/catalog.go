@@ -39,11 +39,13 @@ func parse(b []byte) (map[string]*Platform, error) {
 		if err := p.Check(); err != nil {
 			return nil, fmt.Errorf("platform catalog entry %d: %w", i, err)
 		}
-		k := key(p.Model)
-		if _, dup := m[k]; dup {
-			return nil, fmt.Errorf("platform catalog: duplicate model %q", p.Model)
+		for _, name := range append([]string{p.Model}, p.Aliases...) {
+			k := key(name)
+			if _, dup := m[k]; dup {
+				return nil, fmt.Errorf("platform catalog: %q names two entries", name)
+			}
+			m[k] = p
 		}
-		m[k] = p
 	}
 	return m, nil
 }
@@ -52,19 +54,37 @@ func parse(b []byte) (map[string]*Platform, error) {
 // "SN4700".
 func key(model string) string { return strings.ToUpper(strings.TrimSpace(model)) }
 
-// Lookup returns the catalog entry for a model name as written in an
-// inventory, ignoring case. The returned Platform is shared: callers must
-// not modify it (use Clone to get a copy).
+// Lookup returns the catalog entry for a model name or alias as written in
+// an inventory, ignoring case. The returned Platform is shared: callers
+// must not modify it (use Clone to get a copy).
 func Lookup(model string) (*Platform, bool) {
 	p, ok := catalog[key(model)]
 	return p, ok
 }
 
-// Models returns every model in the catalog, sorted.
+// Models returns the canonical name of every model in the catalog, sorted.
 func Models() []string {
 	out := make([]string, 0, len(catalog))
-	for _, p := range catalog {
-		out = append(out, p.Model)
+	for k, p := range catalog {
+		if key(p.Model) == k {
+			out = append(out, p.Model)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Names returns every name Lookup accepts (models and aliases), sorted.
+func Names() []string {
+	out := make([]string, 0, len(catalog))
+	for k, p := range catalog {
+		name := p.Model
+		for _, a := range p.Aliases {
+			if key(a) == k {
+				name = a
+			}
+		}
+		out = append(out, name)
 	}
 	slices.Sort(out)
 	return out
@@ -74,6 +94,8 @@ func Models() []string {
 func (p *Platform) Clone() *Platform {
 	c := *p
 	c.PFCPriorities = slices.Clone(p.PFCPriorities)
+	c.Aliases = slices.Clone(p.Aliases)
+	c.Unverified = slices.Clone(p.Unverified)
 	return &c
 }
 
@@ -104,6 +126,11 @@ func (p *Platform) Check() error {
 		return fmt.Errorf("%s: units %q must be bytes, kbytes or cells", p.Model, p.Units)
 	case len(p.Source) < 20:
 		return fmt.Errorf("%s: source must say where the figures come from", p.Model)
+	}
+	for _, f := range p.Unverified {
+		if !slices.Contains([]string{"buffer_bytes", "cell_bytes", "max_lossless", "mtu_min", "mtu_max", "units"}, f) {
+			return fmt.Errorf("%s: unverified field %q is not a figure of the entry", p.Model, f)
+		}
 	}
 	seen := map[int]bool{}
 	for _, pr := range p.PFCPriorities {

@@ -31,4 +31,13 @@ type Platform struct {
 	Units string `json:"units"`
 	// Source says where the figures come from.
 	Source string `json:"source"`
+	// Aliases are other names an engineer may write for the same model
+	// (the SONiC HwSKU, the model without its vendor prefix). Lookup
+	// accepts them; Model stays the canonical name.
+	Aliases []string `json:"aliases,omitempty"`
+	// Unverified names the JSON fields whose figure is an inference or a
+	// lower bound rather than read in a cited source ("buffer_bytes",
+	// "cell_bytes", "max_lossless"). Checks that depend on them should
+	// warn rather than fail.
+	Unverified []string `json:"unverified,omitempty"`
 }

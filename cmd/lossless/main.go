@@ -24,6 +24,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"render":  {"Render each device's native config; compare with or update golden files", runRender},
 		"version": {"Print the lossless version", runVersion},
+		"lab":     {"Start emulated switches (SSH, gNMI) with inventory and known_hosts", runLab},
 	}
 }
 

@@ -1,0 +1,268 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/lab"
+	_ "github.com/lossless-net/lossless/lab/all" // every personality
+	"github.com/lossless-net/lossless/lab/device"
+	gnmitarget "github.com/lossless-net/lossless/lab/gnmi"
+)
+
+const labUsage = `Usage: lossless lab up [options]
+
+Starts emulated switches (SSH servers on 127.0.0.1, one port each, with the
+vendor's prompts, grammar, errors and commit/rollback) in this process,
+writes an inventory and a known_hosts file pointing at them, and runs until
+interrupted (Ctrl-C).
+
+The devices accept the user and password in LOSSLESS_USER and
+LOSSLESS_PASSWORD when set, else admin / admin.
+
+Options:
+  -inventory FILE   start the devices named in this inventory (name, vendor)
+  -n N              devices per vendor when no -inventory (default 1)
+  -vendors LIST     comma-separated vendors when no -inventory
+                    (default: every vendor the lab emulates)
+  -seed DIR         start each device from DIR/<device>.cfg (CLI running
+                    config) or DIR/<device>.json (SONiC CONFIG_DB)
+  -out DIR          where inventory.hcl and known_hosts go (default "lab")
+  -gnmi             also serve gNMI (TLS, CA written to DIR/gnmi-ca.pem)
+                    for the devices that support it (EOS, SONiC)
+
+Fault flags (applied to every device):
+  -latency DURATION          delay each reply (e.g. 200ms)
+  -close-after N             drop the connection after N commands
+  -reject REGEX              refuse config lines matching REGEX with the
+                             vendor's invalid-input error
+  -fail-commit               make commits fail
+  -expire-commit-timer       roll a timed commit back at once
+  -refuse-auth               refuse every login
+  -change-host-key           present a host key other than known_hosts'
+  -no-prompt                 never print a prompt
+
+Examples:
+  lossless lab up -n 2 -vendors nxos,eos -out /tmp/lab
+  lossless lab up -inventory examples/ai-fabric/inventory.hcl -seed seeds -gnmi
+  lossless lab up -vendors eos -fail-commit
+`
+
+func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "up" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			fmt.Fprint(stdout, labUsage)
+			return 0
+		}
+		fmt.Fprint(stderr, labUsage)
+		return 1
+	}
+	fs := flag.NewFlagSet("lab up", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	invPath := fs.String("inventory", "", "")
+	n := fs.Int("n", 1, "")
+	vendors := fs.String("vendors", "", "")
+	seedDir := fs.String("seed", "", "")
+	outDir := fs.String("out", "lab", "")
+	withGNMI := fs.Bool("gnmi", false, "")
+	var f faultFlags
+	fs.DurationVar(&f.latency, "latency", 0, "")
+	fs.IntVar(&f.closeAfter, "close-after", 0, "")
+	fs.StringVar(&f.reject, "reject", "", "")
+	fs.BoolVar(&f.failCommit, "fail-commit", false, "")
+	fs.BoolVar(&f.expireTimer, "expire-commit-timer", false, "")
+	fs.BoolVar(&f.refuseAuth, "refuse-auth", false, "")
+	fs.BoolVar(&f.changeHostKey, "change-host-key", false, "")
+	fs.BoolVar(&f.noPrompt, "no-prompt", false, "")
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, labUsage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "lossless lab up: %v\n\n%s", err, labUsage)
+		return 1
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "lossless lab up: unexpected argument %q\n", fs.Arg(0))
+		return 1
+	}
+	if *n < 1 {
+		fmt.Fprintf(stderr, "lossless lab up: -n must be at least 1, got %d\n", *n)
+		return 1
+	}
+	specs, code := labDevices(*invPath, *n, *vendors, stderr)
+	if code != 0 {
+		return code
+	}
+	user, password := os.Getenv(lab.UserEnv), os.Getenv(lab.PasswordEnv)
+	if user == "" || password == "" {
+		user, password = lab.DefaultUser, lab.DefaultPassword
+	}
+	l, err := lab.New(lab.WithCredentials(user, password))
+	if err != nil {
+		fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
+		return 1
+	}
+	defer l.Close()
+	for _, s := range specs {
+		seed, err := readSeed(*seedDir, s.name)
+		if err != nil {
+			fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
+			return 1
+		}
+		node, err := l.Add(s.vendor, s.name, seed)
+		if err != nil {
+			fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
+			return 1
+		}
+		f.apply(node.Faults())
+	}
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
+		return 1
+	}
+	inv := filepath.Join(*outDir, "inventory.hcl")
+	if err := l.WriteInventory(inv); err != nil {
+		fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
+		return 1
+	}
+	var target *gnmitarget.Target
+	if *withGNMI {
+		if target, err = startGNMI(ctx, l, user, password, *outDir); err != nil {
+			fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
+			return 1
+		}
+		defer target.Close()
+	}
+	for _, node := range l.Nodes() {
+		fmt.Fprintf(stdout, "%-12s %-10s ssh %s\n", node.Name(), node.Kind(), node.Addr())
+	}
+	if target != nil {
+		fmt.Fprintf(stdout, "gnmi         %s (TLS; CA %s; target = device name)\n", target.Addr(), filepath.Join(*outDir, "gnmi-ca.pem"))
+	}
+	fmt.Fprintf(stdout, "\nInventory:   %s\nKnown hosts: %s\n", inv, filepath.Join(*outDir, lab.KnownHostsFile))
+	fmt.Fprintf(stdout, "Credentials: export %s=%s %s=<the lab password: $%s, or admin when unset>\n",
+		lab.UserEnv, user, lab.PasswordEnv, lab.PasswordEnv)
+	fmt.Fprintf(stdout, "Try:         lossless plan -inventory %s <intent dir>\n", inv)
+	fmt.Fprintln(stdout, "Running until interrupted (Ctrl-C).")
+	<-ctx.Done()
+	fmt.Fprintln(stderr, "lossless lab: stopping")
+	return 0
+}
+
+// labDevice is one device to start.
+type labDevice struct{ name, vendor string }
+
+// labDevices lists the devices from an inventory, or n per vendor.
+func labDevices(invPath string, n int, vendors string, stderr io.Writer) ([]labDevice, int) {
+	kinds := device.Kinds()
+	if invPath != "" {
+		inv, diags := inventory.Load(invPath, inventory.DefaultVendors())
+		if diags.HasErrors() || inv == nil {
+			var files map[string]*hcl.File
+			if inv != nil {
+				files = inv.Files
+			}
+			_ = hcl.NewDiagnosticTextWriter(stderr, files, 78, false).WriteDiagnostics(diags)
+			return nil, 1
+		}
+		var out []labDevice
+		for _, d := range inv.Devices {
+			if !slices.Contains(kinds, d.Vendor) {
+				fmt.Fprintf(stderr, "lossless lab up: device %s: the lab does not emulate vendor %q (it emulates %s)\n", d.Name, d.Vendor, strings.Join(kinds, ", "))
+				return nil, 1
+			}
+			out = append(out, labDevice{d.Name, d.Vendor})
+		}
+		return out, 0
+	}
+	want := kinds
+	if vendors != "" {
+		want = strings.Split(vendors, ",")
+	}
+	var out []labDevice
+	for _, v := range want {
+		v = strings.TrimSpace(v)
+		if !slices.Contains(kinds, v) {
+			fmt.Fprintf(stderr, "lossless lab up: unknown vendor %q (the lab emulates %s)\n", v, strings.Join(kinds, ", "))
+			return nil, 1
+		}
+		for i := 1; i <= n; i++ {
+			out = append(out, labDevice{fmt.Sprintf("%s%d", strings.ReplaceAll(v, "-", ""), i), v})
+		}
+	}
+	return out, 0
+}
+
+// readSeed returns DIR/<name>.cfg or DIR/<name>.json, nil when neither
+// exists or dir is empty.
+func readSeed(dir, name string) ([]byte, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	for _, ext := range []string{".cfg", ".json"} {
+		b, err := os.ReadFile(filepath.Join(dir, name+ext))
+		if err == nil {
+			return b, nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("seed %s: %w", name, err)
+		}
+	}
+	return nil, nil
+}
+
+// startGNMI serves every device that gNMI can reach on one TLS target and
+// writes its CA certificate next to the inventory.
+func startGNMI(ctx context.Context, l *lab.Lab, user, password, dir string) (*gnmitarget.Target, error) {
+	t, err := gnmitarget.New(gnmitarget.WithCredentials(user, password))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range l.Nodes() {
+		d := n.Device()
+		_, db := d.(device.ConfigDB)
+		_, cli := d.(device.CLIConfig)
+		if !db && !cli {
+			continue
+		}
+		if err := t.Add(n.Name(), d, n.Faults()); err != nil {
+			return nil, err
+		}
+	}
+	if err := t.Start(ctx); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gnmi-ca.pem"), t.CA().CertPEM, 0o644); err != nil {
+		_ = t.Close()
+		return nil, fmt.Errorf("write gnmi CA: %w", err)
+	}
+	return t, nil
+}
+
+// faultFlags are the fault flags of lab up.
+type faultFlags struct {
+	latency                                                      time.Duration
+	closeAfter                                                   int
+	reject                                                       string
+	failCommit, expireTimer, refuseAuth, changeHostKey, noPrompt bool
+}
+
+func (ff faultFlags) apply(f *device.Faults) {
+	f.Update(func(f *device.Faults) {
+		f.Latency, f.CloseAfter, f.RejectPattern = ff.latency, ff.closeAfter, ff.reject
+		f.FailCommit, f.ExpireCommitTimer, f.RefuseAuth = ff.failCommit, ff.expireTimer, ff.refuseAuth
+		f.ChangeHostKey, f.NoPrompt = ff.changeHostKey, ff.noPrompt
+	})
+}

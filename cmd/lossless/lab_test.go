@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/lab"
+)
+
+// TestLabUp starts the lab, reads the inventory and known_hosts it wrote,
+// logs in to every device with them, and stops on cancel.
+func TestLabUp(t *testing.T) {
+	t.Setenv(lab.UserEnv, "")
+	t.Setenv(lab.PasswordEnv, "")
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int)
+	go func() {
+		code := run(ctx, []string{"lab", "up", "-n", "2", "-vendors", "nxos,eos", "-out", dir, "-latency", "1ms"}, pw, &stderr)
+		_ = pw.Close()
+		done <- code
+	}()
+	var out strings.Builder
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+		if strings.HasPrefix(sc.Text(), "Running until interrupted") {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	for _, want := range []string{"nxos1", "nxos2", "eos1", "eos2", "Inventory:", "Known hosts:", "export LOSSLESS_USER=admin"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "PASSWORD="+lab.DefaultPassword) {
+		t.Errorf("the password was printed:\n%s", out.String())
+	}
+	inv, diags := inventory.Load(filepath.Join(dir, "inventory.hcl"), inventory.DefaultVendors())
+	if diags.HasErrors() {
+		t.Fatalf("the written inventory does not load: %v", diags)
+	}
+	if len(inv.Devices) != 4 {
+		t.Fatalf("inventory has %d devices, want 4", len(inv.Devices))
+	}
+	hk, err := knownhosts.New(filepath.Join(dir, lab.KnownHostsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range inv.Devices {
+		addr := fmt.Sprintf("%s:%d", d.Address, d.Port)
+		c, err := ssh.Dial("tcp", addr, &ssh.ClientConfig{User: lab.DefaultUser,
+			Auth: []ssh.AuthMethod{ssh.Password(lab.DefaultPassword)}, HostKeyCallback: hk})
+		if err != nil {
+			t.Errorf("%s (%s): %v", d.Name, addr, err)
+			continue
+		}
+		s, _ := c.NewSession()
+		b, err := s.Output("show running-config")
+		if err != nil || !strings.Contains(string(b), "hostname "+d.Name) {
+			t.Errorf("%s: show running-config: %v %q", d.Name, err, b)
+		}
+		_ = c.Close()
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit code %d, stderr:\n%s", code, stderr.String())
+	}
+}
+
+func TestLabUpFlags(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"lab", "up", "-help"}, 0, ""},
+		{[]string{"lab"}, 1, "Usage: lossless lab up"},
+		{[]string{"lab", "up", "-vendors", "junos"}, 1, `unknown vendor "junos"`},
+		{[]string{"lab", "up", "-n", "0"}, 1, "-n must be at least 1"},
+		{[]string{"lab", "up", "-bogus"}, 1, "flag provided but not defined"},
+	}
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		if code := run(ctx, c.args, &stdout, &stderr); code != c.code || !strings.Contains(stderr.String(), c.err) {
+			t.Errorf("%v: code %d stderr %q, want %d and %q", c.args, code, stderr.String(), c.code, c.err)
+		}
+	}
+}

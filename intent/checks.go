@@ -148,8 +148,12 @@ func (r *resolver) checkLinks() {
 		}
 		ma, mb := dscpMap(qa), dscpMap(qb)
 		var diffs []string
+		first := -1
 		for dscp := range ma {
 			if ma[dscp] != mb[dscp] {
+				if first < 0 {
+					first = dscp
+				}
 				diffs = append(diffs, fmt.Sprintf("DSCP %d → TC %d vs %d", dscp, ma[dscp], mb[dscp]))
 			}
 		}
@@ -158,7 +162,8 @@ func (r *resolver) checkLinks() {
 				diffs = append(diffs[:4], fmt.Sprintf("and %d more", len(diffs)-4))
 			}
 			r.diags.add(errorf(RuleLinkDSCPMap, "Link ends disagree on the DSCP map", &subj, nil,
-				fmt.Sprintf("%s map DSCP to traffic classes differently: %s. Traffic would change class, and lose its lossless treatment, as it crosses the link. Use the same DSCP sets on both ends (class %s and %s).", ends, strings.Join(diffs, ", "), rangeOfProfile(qa), rangeOfProfile(qb))))
+				fmt.Sprintf("%s map DSCP to traffic classes differently: %s. Traffic would change class, and lose its lossless treatment, as it crosses the link. Use the same DSCP sets on both ends (DSCP %d: %s on one end, %s on the other).",
+					ends, strings.Join(diffs, ", "), first, classOf(qa, ma[first]), classOf(qb, mb[first]))))
 		}
 		la, lb := qa.LosslessPriorities(), qb.LosslessPriorities()
 		if !slices.Equal(la, lb) {
@@ -176,11 +181,12 @@ func (r *resolver) checkLinks() {
 	}
 }
 
-func rangeOfProfile(q *QoS) string {
-	for _, c := range q.Classes {
-		return fmt.Sprintf("%q at %s", c.Name, c.Range)
+// classOf names the class with the given id and where it is declared.
+func classOf(q *QoS, id int) string {
+	if c := q.Class(id); c != nil {
+		return fmt.Sprintf("class %q at %s", c.Name, c.Range)
 	}
-	return q.Profile
+	return "no class"
 }
 
 func mtuText(m int) string {

@@ -15,11 +15,14 @@ import (
 
 	"github.com/lossless-net/lossless/diag"
 	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/units"
 )
 
-// testInventory loads testdata/inventories/NAME.hcl and adjusts platforms
-// and ports by device name, so that fixtures reach rules the catalog's
-// platforms never trigger:
+// testInventory loads testdata/inventories/NAME.hcl and gives every device
+// a test platform, so that fixtures do not change with the catalog's data:
+// a 16 MB buffer, 208-byte cells, at most 2 lossless classes, PFC on
+// priorities 0–7 and MTU 68–9216. Some devices are then adjusted by name,
+// to reach rules the catalog's platforms never trigger:
 //
 //	ce1     family A: PFC priorities 0–5, at most 3 lossless classes
 //	tiny1   a 1 MB buffer
@@ -37,6 +40,8 @@ func testInventory(t testing.TB, name string) *inventory.Inventory {
 			t.Fatalf("inventory %s: device %s has no platform", path, d.Name)
 		}
 		p := *d.Platform
+		p.Family, p.Buffer, p.Cell, p.MaxLossless = "", 16*units.MB, 208, 2
+		p.PFCPriorities, p.MTUMin, p.MTUMax = []int{0, 1, 2, 3, 4, 5, 6, 7}, 68, 9216
 		switch d.Name {
 		case "ce1":
 			p.Family, p.PFCPriorities, p.MaxLossless = "A", []int{0, 1, 2, 3, 4, 5}, 3

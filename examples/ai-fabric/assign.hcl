@@ -1,0 +1,108 @@
+# Which devices and ports get the profiles, and what each vendor's devices
+# need on top. An override merges over the profile attribute by attribute;
+# a block written in an override replaces that block of the profile whole.
+
+assign "spines" {
+  devices = { role = "spine" }
+  qos     = qos_profile.roce
+  buffers = buffer_profile.auto
+
+  # EOS: mark harder as the queue builds (reference/eos.md §1a).
+  device "spine2" {
+    qos {
+      traffic_class "ROCEv2" {
+        id        = 3
+        dscp      = local.roce_dscp
+        lossless  = true
+        bandwidth = "50%"
+        ecn {
+          min_threshold   = var.ecn_min
+          max_threshold   = var.ecn_max
+          max_probability = 100
+        }
+      }
+    }
+    options = { "eos.style" = "qos-profile" }
+  }
+
+  # Huawei CE family B needs a shared headroom pool before PFC works
+  # (reference/huawei-ce.md §1.1) and schedules by DRR weight.
+  device "spine3" {
+    qos {
+      traffic_class "bulk" {
+        id     = 0
+        dscp   = "default"
+        weight = 40
+      }
+      traffic_class "ROCEv2" {
+        id       = 3
+        dscp     = local.roce_dscp
+        lossless = true
+        weight   = 60
+        ecn {
+          min_threshold   = var.ecn_min
+          max_threshold   = var.ecn_max
+          max_probability = 10
+        }
+      }
+    }
+    buffers {
+      headroom_pool = "4MB"
+    }
+  }
+}
+
+assign "leaves" {
+  devices = { role = "leaf" }
+  qos     = qos_profile.roce
+  buffers = buffer_profile.auto
+
+  # NX-OS: WRED weight 0 reacts to the instantaneous queue (reference/nxos.md §1).
+  device "leaf1" {
+    qos {
+      traffic_class "ROCEv2" {
+        id        = 3
+        dscp      = local.roce_dscp
+        lossless  = true
+        bandwidth = "50%"
+        ecn {
+          min_threshold   = var.ecn_min
+          max_threshold   = var.ecn_max
+          max_probability = 7
+          weight          = 0
+        }
+      }
+    }
+  }
+
+  # SONiC: DWRR weights as SONiC's own schedulers (reference/sonic.md §4),
+  # and a faster watchdog poll on the server-facing ports.
+  device "leaf4" {
+    qos {
+      traffic_class "bulk" {
+        id     = 0
+        dscp   = "default"
+        weight = 14
+      }
+      traffic_class "ROCEv2" {
+        id       = 3
+        dscp     = local.roce_dscp
+        lossless = true
+        weight   = 15
+        ecn {
+          min_threshold   = var.ecn_min
+          max_threshold   = var.ecn_max
+          max_probability = 5
+        }
+      }
+      pfc {
+        watchdog {
+          detection_time   = "200ms"
+          restoration_time = "400ms"
+          polling_interval = "100ms"
+          action           = "drop"
+        }
+      }
+    }
+  }
+}

@@ -30,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -476,7 +477,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	for n := range m {
 		k = append(k, n)
 	}
-	sort.Slice(k, func(i, j int) bool { return NaturalLess(k[i], k[j]) })
+	slices.SortFunc(k, NaturalCompare)
 	return k
 }
 
@@ -492,29 +493,43 @@ func slicesContains(s []string, v string) bool {
 // NaturalLess orders strings as SONiC's `config save` and the references
 // print keys: runs of digits compare by value ("Ethernet4" before
 // "Ethernet12", "9" before "10"), everything else byte by byte.
-func NaturalLess(a, b string) bool {
+func NaturalLess(a, b string) bool { return NaturalCompare(a, b) < 0 }
+
+// NaturalCompare is NaturalLess as a three-way comparison for
+// slices.SortFunc: -1, 0 or +1.
+func NaturalCompare(a, b string) int {
 	for a != "" && b != "" {
-		da, db := digits(a), digits(b)
-		if da > 0 && db > 0 {
+		if a[0] >= '0' && a[0] <= '9' && b[0] >= '0' && b[0] <= '9' {
+			da, db := digits(a), digits(b)
 			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
 			if len(na) != len(nb) {
-				return len(na) < len(nb)
+				return cmpInt(len(na), len(nb))
 			}
 			if na != nb {
-				return na < nb
+				return strings.Compare(na, nb)
 			}
 			if da != db {
-				return da < db
+				return cmpInt(da, db)
 			}
 			a, b = a[da:], b[db:]
 			continue
 		}
 		if a[0] != b[0] {
-			return a[0] < b[0]
+			return cmpInt(int(a[0]), int(b[0]))
 		}
 		a, b = a[1:], b[1:]
 	}
-	return len(a) < len(b)
+	return cmpInt(len(a), len(b))
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 func digits(s string) int {

@@ -156,6 +156,9 @@ type profileSet struct {
 	dropByID   map[int]string // class ID → drop-profile name
 	ports      []*intent.Port
 	firstIndex int
+	// drr holds the scheduling lines, computed once per set.
+	drr     []string
+	drrDone bool
 }
 
 func (r *renderer) render() ([]*config.Node, error) {
@@ -275,13 +278,19 @@ func (r *renderer) profileSets() ([]*profileSet, error) {
 	d := r.d
 	var sets []*profileSet
 	byKey := map[string]*profileSet{}
+	byPtr := map[*intent.QoS]*profileSet{}
 	add := func(q *intent.QoS) *profileSet {
+		if s, ok := byPtr[q]; ok {
+			return s
+		}
 		k := qosKey(q)
 		if s, ok := byKey[k]; ok {
+			byPtr[q] = s
 			return s
 		}
 		s := &profileSet{qos: q, firstIndex: len(sets)}
 		byKey[k] = s
+		byPtr[q] = s
 		sets = append(sets, s)
 		return s
 	}
@@ -776,11 +785,16 @@ func (r *renderer) iface(p *intent.Port, s *profileSet) (*config.Node, error) {
 			add("qos queue %d wred %s", c.ID, s.dropByID[c.ID])
 		}
 	}
-	drr, err := r.scheduling(q)
-	if err != nil {
-		return nil, err
+	if !s.drrDone {
+		drr, err := r.scheduling(q)
+		if err != nil {
+			return nil, err
+		}
+		s.drr, s.drrDone = drr, true
 	}
-	n.Children = append(n.Children, drr...)
+	for _, l := range s.drr {
+		add("%s", l)
+	}
 	for _, c := range q.Classes {
 		if c.ECN != nil {
 			add("qos queue %d ecn", c.ID)
@@ -793,7 +807,7 @@ func (r *renderer) iface(p *intent.Port, s *profileSet) (*config.Node, error) {
 // queue is PQ by default, 7 highest (reference §1.1); DRR takes the queues
 // below the lowest strict class, so strict classes stay PQ and are served
 // first.
-func (r *renderer) scheduling(q *intent.QoS) ([]*config.Node, error) {
+func (r *renderer) scheduling(q *intent.QoS) ([]string, error) {
 	lowestStrict := queueCount
 	var strict []intent.Class
 	for _, c := range q.Classes {
@@ -832,7 +846,7 @@ func (r *renderer) scheduling(q *intent.QoS) ([]*config.Node, error) {
 	if byWeight && byShare {
 		return nil, r.unsupported("DWRR scheduling", "some classes give a weight and others a bandwidth share; CloudEngine takes one weight per queue, so give all weights or all shares")
 	}
-	out := []*config.Node{{Text: fmt.Sprintf("qos drr 0 to %d", lowestStrict-1)}}
+	out := []string{fmt.Sprintf("qos drr 0 to %d", lowestStrict-1)}
 	for _, c := range dwrr {
 		w := c.Scheduling.Weight
 		if w == 0 {
@@ -843,7 +857,7 @@ func (r *renderer) scheduling(q *intent.QoS) ([]*config.Node, error) {
 		if w < drrWeightMin || w > drrWeightMax {
 			return nil, r.unsupported(fmt.Sprintf("DWRR weight of class %q", c.Name), "%d is outside the DRR weights %d–%d (reference/huawei-ce.md §2.6)", w, drrWeightMin, drrWeightMax)
 		}
-		out = append(out, &config.Node{Text: fmt.Sprintf("qos queue %d drr weight %d", c.ID, w)})
+		out = append(out, fmt.Sprintf("qos queue %d drr weight %d", c.ID, w))
 	}
 	return out, nil
 }

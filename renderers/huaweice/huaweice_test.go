@@ -3,6 +3,7 @@ package huaweice
 import (
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -367,4 +368,20 @@ func hasLine(text []byte, line string) bool {
 		}
 	}
 	return false
+}
+
+func BenchmarkRender64Ports(b *testing.B) {
+	d := canonical(FamilyB)
+	p := d.Ports[0]
+	d.Ports = nil
+	for i := range 64 {
+		p.Name = "100GE1/0/" + strconv.Itoa(i+1)
+		d.Ports = append(d.Ports, p)
+	}
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := Render(d); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

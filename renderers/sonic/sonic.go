@@ -163,9 +163,18 @@ func sep(b *bytes.Buffer, i int) {
 	}
 }
 
+// str writes s as a JSON string, escaped as encoding/json does.
 func str(b *bytes.Buffer, s string) {
-	q, _ := json.Marshal(s) // a string always marshals
-	b.Write(q)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
+			q, _ := json.Marshal(s) // a string always marshals
+			b.Write(q)
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -173,15 +182,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	for n := range m {
 		k = append(k, n)
 	}
-	slices.SortFunc(k, func(a, b string) int {
-		switch {
-		case sonicyang.NaturalLess(a, b):
-			return -1
-		case sonicyang.NaturalLess(b, a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(k, sonicyang.NaturalCompare)
 	return k
 }
 
@@ -190,8 +191,11 @@ type renderer struct {
 	db       config.DB
 	warnings []string
 	// names of the objects per QoS content, so per-port overrides get
-	// their own maps and schedulers.
+	// their own maps and schedulers; byPtr caches it per profile value.
 	mapNames map[string]string
+	byPtr    map[*intent.QoS]string
+	// queueCache holds each profile's queue objects per port speed.
+	queueCache map[queueKey][]queueObjects
 }
 
 func (r *renderer) unsupported(feature, reason string, args ...any) error {
@@ -232,6 +236,8 @@ func (r *renderer) render() error {
 		return r.unsupported("QoS", "the device has no QoS profile")
 	}
 	r.mapNames = map[string]string{}
+	r.byPtr = map[*intent.QoS]string{}
+	r.queueCache = map[queueKey][]queueObjects{}
 	devMaps, err := r.maps(d.QoS)
 	if err != nil {
 		return err
@@ -267,8 +273,12 @@ func qosKey(q *intent.QoS) string {
 // upper-cased ("ROCE"; "ROCE_2" for a different per-port variant), and
 // returns the name.
 func (r *renderer) maps(q *intent.QoS) (string, error) {
+	if n, ok := r.byPtr[q]; ok {
+		return n, nil
+	}
 	key := qosKey(q)
 	if n, ok := r.mapNames[key]; ok {
+		r.byPtr[q] = n
 		return n, nil
 	}
 	if err := r.checkProfile(q); err != nil {
@@ -282,6 +292,7 @@ func (r *renderer) maps(q *intent.QoS) (string, error) {
 		return "", err
 	}
 	r.mapNames[key] = name
+	r.byPtr[q] = name
 	def := q.DefaultClass()
 	if def == nil {
 		return "", r.unsupported("DSCP map of profile "+strconv.Quote(q.Profile), "no class takes the default DSCPs; SONiC lists all 64 DSCPs (reference/sonic.md §2.1), so one class needs dscp = \"default\"")
@@ -392,24 +403,51 @@ func (r *renderer) port(p *intent.Port) error {
 	return r.buffers(p, lossless)
 }
 
+// queueObjects are the scheduler and WRED profile names of one class's
+// queue.
+type queueObjects struct {
+	id              string
+	scheduler, wred string
+}
+
+// queueKey caches queueObjects per profile and port speed (a time-based
+// ECN threshold depends on the speed).
+type queueKey struct {
+	q     *intent.QoS
+	speed units.BitRate
+}
+
 // queues renders SCHEDULER, WRED_PROFILE and QUEUE for the port's classes.
 func (r *renderer) queues(p *intent.Port, q *intent.QoS, mapName string) error {
-	if err := r.checkStrictOrder(q); err != nil {
-		return err
-	}
-	for _, c := range q.Classes {
-		key := p.Name + "|" + strconv.Itoa(c.ID)
-		if s, err := r.scheduler(c, q, mapName); err != nil {
+	k := queueKey{q, p.Speed}
+	objs, ok := r.queueCache[k]
+	if !ok {
+		if err := r.checkStrictOrder(q); err != nil {
 			return err
-		} else if s != "" {
-			r.set("QUEUE", key, "scheduler", s)
 		}
-		if c.ECN != nil {
-			w, err := r.wred(c, mapName, p)
+		for _, c := range q.Classes {
+			o := queueObjects{id: strconv.Itoa(c.ID)}
+			s, err := r.scheduler(c, q, mapName)
 			if err != nil {
 				return err
 			}
-			r.set("QUEUE", key, "wred_profile", w)
+			o.scheduler = s
+			if c.ECN != nil {
+				if o.wred, err = r.wred(c, mapName, p); err != nil {
+					return err
+				}
+			}
+			objs = append(objs, o)
+		}
+		r.queueCache[k] = objs
+	}
+	for _, o := range objs {
+		key := p.Name + "|" + o.id
+		if o.scheduler != "" {
+			r.set("QUEUE", key, "scheduler", o.scheduler)
+		}
+		if o.wred != "" {
+			r.set("QUEUE", key, "wred_profile", o.wred)
 		}
 	}
 	return nil

@@ -455,3 +455,39 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// bigDevice is the canonical device with 64 ports, the size of the
+// benchmark fabric's devices.
+func bigDevice() *intent.Device {
+	d := canonical()
+	p := d.Ports[0]
+	d.Ports = nil
+	for i := range 64 {
+		p.Name = "Ethernet" + strconv.Itoa(4*i)
+		d.Ports = append(d.Ports, p)
+	}
+	return d
+}
+
+func BenchmarkRender64Ports(b *testing.B) {
+	d := bigDevice()
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := Render(d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkValidate64Ports(b *testing.B) {
+	doc, err := Render(bigDevice())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for range b.N {
+		if err := Validate(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -245,7 +245,8 @@ func prefixes(tok string, words []string) []string {
 func (p *Pattern) match(toks []Token, lineEnd int) attempt {
 	m := Match{Args: map[string]string{}, exp: make([]string, len(toks))}
 	ti := 0
-	skip := 0 // optional group being skipped
+	skip := 0    // optional group being skipped
+	started := 0 // optional group whose first word was typed
 	for ei := 0; ei < len(p.elems); ei++ {
 		e := p.elems[ei]
 		if skip != 0 && e.optional == skip {
@@ -253,7 +254,7 @@ func (p *Pattern) match(toks []Token, lineEnd int) attempt {
 		}
 		skip = 0
 		if ti == len(toks) {
-			if e.optional != 0 {
+			if e.optional != 0 && e.optional != started {
 				skip = e.optional
 				continue
 			}
@@ -275,6 +276,7 @@ func (p *Pattern) match(toks []Token, lineEnd int) attempt {
 			}
 			m.Words = append(m.Words, hits[0])
 			m.exp[ti] = hits[0]
+			started = e.optional
 			if e.kind == choice {
 				m.Args[e.name] = hits[0]
 			} else if e.optional != 0 {

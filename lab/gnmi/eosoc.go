@@ -21,7 +21,9 @@ import (
 // management profiles; not input/config, output/classifiers nor
 // output/scheduler-policy/schedulers. PFC, the watchdog and ECN thresholds
 // with a unit live in Arista's own augments (arista-qos-augments), which are
-// not in ../shared/yang/openconfig, so the lab leaves them out. eos.md §6
+// not in ../shared/yang/openconfig, so the lab leaves them out; so does it
+// for the augment's scheduling and bandwidth leaves on /qos/queues/queue,
+// and shows tx-queue scheduling with the standard scheduler policies. eos.md §6
 // also says how EOS names the OpenConfig elements it derives from its CLI
 // is not documented [I]; the lab's names are its own convention, fixed
 // here so the gNMI driver can read them back:

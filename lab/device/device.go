@@ -175,3 +175,13 @@ type Modeler interface {
 	// ("N9K-C9364D-GX2A").
 	Model() string
 }
+
+// Pager is implemented by sessions that page long output, as a switch CLI
+// does until `terminal length 0`. The lab's SSH server asks it after each
+// command: output longer than the page is shown a page at a time behind
+// the more prompt (space: next page, Enter: next line, q: stop).
+type Pager interface {
+	// Page returns the page length in lines (0: no paging) and the more
+	// prompt ("--More--").
+	Page() (lines int, more string)
+}

@@ -194,6 +194,11 @@ func (r *renderer) render() ([]*config.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Deadlock lines come first, as family B's interval line does in
+	// reference §1.1. Where family A's timer and recovery-behavior lines
+	// print is not shown by any source read (the V300R023 pages give only
+	// the commands) [I]: they take the same place, in the order §1.3 lists
+	// them, each its own `#` section like every system-view line of §1.1.
 	tree = append(tree, deadlockGlobal...)
 	if len(pfc) > 0 {
 		// All priorities on one line, as Huawei's own configuration
@@ -219,7 +224,9 @@ func (r *renderer) render() ([]*config.Node, error) {
 	}
 	tree = append(tree, pool...)
 	if r.fam.globalECN && r.anyECN(sets) {
-		// Family A: ECN is enabled globally first (reference §1.3).
+		// Family A: ECN is enabled globally (reference §1.3); placed with
+		// the other system-view qos lines, before the domains that use it
+		// [I: display position not shown by any source read].
 		tree = append(tree, &config.Node{Text: "qos ecn enable"})
 	}
 	for _, s := range sets {

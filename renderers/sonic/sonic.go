@@ -533,8 +533,12 @@ func (r *renderer) checkStrictOrder(q *intent.QoS) error {
 func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port) (string, error) {
 	e := c.ECN
 	feature := fmt.Sprintf("ECN of class %q", c.Name)
-	if e.Weight != nil {
-		return "", r.unsupported(feature+" weight", "SONiC's WRED_PROFILE has no averaging weight field (sonic-wred-profile YANG); leave it unset")
+	// WRED_PROFILE has no averaging weight field, so orchagent never sets
+	// SAI_WRED_ATTR_WEIGHT and SAI's default 0 applies (SAI metadata for
+	// saiwred.h: SAI_WRED_ATTR_WEIGHT default u8 0): weight 0 is what
+	// SONiC does, any other weight cannot be expressed.
+	if e.Weight != nil && *e.Weight != 0 {
+		return "", r.unsupported(feature+" weight", "SONiC's WRED_PROFILE has no averaging weight field (sonic-wred-profile YANG), so the weight is SAI's default 0; use 0 or leave it unset")
 	}
 	if e.MaxProbability < 0 || e.MaxProbability > 100 {
 		return "", r.unsupported(feature, "probability %d is outside 0–100 percent", e.MaxProbability)

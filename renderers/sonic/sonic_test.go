@@ -319,6 +319,8 @@ func TestConversions(t *testing.T) {
 		}, table: "PORT_QOS_MAP", key: "Ethernet0", fld: "pfc_enable", want: "3,4"},
 		{name: "lossy RoCE: no PFC", edit: func(d *intent.Device) { d.QoS.Classes[1].Lossless = false },
 			table: "PORT_QOS_MAP", key: "Ethernet0", fld: "pfc_enable", want: "", wantAbsentTable: "BUFFER_PROFILE"},
+		{name: "ECN weight 0 is SAI's default", edit: func(d *intent.Device) { w := 0; d.QoS.Classes[1].ECN.Weight = &w },
+			table: "WRED_PROFILE", key: "ROCE_LOSSLESS", fld: "green_drop_probability", want: "5"},
 		{name: "alpha as dynamic_th", edit: func(d *intent.Device) { a := -2; d.Buffers.Alpha = &a },
 			table: "BUFFER_PROFILE", key: "pg_lossless_100000_5m_profile", fld: "dynamic_th", want: "-2"},
 	} {

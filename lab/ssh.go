@@ -232,6 +232,7 @@ func (n *Node) runShell(ch ssh.Channel, sess device.Session, commands *atomic.In
 	n.prompt(w, sess)
 	var line []byte
 	var lastCR bool
+	var pg pager
 	buf := make([]byte, 1024)
 	for {
 		k, err := ch.Read(buf)
@@ -239,6 +240,20 @@ func (n *Node) runShell(ch ssh.Channel, sess device.Session, commands *atomic.In
 			return false
 		}
 		for _, b := range buf[:k] {
+			if pg.active() {
+				if b == '\n' && lastCR {
+					lastCR = false
+					continue
+				}
+				lastCR = b == '\r'
+				if pg.key(w, b) {
+					if pg.done {
+						return false
+					}
+					n.prompt(w, sess)
+				}
+				continue
+			}
 			switch {
 			case b == '\n' && lastCR:
 				lastCR = false
@@ -257,7 +272,9 @@ func (n *Node) runShell(ch ssh.Channel, sess device.Session, commands *atomic.In
 					return false
 				}
 				out, done := sess.Handle(typed)
-				w.write(crlf(out))
+				if pg.start(w, sess, crlf(out), done) {
+					continue // the rest waits behind the more prompt
+				}
 				if done {
 					return false
 				}
@@ -313,3 +330,78 @@ func crlf(s string) string {
 
 // String describes the node for logs and errors.
 func (n *Node) String() string { return fmt.Sprintf("%s (%s, %s)", n.name, n.kind, n.Addr()) }
+
+// pager shows long output a page at a time for sessions that implement
+// device.Pager.
+type pager struct {
+	rest  []string // lines still to show, with their "\r\n"
+	page  int
+	more  string
+	erase string
+	done  bool // the command ended the session
+}
+
+func (p *pager) active() bool { return len(p.rest) > 0 }
+
+// start writes out, or its first page and the more prompt when the
+// session pages and out is longer than a page; it reports whether output
+// is pending.
+func (p *pager) start(w *shellWriter, sess device.Session, out string, done bool) bool {
+	pg, ok := sess.(device.Pager)
+	if !ok {
+		w.write(out)
+		return false
+	}
+	lines, more := pg.Page()
+	all := strings.SplitAfter(out, "\n")
+	if all[len(all)-1] == "" {
+		all = all[:len(all)-1]
+	}
+	if lines <= 0 || len(all) <= lines {
+		w.write(out)
+		return false
+	}
+	w.write(strings.Join(all[:lines], ""))
+	*p = pager{rest: all[lines:], page: lines, more: more, done: done,
+		erase: "\r" + strings.Repeat(" ", visibleLen(more)) + "\r"}
+	w.write(more)
+	return true
+}
+
+// key handles a keystroke at the more prompt: space shows the next page,
+// Enter the next line, q drops the rest. It reports true when the output
+// is finished (the caller then prints the prompt).
+func (p *pager) key(w *shellWriter, b byte) bool {
+	w.write(p.erase)
+	n := p.page
+	switch b {
+	case '\r', '\n':
+		n = 1
+	case 'q', 'Q':
+		p.rest = nil
+		return true
+	}
+	n = min(n, len(p.rest))
+	w.write(strings.Join(p.rest[:n], ""))
+	p.rest = p.rest[n:]
+	if len(p.rest) == 0 {
+		return true
+	}
+	w.write(p.more)
+	return false
+}
+
+// visibleLen is the printed width of s without ANSI escape sequences.
+func visibleLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			for i < len(s) && !(s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+				i++
+			}
+			continue
+		}
+		n++
+	}
+	return n
+}

@@ -2,6 +2,7 @@ package nxos
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/lossless-net/lossless/lab/grammar"
@@ -57,7 +58,7 @@ var entries = []e{
 	{Modes: []string{"exec"}, Syntax: "configure [terminal]", No: []string{}, Do: doConfigure},
 	{Modes: []string{anyConfig}, Syntax: "end", No: []string{}, Do: doEnd},
 	{Modes: []string{"*"}, Syntax: "exit", No: []string{}, Do: doExit},
-	{Modes: []string{"exec"}, Syntax: "terminal length <n:0-511>", No: []string{}, Do: doNothing},
+	{Modes: []string{"exec"}, Syntax: "terminal length <n:0-511>", No: []string{}, Do: doTermLength},
 	{Modes: []string{"exec"}, Syntax: "terminal width <n:24-511>", No: []string{}, Do: doNothing},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config", No: []string{}, Do: doShowRun},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config ipqos", No: []string{}, Do: doShowRun},
@@ -326,5 +327,12 @@ func doCopyRunStart(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match
 // untouched. It exists so that "wr" is incomplete, as in nxos.md §4.
 func doWriteErase(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
 	s.d.startup = nil
+	return "", false
+}
+
+// doTermLength sets the page length; 0 turns paging off (nxos.md §4).
+func doTermLength(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
+	n, _ := strconv.Atoi(m.Args["n"])
+	s.termLength = n
 	return "", false
 }

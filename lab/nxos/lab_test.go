@@ -204,3 +204,51 @@ func TestDropKeepsEnteredLines(t *testing.T) {
 		t.Errorf("the line after the drop was applied:\n%s", run)
 	}
 }
+
+// until reads until the output ends with suffix.
+func (s *shell) until(t *testing.T, suffix string) string {
+	t.Helper()
+	var b strings.Builder
+	for !strings.HasSuffix(b.String(), suffix) {
+		c, err := s.out.ReadByte()
+		if err != nil {
+			t.Fatalf("read until %q: %v (got %q)", suffix, err, b.String())
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// TestPaging: until terminal length 0, long output stops after a page
+// behind NX-OS's --More-- prompt (nxos.md §4); space shows the next page,
+// Enter one line, q the prompt.
+func TestPaging(t *testing.T) {
+	_, n := startLab(t, readFile(t, "testdata/canonical.txt"))
+	sh := openShell(t, n)
+	sh.until(t, "leaf1# ")
+	const more = "\x1b[7m--More--\x1b[m"
+	const erase = "\r        \r"
+	_, _ = io.WriteString(sh.in, "show running-config ipqos\r")
+	page := sh.until(t, more)
+	if got := strings.Count(page, "\r\n"); got != 1+24 { // the echo, then 24 lines
+		t.Errorf("first page has %d lines, want 24:\n%s", got-1, page)
+	}
+	_, _ = io.WriteString(sh.in, "\r")
+	if got := sh.until(t, more); !strings.HasPrefix(got, erase) || strings.Count(got, "\r\n") != 1 {
+		t.Errorf("Enter: %q", got)
+	}
+	_, _ = io.WriteString(sh.in, " ")
+	if got := sh.until(t, more); strings.Count(got, "\r\n") != 24 {
+		t.Errorf("space: %d lines", strings.Count(got, "\r\n"))
+	}
+	_, _ = io.WriteString(sh.in, "q")
+	if got := sh.until(t, "leaf1# "); got != erase+"leaf1# " {
+		t.Errorf("q: %q", got)
+	}
+	_, _ = io.WriteString(sh.in, "terminal length 0\rshow running-config ipqos\r")
+	sh.until(t, "leaf1# ")
+	all := sh.until(t, "leaf1# ")
+	if strings.Contains(all, "--More--") || !strings.Contains(all, "interface Ethernet1/2") {
+		t.Errorf("terminal length 0 still pages:\n%s", all)
+	}
+}

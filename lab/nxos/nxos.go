@@ -115,13 +115,29 @@ func (d *Device) NewSession(user string, f *device.Faults) device.Session {
 }
 
 func (d *Device) newSession(f *device.Faults) *session {
-	return &session{d: d, faults: f, st: grammar.State{Tree: d.tree, Frames: []grammar.Frame{{Mode: "exec"}}}}
+	return &session{d: d, faults: f, termLength: defaultTermLength, st: grammar.State{Tree: d.tree, Frames: []grammar.Frame{{Mode: "exec"}}}}
 }
 
 type session struct {
 	d      *Device
 	faults *device.Faults
 	st     grammar.State
+	// termLength is the page length set by terminal length.
+	termLength int
+}
+
+// defaultTermLength is the page length of a new session until terminal
+// length changes it [I: the usual 24-line vty default].
+const defaultTermLength = 24
+
+// morePrompt is NX-OS's pager prompt (nxos.md §4 [C:gnetcli]).
+const morePrompt = "\x1b[7m--More--\x1b[m"
+
+// Page pages long output until terminal length 0 (device.Pager).
+func (s *session) Page() (int, string) {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	return s.termLength, morePrompt
 }
 
 func (s *session) Greeting() string { return "" }

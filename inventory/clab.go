@@ -371,7 +371,6 @@ func ParseContainerlab(src []byte, filename string, vendors []string) (*Inventor
 
 	// Links: ports come from them.
 	_, links := mapGet(topo, "links")
-	var ends []linkRanges
 	portSeen := map[Endpoint]hcl.Range{}
 	if links != nil && links.Kind == yaml.SequenceNode {
 		for _, ln := range links.Content {
@@ -437,7 +436,6 @@ func ParseContainerlab(src []byte, filename string, vendors []string) (*Inventor
 				continue
 			}
 			inv.Links = append(inv.Links, &Link{A: pair[0], B: pair[1], DeclRange: doc.rng(ln)})
-			ends = append(ends, linkRanges{rngs[0], rngs[1]})
 		}
 	} else if links != nil && !(links.Kind == yaml.ScalarNode && links.Tag == "!!null") {
 		bad(links, "topology.links must be a list.")

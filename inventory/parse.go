@@ -256,37 +256,67 @@ func (p *parser) device(b *hcl.Block) (*Device, hcl.Diagnostics) {
 		diags = append(diags, ds...)
 		d.Credentials = c
 	}
-	seen := map[string]hcl.Range{}
-	for _, pb := range content.Blocks {
-		ports, ds := portsBlock(pb)
-		diags = append(diags, ds...)
-		var dups []string
-		var first hcl.Range
-		for _, pt := range ports {
-			if prev, dup := seen[pt.Name]; dup {
-				if len(dups) == 0 {
-					first = prev
-				}
-				dups = append(dups, pt.Name)
-				continue
-			}
-			seen[pt.Name] = pb.LabelRanges[0]
-			d.Ports = append(d.Ports, pt)
-		}
-		if len(dups) > 0 {
-			what := "Port " + quoteList(dups) + " was"
-			if len(dups) > 1 {
-				what = "Ports " + quoteList(dups) + " were"
-			}
-			diags = append(diags, diagnostic(RuleDuplicatePort, "Duplicate port", ptr(pb.LabelRanges[0]), ptr(pb.DefRange),
-				"%s already declared on device %q at %s. Each port is declared once.", what, name, first))
-		}
-	}
-	slices.SortFunc(d.Ports, func(a, b *Port) int { return ComparePorts(a.Name, b.Name) })
+	d.Ports, diags = p.devicePorts(name, content.Blocks, diags)
 	if bad {
 		return nil, diags
 	}
 	return d, diags
+}
+
+// devicePorts decodes a device's ports blocks and returns its ports in
+// natural order. A port declared twice is reported once per offending
+// block, on the block's label, and kept from its first declaration. It
+// sorts instead of using a map: an inventory of 10,000 devices × 64 ports
+// spends most of its decoding time here otherwise.
+func (p *parser) devicePorts(device string, blocks hcl.Blocks, diags hcl.Diagnostics) ([]*Port, hcl.Diagnostics) {
+	type tagged struct {
+		port  *Port
+		block int
+	}
+	var all []tagged
+	for bi, pb := range blocks {
+		ports, ds := portsBlock(pb)
+		diags = append(diags, ds...)
+		if all == nil {
+			all = make([]tagged, 0, len(ports)*len(blocks))
+		}
+		for _, pt := range ports {
+			all = append(all, tagged{pt, bi})
+		}
+	}
+	// Stable: for equal names the first declared stays first.
+	slices.SortStableFunc(all, func(a, b tagged) int { return ComparePorts(a.port.Name, b.port.Name) })
+	out := make([]*Port, 0, len(all))
+	var dups map[int][]string
+	var firstAt map[int]hcl.Range
+	kept := -1 // index in all of the port last kept
+	for i, t := range all {
+		if kept >= 0 && all[kept].port.Name == t.port.Name {
+			if dups == nil {
+				dups, firstAt = map[int][]string{}, map[int]hcl.Range{}
+			}
+			if len(dups[t.block]) == 0 {
+				firstAt[t.block] = blocks[all[kept].block].LabelRanges[0]
+			}
+			dups[t.block] = append(dups[t.block], t.port.Name)
+			continue
+		}
+		kept = i
+		out = append(out, t.port)
+	}
+	for bi, pb := range blocks {
+		names := dups[bi]
+		if len(names) == 0 {
+			continue
+		}
+		what := "Port " + quoteList(names) + " was"
+		if len(names) > 1 {
+			what = "Ports " + quoteList(names) + " were"
+		}
+		diags = append(diags, diagnostic(RuleDuplicatePort, "Duplicate port", ptr(pb.LabelRanges[0]), ptr(pb.DefRange),
+			"%s already declared on device %q at %s. Each port is declared once.", what, device, firstAt[bi]))
+	}
+	return out, diags
 }
 
 // example gives an example value for a missing attribute.
@@ -363,9 +393,12 @@ func portsBlock(b *hcl.Block) ([]*Port, hcl.Diagnostics) {
 	if err != nil || diags.HasErrors() {
 		return nil, diags
 	}
+	// One allocation for the block's ports; the pointers stay valid.
+	backing := make([]Port, len(names))
 	ports := make([]*Port, len(names))
 	for i, n := range names {
-		ports[i] = &Port{Name: n, Speed: speed, Cable: cable, DeclRange: b.DefRange}
+		backing[i] = Port{Name: n, Speed: speed, Cable: cable, DeclRange: b.DefRange}
+		ports[i] = &backing[i]
 	}
 	return ports, diags
 }

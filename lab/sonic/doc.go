@@ -2,7 +2,7 @@
 // shell with sudo, `show runningconfiguration all`, `config apply-patch
 // [--dry-run]` (RFC 6902 JSON Patch over CONFIG_DB, checked by GCU's
 // field-operation validators and by SONiC YANG), `config checkpoint`,
-// `rollback`, `replace` and `save`, and heredoc uploads of patch files
+// `rollback`, `replace`, `save` and `load`, and heredoc uploads of patch files
 // (reference/sonic.md §7, §8).
 //
 // YANG validation runs in-process: the modules of shared/yang/sonic are

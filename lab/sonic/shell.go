@@ -21,6 +21,8 @@ const (
 	msgDeleteCPOK    = "Checkpoint deleted successfully."
 	msgNotUpdated    = "after applying patch to config, there are still some parts not updated"
 	msgSaveQuestion  = "Existing files will be overwritten, continue? [y/N]: "
+	msgLoadQuestion  = "Load config from the file(s) %s ? [y/N]: "
+	cfggenLoad       = "Running command: /usr/local/bin/sonic-cfggen -j %s --write-to-db"
 	msgAborted       = "Aborted!"
 	configDBPath     = "/etc/sonic/config_db.json"
 	cfggenSave       = "Running command: /usr/local/bin/sonic-cfggen -d --print-data > " + configDBPath
@@ -44,6 +46,8 @@ type Session struct {
 	// heredoc collects the lines of a `cat > F <<EOF` until the delimiter.
 	heredoc      *heredoc
 	saveQuestion bool
+	// loadQuestion holds the file of a `config load` waiting for y/N.
+	loadQuestion string
 }
 
 type heredoc struct {
@@ -71,6 +75,8 @@ func (s *Session) Prompt() string {
 		return heredocPrompt
 	case s.saveQuestion:
 		return msgSaveQuestion
+	case s.loadQuestion != "":
+		return fmt.Sprintf(msgLoadQuestion, s.loadQuestion)
 	}
 	return s.user + "@" + s.d.hostname + ":~$ "
 }
@@ -95,6 +101,14 @@ func (s *Session) Handle(line string) (string, bool) {
 		}
 		h.lines = append(h.lines, line)
 		return "", false
+	}
+	if f := s.loadQuestion; f != "" {
+		s.loadQuestion = ""
+		if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
+			return s.load(f), false
+		}
+		s.status = 1
+		return msgAborted + "\n", false
 	}
 	if s.saveQuestion {
 		s.saveQuestion = false
@@ -272,6 +286,20 @@ func (s *Session) config(args []string) string {
 		return s.listCheckpoints()
 	case "delete-checkpoint":
 		return s.deleteCheckpoint(args[1:])
+	case "load":
+		set, pos, bad := configArgs(args[1:], map[string]string{"-y": "yes", "--yes": "yes"})
+		switch {
+		case bad != "":
+			return s.clickError("config load [OPTIONS] [FILENAME]", "config load", "No such option: "+bad)
+		case len(pos) != 1:
+			// Without a file SONiC loads /etc/sonic/config_db.json.
+			pos = []string{configDBPath}
+		}
+		if !set["yes"] {
+			s.loadQuestion = pos[0]
+			return ""
+		}
+		return s.load(pos[0])
 	case "save":
 		set, _, bad := configArgs(args[1:], map[string]string{"-y": "yes", "--yes": "yes"})
 		if bad != "" {
@@ -485,4 +513,45 @@ func (s *Session) save() string {
 	s.d.files[configDBPath] = []byte(formatDB(s.d.db, nil) + "\n")
 	s.status = 0
 	return cfggenSave + "\n"
+}
+
+// load runs `config load FILE` (reference/sonic.md §7.1): sonic-cfggen
+// writes every field of every key straight to redis, merging, without YANG
+// validation. A table given as {} is skipped; a key given as {} is written
+// as the placeholder field NULL=NULL; nothing is ever removed.
+func (s *Session) load(file string) string {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	out := fmt.Sprintf(cfggenLoad, file) + "\n"
+	b, ok := s.d.files[s.abs(file)]
+	if !ok {
+		s.status = 1
+		return out + fmt.Sprintf("[Errno 2] No such file or directory: '%s'\n", file)
+	}
+	in, err := parseDB(b)
+	if err != nil {
+		s.status = 1
+		return out + err.Error() + "\n"
+	}
+	for tn, keys := range in {
+		if len(keys) == 0 {
+			continue
+		}
+		if s.d.db[tn] == nil {
+			s.d.db[tn] = map[string]map[string]string{}
+		}
+		for k, fields := range keys {
+			if s.d.db[tn][k] == nil {
+				s.d.db[tn][k] = map[string]string{}
+			}
+			if len(fields) == 0 {
+				s.d.db[tn][k]["NULL"] = "NULL"
+			}
+			for f, v := range fields {
+				s.d.db[tn][k][f] = v
+			}
+		}
+	}
+	s.status = 0
+	return out
 }

@@ -532,3 +532,43 @@ func TestPatchErrors(t *testing.T) {
 		}
 	}
 }
+
+// config load merges without validation (reference/sonic.md §7.1): an
+// invalid value lands, and the next validated change is refused because of
+// it.
+func TestConfigLoadMergesWithoutValidation(t *testing.T) {
+	d := newTestDevice(t, canonicalJSON(t))
+	s := d.NewSession("admin", nil)
+	upload(t, s, "/tmp/l.json", []byte(`{"WRED_PROFILE": {"ROCE_LOSSLESS": {"green_drop_probability": "101"}}, "VLAN": {}, "FOO": {"x": {}}}`))
+	out := transcript(s, "sudo config load /tmp/l.json", "n", "sudo config load /tmp/l.json -y")
+	want := "admin@sonic:~$ sudo config load /tmp/l.json\nLoad config from the file(s) /tmp/l.json ? [y/N]: n\nAborted!\n" +
+		"admin@sonic:~$ sudo config load /tmp/l.json -y\nRunning command: /usr/local/bin/sonic-cfggen -j /tmp/l.json --write-to-db\n"
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	db := d.DB()
+	if db["WRED_PROFILE"]["ROCE_LOSSLESS"]["green_drop_probability"] != "101" || db["WRED_PROFILE"]["ROCE_LOSSLESS"]["ecn"] != "ecn_green" {
+		t.Errorf("not merged: %v", db["WRED_PROFILE"])
+	}
+	if _, ok := db["VLAN"]; ok {
+		t.Error("an empty table was written")
+	}
+	if db["FOO"]["x"]["NULL"] != "NULL" {
+		t.Error("an empty key was not written as NULL")
+	}
+	if err := d.Patch([]byte(`[{"op":"replace","path":"/SCHEDULER/ROCE_LOSSY/weight","value":"20"}]`)); err == nil {
+		t.Error("a patch over an invalid config was accepted")
+	}
+}
+
+// A session that drops inside a heredoc leaves no file behind.
+func TestDroppedHeredocWritesNothing(t *testing.T) {
+	d := newTestDevice(t, nil)
+	s := d.NewSession("admin", nil)
+	transcript(s, "cat > /tmp/half.json <<'EOF'", "[")
+	s.Close()
+	s2 := d.NewSession("admin", nil)
+	if out := transcript(s2, "cat /tmp/half.json"); !strings.HasSuffix(out, "No such file or directory\n") {
+		t.Errorf("half-written file exists:\n%s", out)
+	}
+}

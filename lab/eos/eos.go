@@ -67,8 +67,8 @@ type Device struct {
 	timer   *commitTimer
 	startup *grammar.Tree
 	seq     int
-	// faults are the faults of the session running a command, for the
-	// commit-timer expiry decided at commit time.
+	// afterFunc schedules commit-timer expiry (time.AfterFunc).
+	afterFunc func(time.Duration, func()) Timer
 }
 
 // cfgSession is one configuration session (eos.md §5).
@@ -82,13 +82,39 @@ type cfgSession struct {
 type commitTimer struct {
 	name     string
 	previous *grammar.Tree
-	t        *time.Timer
+	t        Timer
+}
+
+// Timer is a scheduled call that can be stopped, as *time.Timer.
+type Timer interface {
+	Stop() bool
+}
+
+// Option configures a Device.
+type Option func(*Device) error
+
+// WithAfterFunc replaces time.AfterFunc for commit timers, so that tests
+// can make a timer run out without waiting.
+func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
+	return func(d *Device) error {
+		if af == nil {
+			return errors.New("eos option: nil AfterFunc")
+		}
+		d.afterFunc = af
+		return nil
+	}
 }
 
 // New makes a device named hostname, seeded with running-config text
 // (nil: factory defaults).
-func New(hostname string, seed []byte) (*Device, error) {
-	d := &Device{host: hostname, tree: grammar.NewTree(), sessions: map[string]*cfgSession{}}
+func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
+	d := &Device{host: hostname, tree: grammar.NewTree(), sessions: map[string]*cfgSession{},
+		afterFunc: func(t time.Duration, f func()) Timer { return time.AfterFunc(t, f) }}
+	for _, o := range opts {
+		if err := o(d); err != nil {
+			return nil, fmt.Errorf("new %s: %w", hostname, err)
+		}
+	}
 	if len(seed) > 0 {
 		t, err := d.parse(seed)
 		if err != nil {
@@ -314,7 +340,7 @@ func (s *session) commit(c *cfgSession, timer time.Duration) string {
 		d.expire(ct)
 		return ""
 	}
-	ct.t = time.AfterFunc(timer, func() {
+	ct.t = d.afterFunc(timer, func() {
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		d.expire(ct)

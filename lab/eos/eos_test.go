@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -393,5 +394,55 @@ func TestPrompts(t *testing.T) {
 		"switch#disable\nswitch>enable\nswitch#"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// manualTimer is a commit timer the test runs out by hand.
+type manualTimer struct {
+	d       time.Duration
+	f       func()
+	stopped bool
+}
+
+func (m *manualTimer) Stop() bool { m.stopped = true; return true }
+
+// TestCommitTimerRunsOut: when the timer runs out before the confirm, the
+// previous running config comes back byte for byte; a confirm in time
+// stops the timer (eos.md §5).
+func TestCommitTimerRunsOut(t *testing.T) {
+	var timers []*manualTimer
+	clock := eos.WithAfterFunc(func(d time.Duration, f func()) eos.Timer {
+		m := &manualTimer{d: d, f: f}
+		timers = append(timers, m)
+		return m
+	})
+	canon := readFile(t, "testdata/canonical.txt")
+	d, err := eos.New("switch", []byte(canon), clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := string(d.Running())
+	s := d.NewSession("admin", nil)
+	mustRun(t, s, "configure session t1", "no interface Ethernet2", "commit timer 00:05:00")
+	if len(timers) != 1 || timers[0].d != 5*time.Minute {
+		t.Fatalf("timers %+v, want one of 5m", timers)
+	}
+	if string(d.Running()) == before {
+		t.Fatal("timed commit did not apply")
+	}
+	timers[0].f()
+	if diff := cmp.Diff(before, string(d.Running())); diff != "" {
+		t.Errorf("after the timer ran out (-before +after):\n%s", diff)
+	}
+	if out, _ := s.Handle("configure session t1 commit"); out != "% Invalid input\n" {
+		t.Errorf("confirm after expiry: %q", out)
+	}
+	mustRun(t, s, "configure session t2", "no interface Ethernet2", "commit timer 00:00:30", "configure session t2 commit")
+	if !timers[1].stopped {
+		t.Error("confirm did not stop the timer")
+	}
+	timers[1].f() // a stopped timer that fires anyway changes nothing
+	if strings.Contains(string(d.Running()), "interface Ethernet2") {
+		t.Error("a confirmed commit was rolled back")
 	}
 }

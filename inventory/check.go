@@ -154,6 +154,10 @@ func checkLinks(inv *Inventory, ends []linkRanges) hcl.Diagnostics {
 			rng hcl.Range
 		}{{l.A, r.a}, {l.B, r.b}} {
 			d := inv.Device(e.ep.Device)
+			if d == nil && inv.rejected[e.ep.Device] {
+				ok = false // its own errors are already reported
+				continue
+			}
 			if d == nil {
 				diags = append(diags, diagnostic(RuleLinkUnknownDevice, "Link to an unknown device", ptr(e.rng), ptr(l.DeclRange),
 					"No device is named %q. Declare it with a device block, or correct the name.", e.ep.Device))

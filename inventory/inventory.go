@@ -23,6 +23,9 @@ type Inventory struct {
 	// Inventory built by hand works without them, only slower.
 	byName map[string]*Device
 	peers  map[Endpoint]Endpoint
+	// rejected names devices left out for errors already reported, so a
+	// link to one is dropped without a second diagnostic.
+	rejected map[string]bool
 }
 
 // Device is one managed switch as the inventory declares it.

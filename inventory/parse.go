@@ -76,6 +76,10 @@ func Parse(src []byte, filename string, vendors []string) (*Inventory, hcl.Diagn
 		d, ds := p.device(b)
 		diags = append(diags, ds...)
 		if d == nil {
+			if inv.rejected == nil {
+				inv.rejected = map[string]bool{}
+			}
+			inv.rejected[b.Labels[0]] = true
 			continue
 		}
 		if prev, dup := seen[d.Name]; dup {

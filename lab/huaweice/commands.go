@@ -143,6 +143,10 @@ func grammar() []*command {
 		{views: sys, families: "A", pattern: "dcb pfc deadlock-recovery timer <ms:int:10-1500>", key: "dcb pfc deadlock-recovery timer", rank: 11},
 		{views: sys, families: "A", pattern: "undo dcb pfc deadlock-recovery", remove: []string{"dcb pfc deadlock-recovery timer"}},
 		{views: sys, families: "A", pattern: "undo dcb pfc deadlock-recovery timer <ms:int:10-1500>", remove: []string{"dcb pfc deadlock-recovery timer"}},
+		{views: sys, pattern: "dcb pfc deadlock recovery-behavior discard slot <s:int:1-49>", key: "dcb pfc deadlock recovery-behavior slot {s}", rank: 12},
+		{views: sys, pattern: "dcb pfc deadlock recovery-behavior forwarding slot <s:int:1-49>", key: "dcb pfc deadlock recovery-behavior slot {s}", rank: 12},
+		{views: sys, pattern: "undo dcb pfc deadlock recovery-behavior discard slot <s:int:1-49>", remove: []string{"dcb pfc deadlock recovery-behavior slot {s}"}},
+		{views: sys, pattern: "undo dcb pfc deadlock recovery-behavior forwarding slot <s:int:1-49>", remove: []string{"dcb pfc deadlock recovery-behavior slot {s}"}},
 
 		// §2.1 PFC, system view.
 		{views: sys, pattern: "dcb pfc", line: "dcb pfc", rank: 20, enter: viewDCBPFC, showEmpty: true},

@@ -64,6 +64,27 @@ func TestCanonicalConfigFamilyB(t *testing.T) {
 	}
 }
 
+// The §1.3 family A deltas: the system-view deadlock timers, the recovery
+// behaviour and qos ecn enable replace the family B lines; a CE8850-HAM
+// accepts them and prints them back.
+func TestCanonicalConfigFamilyA(t *testing.T) {
+	d := newTestDevice(t, "", WithModel("CE8850-HAM"))
+	s := d.NewSession("admin", nil)
+	if out := transcript(s, append(readLines(t, "testdata/push-family-a.txt"), "commit")...); strings.Contains(out, "Error") {
+		t.Fatalf("push refused:\n%s", out)
+	}
+	want := header + "#\nsysname HUAWEI\n" + readFile(t, "testdata/canonical-family-a.txt")
+	out, _ := s.Handle("display current-configuration include-default")
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// Family B refuses the family A system lines.
+	b := newTestDevice(t, "")
+	if out := transcript(b.NewSession("admin", nil), "system-view", "dcb pfc deadlock-detect timer 100", "qos ecn enable"); strings.Count(out, "Error: Unrecognized command") != 2 {
+		t.Errorf("family B accepted family A lines:\n%s", out)
+	}
+}
+
 func TestPromptsAndViews(t *testing.T) {
 	d := newTestDevice(t, "")
 	s := d.NewSession("admin", nil)

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/lossless-net/lossless/lab/device"
+	"github.com/lossless-net/lossless/platform"
 )
 
 // Environment variables the generated inventory reads the lab's
@@ -38,7 +39,8 @@ func (l *Lab) WriteKnownHosts(path string) error {
 }
 
 // WriteInventory writes an inventory.hcl in the project's format naming
-// every device (vendor, platform when the kind names one, address, port,
+// every device (vendor, platform when the kind names a model the platform
+// catalog knows, address, port,
 // transport, credentials). Its credentials block reads the user and
 // password from UserEnv and PasswordEnv and points known_hosts at
 // KnownHostsFile in the same folder, which it writes too.
@@ -63,8 +65,12 @@ func (l *Lab) WriteInventory(path string) error {
 		fmt.Fprintf(&b, "\ndevice %q {\n", n.Name())
 		fmt.Fprintf(&b, "  vendor      = %q\n", n.Kind())
 		if k, ok := device.Lookup(n.Kind()); ok {
+			// Only a model the platform catalog knows, so that the
+			// inventory loads without a diagnostic.
 			if m, ok := k.(device.Modeler); ok && m.Model() != "" {
-				fmt.Fprintf(&b, "  platform    = %q\n", m.Model())
+				if _, known := platform.Lookup(m.Model()); known {
+					fmt.Fprintf(&b, "  platform    = %q\n", m.Model())
+				}
 			}
 		}
 		fmt.Fprintf(&b, "  address     = %q\n", "127.0.0.1")

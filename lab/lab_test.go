@@ -27,7 +27,7 @@ import (
 type echoKind struct{}
 
 func (echoKind) Name() string  { return "test-echo" }
-func (echoKind) Model() string { return "ECHO-1" }
+func (echoKind) Model() string { return "Arista-7060CX-32S" } // a model of the platform catalog
 func (echoKind) New(hostname string, seed []byte) (device.Device, error) {
 	if string(seed) == "bad" {
 		return nil, errors.New("bad seed")
@@ -252,7 +252,7 @@ func TestKnownHostsAndInventory(t *testing.T) {
 	}
 	text, _ := os.ReadFile(inv)
 	for _, want := range []string{
-		`device "leaf1" {`, `vendor      = "test-echo"`, `platform    = "ECHO-1"`, `address     = "127.0.0.1"`,
+		`device "leaf1" {`, `vendor      = "test-echo"`, `platform    = "Arista-7060CX-32S"`, `address     = "127.0.0.1"`,
 		`transport   = "ssh"`, `credentials = credentials.lab`, `username_env = "LOSSLESS_USER"`,
 		`password_env = "LOSSLESS_PASSWORD"`, "port        = " + strconv.Itoa(b.Port()),
 		`known_hosts  = "` + filepath.Join(dir, "known_hosts") + `"`,

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,13 +24,21 @@ func TestLabUp(t *testing.T) {
 	t.Setenv(lab.UserEnv, "")
 	t.Setenv(lab.PasswordEnv, "")
 	dir := t.TempDir()
+	seeds := t.TempDir()
+	canon, err := os.ReadFile("../../lab/nxos/testdata/canonical.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(seeds, "nxos2.cfg"), canon, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	pr, pw := io.Pipe()
 	var stderr bytes.Buffer
 	done := make(chan int)
 	go func() {
-		code := run(ctx, []string{"lab", "up", "-n", "2", "-vendors", "nxos,eos", "-out", dir, "-latency", "1ms"}, pw, &stderr)
+		code := run(ctx, []string{"lab", "up", "-n", "2", "-vendors", "nxos,eos", "-out", dir, "-seed", seeds, "-latency", "1ms"}, pw, &stderr)
 		_ = pw.Close()
 		done <- code
 	}()
@@ -73,6 +82,9 @@ func TestLabUp(t *testing.T) {
 		b, err := s.Output("show running-config")
 		if err != nil || !strings.Contains(string(b), "hostname "+d.Name) {
 			t.Errorf("%s: show running-config: %v %q", d.Name, err, b)
+		}
+		if seeded := strings.Contains(string(b), "policy-map type queuing QOS_EGRESS_PORT"); seeded != (d.Name == "nxos2") {
+			t.Errorf("%s: seeded=%v, want only nxos2 seeded", d.Name, seeded)
 		}
 		_ = c.Close()
 	}

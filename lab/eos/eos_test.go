@@ -333,6 +333,17 @@ func TestSessions(t *testing.T) {
 			t.Error("dropped session reached the running config")
 		}
 	})
+	t.Run("too many pending sessions", func(t *testing.T) {
+		d := newDevice(t, "")
+		s := d.NewSession("admin", nil)
+		for _, n := range []string{"a", "b", "c", "d", "e"} {
+			mustRun(t, s, "configure session "+n, "end")
+		}
+		if out, _ := s.Handle("configure session f"); out != "Maximum number of pending sessions has been reached\n" {
+			t.Errorf("6th session: %q", out)
+		}
+		mustRun(t, s, "configure session a abort", "configure session f", "end")
+	})
 	t.Run("clean-config and copy running", func(t *testing.T) {
 		d := newDevice(t, canon)
 		s := d.NewSession("admin", nil)

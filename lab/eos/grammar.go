@@ -338,7 +338,8 @@ func doSession(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (s
 	c := d.sessions[name]
 	if c == nil {
 		if len(d.sessions) >= maxPending {
-			return "% Maximum number of pending sessions has been reached\n", false
+			// The text as eos.md §4 gives it [C:ansible].
+			return "Maximum number of pending sessions has been reached\n", false
 		}
 		c = &cfgSession{name: name, tree: d.tree.Clone(), owner: s}
 		d.sessions[name] = c

@@ -352,3 +352,30 @@ func tokenPos(line, tok string) int {
 	}
 	return -1
 }
+
+// TestCaseAbbreviationFallback: keywords in any case and unambiguous
+// abbreviations are accepted, and a command of a parent mode moves the
+// context there (nxos.md §1a, from a live transcript).
+func TestCaseAbbreviationFallback(t *testing.T) {
+	d := newDevice(t, "")
+	s := d.NewSession("admin", nil)
+	got := run(s, "conf", "policy-map type queuing Q", "CLass type queuing c-out-8q-q3", "bandwidth remaining percent 50",
+		"policy-map type qos P", "class class-default", "set qos-group 0", "int e1/1", "exit", "int e1/1-2", "end",
+		"copy running-config startup-config")
+	want := "switch# conf\nEnter configuration commands, one per line. End with CNTL/Z.\n" +
+		"switch(config)# policy-map type queuing Q\n" +
+		"switch(config-pmap-que)# CLass type queuing c-out-8q-q3\n" +
+		"switch(config-pmap-c-que)# bandwidth remaining percent 50\n" +
+		"switch(config-pmap-c-que)# policy-map type qos P\n" +
+		"switch(config-pmap-qos)# class class-default\n" +
+		"switch(config-pmap-c-qos)# set qos-group 0\n" +
+		"switch(config-pmap-c-qos)# int e1/1\n" +
+		"switch(config-if)# exit\n" +
+		"switch(config)# int e1/1-2\n" +
+		"switch(config-if-range)# end\n" +
+		"switch# copy running-config startup-config\n[########################################] 100%\nCopy complete.\n" +
+		"switch# "
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

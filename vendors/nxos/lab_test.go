@@ -1,0 +1,225 @@
+package nxos
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/golden"
+	"github.com/lossless-net/lossless/lab"
+	"github.com/lossless-net/lossless/lab/device"
+	_ "github.com/lossless-net/lossless/lab/nxos"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// canonical is the rendering of reference/nxos.md §1 as a desired
+// document.
+func canonical(t testing.TB) *config.Document {
+	t.Helper()
+	b, err := os.ReadFile("testdata/canonical.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return document(t, string(b))
+}
+
+func document(t testing.TB, text string) *config.Document {
+	t.Helper()
+	tree, err := Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &config.Document{Device: "leaf1", Format: config.CLI, Tree: tree, Text: []byte(text)}
+}
+
+// startLab starts a lab with one NX-OS device seeded with seed and returns
+// the node and a target that trusts its host key.
+func startLab(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
+	t.Helper()
+	l, err := lab.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	n, err := l.Add(Vendor, "leaf1", seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	if err := l.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	return n, vendors.Target{Device: "leaf1", Vendor: Vendor, Address: "127.0.0.1", Port: n.Port(),
+		Login: vendors.Login{User: lab.DefaultUser, Password: lab.DefaultPassword, KnownHosts: kh}}
+}
+
+// body is the lab's full running config without its header.
+func body(n *lab.Node) string { return string(Body(n.Device().Running())) }
+
+// outside is the running config with everything in lossless' scope for
+// desired removed: what apply must leave byte-identical.
+func outside(t *testing.T, running string, desired *config.Document) string {
+	t.Helper()
+	nodes, err := Parse([]byte(running))
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := canonTree(nodes)
+	sc := newScope(canonTree(desired.Tree), have)
+	var keep []*config.Node
+	for _, n := range have {
+		k, _ := keyOf(n.Text)
+		switch {
+		case strings.HasPrefix(n.Text, "interface "), n.Text == "system qos":
+			c := &config.Node{Text: n.Text}
+			for _, l := range n.Children {
+				if !(ownedLine(l.Text) && (n.Text == "system qos" || sc.ifs[n.Text])) {
+					c.Children = append(c.Children, l)
+				}
+			}
+			if len(c.Children) > 0 {
+				keep = append(keep, c)
+			}
+		case sc.policies[k], sc.classMaps[k]:
+		case strings.HasPrefix(n.Text, "priority-flow-control ") && len(n.Children) == 0:
+		default:
+			keep = append(keep, n)
+		}
+	}
+	return print(keep)
+}
+
+func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
+	t.Helper()
+	drv, err := Dial(ctx, tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = drv.Close() })
+	run, err := drv.Running(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := drv.Diff(run, desired)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return drv, ch
+}
+
+// TestApplyConverges: from a running config with stale thresholds, an
+// extra class, an extra PFC global and unrelated config, apply converges:
+// inside the scope the device equals the rendering, outside it nothing
+// changed, and the next plan is empty.
+func TestApplyConverges(t *testing.T) {
+	ctx := t.Context()
+	want := canonical(t)
+	n, tgt := startLab(t, LabSeed(want.Text))
+	before := body(n)
+	drv, ch := plan(t, ctx, tgt, want)
+	if ch.Empty() {
+		t.Fatal("plan is empty against a stale device")
+	}
+	if before != body(n) {
+		t.Fatal("planning changed the device")
+	}
+	res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+	if res.Err != nil || !res.Applied {
+		t.Fatalf("apply: %+v", res)
+	}
+	after := body(n)
+	if got, want := outside(t, after, want), outside(t, before, want); got != want {
+		t.Errorf("config outside the scope changed:\n--- before\n%s--- after\n%s", want, got)
+	}
+	_, again := plan(t, ctx, tgt, want)
+	if !again.Empty() {
+		t.Errorf("plan after apply is not empty:\n%s\n%q", again.Diff, again.Commands)
+	}
+	// Inside the scope the device prints the rendering line for line.
+	nodes, _ := Parse([]byte(after))
+	have := canonTree(nodes)
+	wantTree := canonTree(want.Tree)
+	scoped := newScope(wantTree, have).filter(have)
+	if got := print(ordered(scoped, wantTree)); got != print(wantTree) {
+		t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, print(wantTree)))
+	}
+	if strings.Contains(after, "lossless-") {
+		t.Errorf("checkpoint name left in the config:\n%s", after)
+	}
+}
+
+
+// TestApplyFaults: whatever fails during an apply, the device ends at
+// exactly its pre-apply running config and the error names the device and
+// the reason.
+func TestApplyFaults(t *testing.T) {
+	tests := []struct {
+		name   string
+		fault  func(f *device.Faults)
+		reason string
+	}{
+		// on open: terminal width, terminal length; then show ipqos,
+		// checkpoint, configure terminal, and the 2nd change line.
+		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 7 }, "connection lost"},
+		{"command rejected", func(f *device.Faults) { f.RejectPattern = "^random-detect" }, "rejected \"random-detect"},
+		{"commit failure", func(f *device.Faults) { f.FailCommit = true }, "Configuration update aborted"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			want := canonical(t)
+			n, tgt := startLab(t, LabSeed(want.Text))
+			before := body(n)
+			n.Faults().Update(tc.fault)
+			drv, ch := plan(t, ctx, tgt, want)
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			if res.Err == nil || res.Applied {
+				t.Fatalf("apply succeeded despite the fault: %+v", res)
+			}
+			if !res.RolledBack {
+				t.Errorf("not rolled back: %v", res.Err)
+			}
+			msg := res.Err.Error()
+			if !strings.Contains(msg, "leaf1") || !strings.Contains(msg, tc.reason) {
+				t.Errorf("error %q does not name the device and %q", msg, tc.reason)
+			}
+			if got := body(n); got != before {
+				t.Errorf("device not back at its pre-apply config:\n--- before\n%s--- after\n%s", before, got)
+			}
+		})
+	}
+}
+
+// TestHostKey: an unknown or changed host key is refused unless the
+// insecure option is set.
+func TestHostKey(t *testing.T) {
+	ctx := t.Context()
+	n, tgt := startLab(t, nil)
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unknown := tgt
+	unknown.Login.KnownHosts = empty
+	var he *vendors.HostKeyError
+	if _, err := Dial(ctx, unknown); !errors.As(err, &he) || he.Changed {
+		t.Errorf("unknown host key: got %v, want a HostKeyError (unknown)", err)
+	}
+	n.Faults().Update(func(f *device.Faults) { f.ChangeHostKey = true })
+	if _, err := Dial(ctx, tgt); !errors.As(err, &he) || !he.Changed {
+		t.Errorf("changed host key: got %v, want a HostKeyError (changed)", err)
+	} else if !strings.Contains(err.Error(), "-insecure-ignore-host-key") {
+		t.Errorf("error does not say how to override: %v", err)
+	}
+	insecure := tgt
+	insecure.Login.InsecureIgnoreHostKey = true
+	drv, err := Dial(ctx, insecure)
+	if err != nil {
+		t.Fatalf("insecure dial: %v", err)
+	}
+	_ = drv.Close()
+}

@@ -1,0 +1,53 @@
+package nxos
+
+import (
+	"strings"
+
+	"github.com/lossless-net/lossless/config"
+)
+
+// Stale and unrelated config LabSeed adds: an earlier ECN profile, a class
+// the intent no longer has, a tuned watchdog interval, and config lossless
+// must never touch (a class-map of another team, an uplink, descriptions).
+const (
+	staleECN      = "random-detect minimum-threshold 300 kbytes maximum-threshold 1500 kbytes drop-probability 5 weight 0 ecn"
+	staleClass    = "BULK_OLD"
+	staleWatchdog = "priority-flow-control watch-dog interval 200"
+)
+
+// LabSeed returns a realistic running config for an emulated NX-OS switch
+// that should end at desired (its rendering): desired with stale ECN
+// thresholds, an extra class in the classification policy, an extra PFC
+// global, plus config outside lossless' scope. Nil when desired does not
+// parse.
+func LabSeed(desired []byte) []byte {
+	nodes, err := Parse(desired)
+	if err != nil || len(nodes) == 0 {
+		return nil
+	}
+	out := []*config.Node{{Text: staleWatchdog}}
+	var ifSeen bool
+	for _, n := range nodes {
+		switch {
+		case strings.HasPrefix(n.Text, "policy-map type queuing "):
+			for _, c := range n.Children {
+				for _, l := range c.Children {
+					if strings.HasPrefix(l.Text, "random-detect ") {
+						l.Text = staleECN
+					}
+				}
+			}
+		case strings.HasPrefix(n.Text, "policy-map type qos "):
+			n.Children = append([]*config.Node{{Text: "class " + staleClass, Children: []*config.Node{{Text: "set qos-group 1"}}}}, n.Children...)
+			out = append(out,
+				&config.Node{Text: "class-map type qos match-any " + staleClass, Children: []*config.Node{{Text: "match dscp 10"}}},
+				&config.Node{Text: "class-map type qos match-all MGMT", Children: []*config.Node{{Text: "match dscp 16"}}})
+		case strings.HasPrefix(n.Text, "interface ") && !ifSeen:
+			ifSeen = true
+			n.Children = append([]*config.Node{{Text: "description rdma-host"}}, n.Children...)
+		}
+		out = append(out, n)
+	}
+	out = append(out, &config.Node{Text: "interface Ethernet1/64", Children: []*config.Node{{Text: "description uplink-to-core"}, {Text: "mtu 9216"}}})
+	return []byte(print(out))
+}

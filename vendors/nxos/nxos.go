@@ -1,0 +1,193 @@
+// Package nxos is the Cisco NX-OS (Nexus 9000) driver: it reads `show
+// running-config ipqos` over SSH, diffs it against the NX-OS rendering
+// inside lossless' scope (Scope) with NX-OS's removal order and safe
+// remediation, and applies a change atomically with a checkpoint:
+// `checkpoint`, the commands, `copy running-config startup-config`, a
+// re-read that must show no difference, and `rollback running-config
+// checkpoint` on any failure (reconnecting if the session dropped), as
+// reference/nxos.md §5 recommends.
+package nxos
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lossless-net/lossless/config"
+	render "github.com/lossless-net/lossless/renderers/nxos"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// Vendor is the inventory name of NX-OS devices.
+const Vendor = render.Vendor
+
+// platformYAML is the scrapligo platform definition: the stock cisco_nxos
+// one with NX-OS's full list of error texts.
+//
+//go:embed platform.yaml
+var platformYAML []byte
+
+func init() {
+	vendors.Register(vendors.Vendor{Name: Vendor, Render: render.Render, Dial: Dial, Scope: Scope, LabSeed: LabSeed})
+}
+
+// Commands the driver sends (reference/nxos.md §1b, §5).
+const (
+	showIPQoS   = "show running-config ipqos"
+	saveConfig  = "copy running-config startup-config"
+	rollbackFmt = "rollback running-config checkpoint %s atomic"
+	rollbackOK  = "Rollback completed successfully"
+)
+
+// rollbackTimeout bounds a rollback, which runs even after ctx is
+// cancelled (Ctrl-C must not leave a half-applied change).
+const rollbackTimeout = 2 * time.Minute
+
+// Driver is a connected NX-OS device.
+type Driver struct {
+	t   vendors.Target
+	s   *vendors.Session
+	log *slog.Logger
+}
+
+// Dial connects to an NX-OS device.
+func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
+	s, err := vendors.DialSSH(ctx, t, platformYAML)
+	if err != nil {
+		return nil, err
+	}
+	log := t.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Driver{t: t, s: s, log: log.With("device", t.Device, "vendor", Vendor)}, nil
+}
+
+// Running returns the body of `show running-config ipqos`, without the
+// header lines that change on every read.
+func (d *Driver) Running(ctx context.Context) ([]byte, error) {
+	out, err := d.s.Command(ctx, showIPQoS)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
+	}
+	return Body([]byte(out)), nil
+}
+
+// Diff returns the change from running (a Running result) to desired.
+func (d *Driver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
+	return Diff(d.t.Device, running, desired)
+}
+
+// Close ends the session.
+func (d *Driver) Close() error { return d.s.Close() }
+
+// checkpointName is unique per apply, ≤ 32 characters of [A-Za-z0-9_-]
+// and does not start with "system" (reference/nxos.md §5).
+func checkpointName(now time.Time) string {
+	return "lossless-" + strconv.FormatInt(now.UnixNano(), 36)
+}
+
+// Apply sends c between a checkpoint and its verification. On any failure
+// the device is rolled back to the checkpoint, over a new session when the
+// old one dropped, and the result says whether that worked.
+func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOptions) vendors.Result {
+	start := time.Now()
+	res := vendors.Result{Device: d.t.Device}
+	done := func(err error) vendors.Result {
+		res.Err, res.Duration = err, time.Since(start)
+		return res
+	}
+	if c.Empty() {
+		return done(nil)
+	}
+	cp := checkpointName(start)
+	if out, err := d.s.Exec(ctx, "checkpoint "+cp); err != nil {
+		return done(fmt.Errorf("apply %s: checkpoint: %w", d.t.Device, err))
+	} else if strings.Contains(out, "ERROR") {
+		return done(fmt.Errorf("apply %s: checkpoint: %w", d.t.Device, &vendors.DeviceError{Device: d.t.Device, Line: "checkpoint " + cp, Reply: strings.TrimSpace(out)}))
+	}
+	d.log.Info("checkpoint saved", "op", "checkpoint", "checkpoint", cp)
+	err := d.push(ctx, c)
+	if err == nil {
+		res.Applied = true
+		d.drop(ctx, cp)
+		d.log.Info("applied", "op", "apply", "commands", len(c.Commands), "duration", time.Since(start))
+		return done(nil)
+	}
+	rbErr := d.rollback(ctx, cp)
+	if rbErr != nil {
+		d.log.Error("rollback failed", "op", "rollback", "checkpoint", cp, "err", rbErr)
+		return done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may be half-applied (checkpoint %s): %w", d.t.Device, err, cp, rbErr))
+	}
+	res.RolledBack = true
+	d.log.Warn("rolled back", "op", "rollback", "checkpoint", cp, "err", err)
+	return done(fmt.Errorf("apply %s: %w; rolled back to checkpoint %s", d.t.Device, err, cp))
+}
+
+// push sends the commands, saves the config and verifies the result.
+func (d *Driver) push(ctx context.Context, c *vendors.Change) error {
+	if err := d.s.Configure(ctx, c.Commands); err != nil {
+		return err
+	}
+	running, err := d.Running(ctx)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	left, err := Diff(d.t.Device, running, c.Desired)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	if !left.Empty() {
+		return fmt.Errorf("verify: the running config still differs from the desired one after the commands:\n%s", left.Diff)
+	}
+	if _, err := d.s.Exec(ctx, saveConfig); err != nil {
+		return fmt.Errorf("save: %w", err)
+	}
+	return nil
+}
+
+// rollback restores the checkpoint, on a new session if the current one
+// is gone or ctx is cancelled, then deletes the checkpoint.
+func (d *Driver) rollback(ctx context.Context, cp string) error {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+	defer cancel()
+	s := d.s
+	out, err := s.Exec(rctx, fmt.Sprintf(rollbackFmt, cp))
+	if err != nil && !isDeviceError(err) {
+		// The session dropped or was cut by ctx: NX-OS keeps the lines
+		// already entered, so reconnect and roll back.
+		_ = s.Close()
+		ns, derr := vendors.DialSSH(rctx, d.t, platformYAML)
+		if derr != nil {
+			return fmt.Errorf("reconnect: %w", derr)
+		}
+		d.s = ns
+		out, err = ns.Exec(rctx, fmt.Sprintf(rollbackFmt, cp))
+	}
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(out, rollbackOK) {
+		return &vendors.DeviceError{Device: d.t.Device, Line: fmt.Sprintf(rollbackFmt, cp), Reply: strings.TrimSpace(out)}
+	}
+	d.drop(rctx, cp)
+	return nil
+}
+
+// drop deletes the checkpoint; NX-OS keeps at most 10 (reference/nxos.md
+// §5), so a leftover one is logged, not fatal.
+func (d *Driver) drop(ctx context.Context, cp string) {
+	if _, err := d.s.Exec(ctx, "no checkpoint "+cp); err != nil {
+		d.log.Warn("checkpoint not deleted", "op", "checkpoint", "checkpoint", cp, "err", err)
+	}
+}
+
+func isDeviceError(err error) bool {
+	var de *vendors.DeviceError
+	return errors.As(err, &de)
+}

@@ -1,0 +1,18 @@
+# One EOS leaf with the two ports of reference/eos.md §1.
+
+credentials "lab" {
+  username_env = "LOSSLESS_USER"
+  password_env = "LOSSLESS_PASSWORD"
+  known_hosts  = "~/.ssh/known_hosts"
+}
+
+device "eos1" {
+  vendor      = "eos"
+  platform    = "DCS-7060CX-32S"
+  address     = "192.0.2.61"
+  credentials = credentials.lab
+  ports "Ethernet1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}

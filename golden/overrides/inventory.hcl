@@ -1,0 +1,40 @@
+# Two NX-OS leaves and one EOS leaf, two 100G ports each.
+
+credentials "lab" {
+  username_env = "LOSSLESS_USER"
+  password_env = "LOSSLESS_PASSWORD"
+  known_hosts  = "~/.ssh/known_hosts"
+}
+
+device "nxos1" {
+  vendor      = "nxos"
+  platform    = "N9K-C93600CD-GX"
+  address     = "192.0.2.51"
+  credentials = credentials.lab
+  ports "Ethernet1/1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}
+
+device "nxos2" {
+  vendor      = "nxos"
+  platform    = "N9K-C93600CD-GX"
+  address     = "192.0.2.52"
+  credentials = credentials.lab
+  ports "Ethernet1/1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}
+
+device "eos1" {
+  vendor      = "eos"
+  platform    = "DCS-7060CX-32S"
+  address     = "192.0.2.53"
+  credentials = credentials.lab
+  ports "Ethernet1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}

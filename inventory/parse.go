@@ -2,7 +2,6 @@ package inventory
 
 import (
 	"errors"
-	"fmt"
 	"math/big"
 	"slices"
 	"strings"
@@ -572,5 +571,3 @@ func upperFirst(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
-
-var _ = fmt.Sprintf

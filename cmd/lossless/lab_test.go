@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"io"
 	"os"
@@ -11,8 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/lab"
@@ -113,5 +118,90 @@ func TestLabUpFlags(t *testing.T) {
 		if code := run(ctx, c.args, &stdout, &stderr); code != c.code || !strings.Contains(stderr.String(), c.err) {
 			t.Errorf("%v: code %d stderr %q, want %d and %q", c.args, code, stderr.String(), c.code, c.err)
 		}
+	}
+}
+
+// loginCreds sends the gNMI username and password metadata.
+type loginCreds struct{ user, pass string }
+
+func (c loginCreds) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"username": c.user, "password": c.pass}, nil
+}
+
+func (loginCreds) RequireTransportSecurity() bool { return true }
+
+// TestLabUpInventoryGNMI starts the devices an inventory names and, with
+// -gnmi, a TLS gNMI target whose CA lands next to the inventory.
+func TestLabUpInventoryGNMI(t *testing.T) {
+	t.Setenv(lab.UserEnv, "ops")
+	t.Setenv(lab.PasswordEnv, "s3cret-pw")
+	dir := t.TempDir()
+	inv := filepath.Join(t.TempDir(), "inventory.hcl")
+	src := `device "leafA" {
+  vendor    = "nxos"
+  platform  = "N9K-C9364D-GX2A"
+  address   = "192.0.2.1"
+  transport = "ssh"
+}
+
+device "leafB" {
+  vendor    = "eos"
+  platform  = "DCS-7050CX3-32S"
+  address   = "192.0.2.2"
+  transport = "ssh"
+}
+`
+	if err := os.WriteFile(inv, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int)
+	go func() {
+		code := run(ctx, []string{"lab", "up", "-inventory", inv, "-gnmi", "-out", dir}, pw, &stderr)
+		_ = pw.Close()
+		done <- code
+	}()
+	var out strings.Builder
+	var gnmiAddr string
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+		if f := strings.Fields(sc.Text()); len(f) > 1 && f[0] == "gnmi" {
+			gnmiAddr = f[1]
+		}
+		if strings.HasPrefix(sc.Text(), "Running until interrupted") {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if !strings.Contains(out.String(), "leafA") || !strings.Contains(out.String(), "leafB") || gnmiAddr == "" {
+		t.Fatalf("output:\n%s\nstderr:\n%s", out.String(), stderr.String())
+	}
+	if strings.Contains(out.String(), "s3cret-pw") {
+		t.Errorf("the password was printed:\n%s", out.String())
+	}
+	caPEM, err := os.ReadFile(filepath.Join(dir, "gnmi-ca.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(caPEM) {
+		t.Fatal("gnmi-ca.pem holds no certificate")
+	}
+	conn, err := grpc.NewClient(gnmiAddr, grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: pool})),
+		grpc.WithPerRPCCredentials(loginCreds{"ops", "s3cret-pw"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := gpb.NewGNMIClient(conn).Capabilities(ctx, &gpb.CapabilityRequest{}); err != nil {
+		t.Errorf("gNMI Capabilities over TLS: %v", err)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit code %d, stderr:\n%s", code, stderr.String())
 	}
 }

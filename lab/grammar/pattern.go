@@ -70,6 +70,7 @@ type Error struct {
 	Detail string
 }
 
+// Error describes the failure for logs; vendors print their own text.
 func (e *Error) Error() string {
 	return fmt.Sprintf("parse error kind %d at token %d", e.Kind, e.Token)
 }

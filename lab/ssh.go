@@ -233,6 +233,10 @@ func (n *Node) runShell(ch ssh.Channel, sess device.Session, commands *atomic.In
 	var line []byte
 	var lastCR bool
 	var pg pager
+	enter := "\r\n"
+	if e, ok := sess.(device.Echoer); ok {
+		enter = e.EchoEnter()
+	}
 	buf := make([]byte, 1024)
 	for {
 		k, err := ch.Read(buf)
@@ -260,7 +264,7 @@ func (n *Node) runShell(ch ssh.Channel, sess device.Session, commands *atomic.In
 				continue
 			case b == '\r' || b == '\n':
 				lastCR = b == '\r'
-				w.write("\r\n")
+				w.write(enter)
 				typed := string(line)
 				line = line[:0]
 				count := commands.Add(1)

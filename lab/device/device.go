@@ -185,3 +185,10 @@ type Pager interface {
 	// prompt ("--More--").
 	Page() (lines int, more string)
 }
+
+// Echoer is implemented by sessions whose device echoes the Enter key
+// with something other than "\r\n" (NX-OS echoes "\r\r\n").
+type Echoer interface {
+	// EchoEnter returns the bytes printed when the user presses Enter.
+	EchoEnter() string
+}

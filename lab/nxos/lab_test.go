@@ -193,7 +193,8 @@ func TestDropKeepsEnteredLines(t *testing.T) {
 	sh := openShell(t, n)
 	_, _ = io.WriteString(sh.in, "configure terminal\rpolicy-map type network-qos N\rclass type network-qos c-8q-nq3\rmtu 9216\rpause pfc-cos 3\r")
 	out, _ := io.ReadAll(sh.out)
-	if !strings.HasSuffix(string(out), "leaf1(config-pmap-nqos-c)# pause pfc-cos 3\r\n") {
+	// NX-OS echoes Enter as \r\r\n (nxos.md §4).
+	if !strings.HasSuffix(string(out), "leaf1(config-pmap-nqos-c)# mtu 9216\r\r\nleaf1(config-pmap-nqos-c)# pause pfc-cos 3\r\r\n") {
 		t.Errorf("session did not end after the 4th line:\n%q", out)
 	}
 	run := string(n.Device().Running())

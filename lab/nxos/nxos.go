@@ -133,6 +133,10 @@ const defaultTermLength = 24
 // morePrompt is NX-OS's pager prompt (nxos.md §4 [C:gnetcli]).
 const morePrompt = "\x1b[7m--More--\x1b[m"
 
+// EchoEnter is NX-OS's echo of the Enter key (nxos.md §4 [C:gnetcli]:
+// "The command echo ends in \r\r\n").
+func (s *session) EchoEnter() string { return "\r\r\n" }
+
 // Page pages long output until terminal length 0 (device.Pager).
 func (s *session) Page() (int, string) {
 	s.d.mu.Lock()

@@ -18,7 +18,6 @@ qos_profile "lossy_roce" {
       min_threshold   = "100KB"
       max_threshold   = "1MB"
       max_probability = 20
-      weight          = 0
     }
   }
 

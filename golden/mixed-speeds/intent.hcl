@@ -21,7 +21,6 @@ qos_profile "roce" {
       min_threshold   = "150KB"
       max_threshold   = "3000KB"
       max_probability = 7
-      weight          = 0
     }
   }
 
@@ -61,6 +60,14 @@ assign "fabric" {
           max_probability = 100
         }
       }
+    }
+  }
+
+  # Huawei CE family B needs a shared headroom pool for PFC
+  # (reference/huawei-ce.md §1.1; Huawei's example size).
+  device "ce1" {
+    buffers {
+      headroom_pool = "4MB"
     }
   }
 }

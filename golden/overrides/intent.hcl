@@ -27,7 +27,6 @@ qos_profile "roce" {
       min_threshold   = "150KB"
       max_threshold   = var.ecn_max
       max_probability = 7
-      weight          = 0
     }
   }
 
@@ -111,6 +110,14 @@ assign "fabric" {
           }
         }
       }
+    }
+  }
+
+  # Huawei CE family B needs a shared headroom pool for PFC
+  # (reference/huawei-ce.md §1.1; Huawei's example size).
+  device "ce1" {
+    buffers {
+      headroom_pool = "4MB"
     }
   }
 }

@@ -19,7 +19,6 @@ qos_profile "roce2" {
       min_threshold   = "150KB"
       max_threshold   = "3000KB"
       max_probability = 7
-      weight          = 0
     }
   }
 
@@ -32,7 +31,6 @@ qos_profile "roce2" {
       min_threshold   = "300KB"
       max_threshold   = "2MB"
       max_probability = 10
-      weight          = 0
     }
   }
 
@@ -56,4 +54,12 @@ assign "fabric" {
   devices = "*"
   qos     = qos_profile.roce2
   buffers = buffer_profile.default
+
+  # Huawei CE family B needs a shared headroom pool for PFC
+  # (reference/huawei-ce.md §1.1; Huawei's example size).
+  device "ce1" {
+    buffers {
+      headroom_pool = "4MB"
+    }
+  }
 }

@@ -27,3 +27,25 @@ device "eos1" {
     cable = "5m"
   }
 }
+
+device "ce1" {
+  vendor      = "huawei-ce"
+  platform    = "CE8855"
+  address     = "192.0.2.71"
+  credentials = credentials.lab
+  ports "100GE1/0/1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}
+
+device "sonic1" {
+  vendor      = "sonic"
+  platform    = "SN4600C"
+  address     = "192.0.2.72"
+  credentials = credentials.lab
+  ports "Ethernet0,Ethernet4" {
+    speed = "100G"
+    cable = "5m"
+  }
+}

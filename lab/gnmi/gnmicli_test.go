@@ -8,6 +8,10 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lossless-net/lossless/lab/device"
 )
 
 // buildGnmiCli builds gnmi_cli, the reference client of openconfig/gnmi,
@@ -51,17 +55,19 @@ func gnmiCli(t *testing.T, bin string, tg *Target, args ...string) (string, erro
 }
 
 // The issue's done-when item: a real client, gnmi_cli, runs Capabilities,
-// Get and Set against the lab target over TLS, on both personalities.
+// Get and Set against the lab target over TLS, on the real SONiC and EOS
+// personalities.
 func TestGnmiCli(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds gnmi_cli; skipped in -short")
 	}
 	bin := buildGnmiCli(t)
-	sonic := newFakeSonic()
-	eos := newFakeEOS(eosCanonical)
+	sonicDev := realSonic(t)
+	sonic := sonicDev.(device.ConfigDB)
+	eos := realEOS(t)
 
 	t.Run("sonic-db", func(t *testing.T) {
-		tg := startTarget(t, []served{{"sonic1", sonic, nil}})
+		tg := startTarget(t, []served{{"sonic1", sonicDev, nil}})
 		out, err := gnmiCli(t, bin, tg, "-capabilities")
 		if err != nil || !strings.Contains(out, `gNMI_version: "0.10.0"`) || !strings.Contains(out, "JSON_IETF") {
 			t.Fatalf("capabilities: %v\n%s", err, out)
@@ -82,16 +88,17 @@ func TestGnmiCli(t *testing.T) {
 		if err != nil || !strings.Contains(out, `{\"pfc_enable\":\"3\"}`) {
 			t.Fatalf("get: %v\n%s", err, out)
 		}
-		// A YANG violation is refused with SONiC's text and changes nothing.
+		// A YANG violation (a port that does not exist) is refused with
+		// SONiC's text and changes nothing.
 		before := sonic.DB()
 		out, err = gnmiCli(t, bin, tg, "-set", "-proto", `
-			update: <path: <origin: "sonic-db" elem: <name: "CONFIG_DB"> elem: <name: "localhost"> elem: <name: "WRED_PROFILE"> elem: <name: "AZURE_LOSSLESS"> elem: <name: "green_min_threshold">>
-			         val: <json_ietf_val: '"99999999"'>>`)
+			update: <path: <origin: "sonic-db" elem: <name: "CONFIG_DB"> elem: <name: "localhost"> elem: <name: "PORT_QOS_MAP"> elem: <name: "Ethernet9999">>
+			         val: <json_ietf_val: '{"pfc_enable":"3"}'>>`)
 		if err == nil || !strings.Contains(out, "Given patch will produce invalid config") {
 			t.Errorf("invalid set: err %v\n%s", err, out)
 		}
-		if got := sonic.DB()["WRED_PROFILE"]; got["AZURE_LOSSLESS"]["green_min_threshold"] != before["WRED_PROFILE"]["AZURE_LOSSLESS"]["green_min_threshold"] {
-			t.Errorf("refused set changed WRED_PROFILE: %v", got)
+		if d := cmp.Diff(before, sonic.DB()); d != "" {
+			t.Errorf("refused set changed CONFIG_DB (-before +after):\n%s", d)
 		}
 	})
 

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/lossless-net/lossless/headroom"
 	"github.com/lossless-net/lossless/platform"
 	"github.com/lossless-net/lossless/units"
 )
@@ -20,8 +21,9 @@ type bufSpec struct {
 	lossless, lossy, hdrmPool poolValue
 	alpha                     *int
 	// byPlatform caches resolve, so devices of one platform share one
-	// *Buffers.
+	// *Buffers; terms caches explicitTerms.
 	byPlatform map[*platform.Platform]*Buffers
+	terms      []headroom.Term
 }
 
 type poolValue struct {

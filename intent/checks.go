@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/units"
 )
 
@@ -15,13 +16,13 @@ import (
 // device's platform and vendor, once per combination.
 func (r *resolver) checkPlatform(d *Device, spec *qosSpec, job deviceJob) {
 	plat := d.Platform
-	on := fmt.Sprintf("device %q (platform %s)", d.Name, plat.Model)
-	r.checkWatchdog(d, spec, on)
-	k := checkKey{spec: spec, buffers: d.Buffers.Profile, plat: keyOf(plat)}
+	r.checkWatchdog(d, spec)
+	k := checkKey{spec: spec, buffers: d.Buffers.Profile, plat: r.keyOf(plat)}
 	if r.checked[k] {
 		return
 	}
 	r.checked[k] = true
+	on := fmt.Sprintf("device %q (platform %s)", d.Name, plat.Model)
 	n := 0
 	for i, c := range spec.qos.Classes {
 		src := spec.classes[i]
@@ -63,12 +64,13 @@ func (r *resolver) checkPlatform(d *Device, spec *qosSpec, job deviceJob) {
 
 // checkWatchdog checks the watchdog against the vendor's ranges, once per
 // profile, vendor and family.
-func (r *resolver) checkWatchdog(d *Device, spec *qosSpec, on string) {
-	k := checkKey{spec: spec, vendor: d.Vendor + "/" + d.Platform.Family}
+func (r *resolver) checkWatchdog(d *Device, spec *qosSpec) {
+	k := checkKey{spec: spec, vendor: d.Vendor, family: d.Platform.Family}
 	if r.checked[k] {
 		return
 	}
 	r.checked[k] = true
+	on := fmt.Sprintf("device %q (platform %s)", d.Name, d.Platform.Model)
 	if wd := spec.qos.PFC.Watchdog; wd != nil {
 		lim, ok := watchdogLimitFor(d.Vendor, d.Platform.Family)
 		if ok {
@@ -100,7 +102,7 @@ func (r *resolver) checkWatchdog(d *Device, spec *qosSpec, on string) {
 
 // checkBuffers checks that the pools fit the platform buffer.
 func (r *resolver) checkBuffers(d *Device, b *bufSpec, _ *qosSpec) {
-	k := checkKey{spec: b, plat: keyOf(d.Platform)}
+	k := checkKey{spec: b, plat: r.keyOf(d.Platform)}
 	if r.checked[k] {
 		return
 	}
@@ -130,12 +132,31 @@ func intList(l []int) string {
 	return strings.Join(s, ", ")
 }
 
-// checkLinks checks that both managed ends of every link agree on what
-// crosses it: trust mode, DSCP→TC map, lossless priorities and the MTU of
-// each lossless class.
-func (r *resolver) checkLinks() {
+// port returns the managed port at a link end, or nil.
+func (r *resolver) port(e inventory.Endpoint) *Port {
+	d := r.devByName[e.Device]
+	if d == nil {
+		return nil
+	}
+	i, ok := slices.BinarySearchFunc(d.Ports, e.Port, func(p Port, n string) int { return inventory.ComparePorts(p.Name, n) })
+	if !ok {
+		return nil
+	}
+	return &d.Ports[i]
+}
+
+// linkPorts sets each managed port's Peer and checks that both managed
+// ends of every link agree on what crosses it: trust mode, DSCP→TC map,
+// lossless priorities and the MTU of each lossless class.
+func (r *resolver) linkPorts() {
 	for _, l := range r.inv.Links {
-		a, b := r.ports[l.A], r.ports[l.B]
+		a, b := r.port(l.A), r.port(l.B)
+		if a != nil && a.Peer == "" {
+			a.Peer = l.B.String()
+		}
+		if b != nil && b.Peer == "" {
+			b.Peer = l.A.String()
+		}
 		if a == nil || b == nil || a.QoS == b.QoS {
 			continue
 		}

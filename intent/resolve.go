@@ -40,7 +40,7 @@ func Resolve(f *Fabric, inv *inventory.Inventory) ([]*Device, hcl.Diagnostics) {
 		}
 	}
 	sort.Slice(r.devices, func(i, j int) bool { return r.devices[i].Name < r.devices[j].Name })
-	r.checkLinks()
+	r.linkPorts()
 	return r.devices, r.diags.list()
 }
 
@@ -63,8 +63,8 @@ type resolver struct {
 	ecnWarned map[hcl.Pos]bool
 	jobs      []deviceJob
 	devices   []*Device
-	ports     map[inventory.Endpoint]*Port
 	devByName map[string]*Device
+	platKeys  map[*platform.Platform]platformKey
 }
 
 type deviceJob struct {
@@ -77,6 +77,7 @@ type checkKey struct {
 	spec, buffers any
 	plat          platformKey
 	vendor        string
+	family        string
 }
 
 // platformKey is what the platform checks read of a platform, so that
@@ -90,8 +91,13 @@ type platformKey struct {
 	pfcPriorities  string
 }
 
-func keyOf(p *platform.Platform) platformKey {
-	return platformKey{p.Model, p.Family, p.Buffer, p.Cell, p.MaxLossless, p.MTUMin, p.MTUMax, fmt.Sprint(p.PFCPriorities)}
+func (r *resolver) keyOf(p *platform.Platform) platformKey {
+	if k, ok := r.platKeys[p]; ok {
+		return k
+	}
+	k := platformKey{p.Model, p.Family, p.Buffer, p.Cell, p.MaxLossless, p.MTUMin, p.MTUMax, fmt.Sprint(p.PFCPriorities)}
+	r.platKeys[p] = k
+	return k
 }
 
 type headroomKey struct {
@@ -112,7 +118,7 @@ func newResolver(f *Fabric, inv *inventory.Inventory) *resolver {
 		qos: map[string]*qosSpec{}, buffers: map[string]*bufSpec{},
 		expanded: map[string][]string{}, badRef: map[hcl.Pos]bool{},
 		checked: map[checkKey]bool{}, headroom: map[headroomKey]headroomResult{}, ecnWarned: map[hcl.Pos]bool{},
-		ports: map[inventory.Endpoint]*Port{}, devByName: map[string]*Device{},
+		devByName: make(map[string]*Device, len(inv.Devices)), platKeys: map[*platform.Platform]platformKey{},
 	}
 }
 
@@ -325,12 +331,12 @@ func (r *resolver) resolveDevice(job deviceJob) *Device {
 		r.checkBuffers(d, bspec, qspec)
 	}
 
-	// Ports: the assign's list, or every inventory port.
-	var names []string
+	// Ports: the assign's list, or every inventory port (already in
+	// natural order). A listed port this device lacks is skipped;
+	// checkPortRefs reports one that no selected device has.
+	var ports []*inventory.Port
 	if a.Ports == nil {
-		for _, p := range inv.Ports {
-			names = append(names, p.Name)
-		}
+		ports = inv.Ports
 	} else {
 		seen := map[string]bool{}
 		for _, ref := range a.Ports {
@@ -339,12 +345,17 @@ func (r *resolver) resolveDevice(job deviceJob) *Device {
 				continue
 			}
 			for _, n := range exp {
-				if !seen[n] && inv.PortNamed(n) != nil {
+				if ip := inv.PortNamed(n); ip != nil && !seen[n] {
 					seen[n] = true
-					names = append(names, n)
+					ports = append(ports, ip)
 				}
 			}
 		}
+		slices.SortFunc(ports, func(a, b *inventory.Port) int { return inventory.ComparePorts(a.Name, b.Name) })
+	}
+	assigned := func(n string) bool {
+		_, ok := slices.BinarySearchFunc(ports, n, func(p *inventory.Port, n string) int { return inventory.ComparePorts(p.Name, n) })
+		return ok
 	}
 	portQoS := map[string]*qosSpec{}
 	if o != nil {
@@ -366,7 +377,7 @@ func (r *resolver) resolveDevice(job deviceJob) *Device {
 				r.checkPlatform(d, spec, job)
 			}
 			for _, n := range exp {
-				if !slices.Contains(names, n) {
+				if !assigned(n) {
 					r.diags.add(errorf(RuleOverrideUnmatched, "Override for a port not assigned", &po.LabelRange, &po.DeclRange,
 						fmt.Sprintf("Device %q has no assigned port %q, so this override would do nothing. Assigned ports come from the assign block's ports (or every inventory port when it has none).", d.Name, n)))
 					continue
@@ -377,47 +388,41 @@ func (r *resolver) resolveDevice(job deviceJob) *Device {
 			}
 		}
 	}
-	slices.SortFunc(names, inventory.ComparePorts)
-	d.Ports = make([]Port, 0, len(names))
-	for _, n := range names {
-		ip := inv.PortNamed(n)
-		if ip == nil {
-			// A port this device lacks; checkPortRefs reports one that no
-			// selected device has.
-			continue
-		}
+	d.Ports = make([]Port, 0, len(ports))
+	// One backing array for every port's headroom: a port of a fabric
+	// this size would otherwise cost an allocation each.
+	slab := make([]Headroom, 0, len(ports)*max(1, len(qspec.qos.LosslessPriorities())))
+	for _, ip := range ports {
 		spec := qspec
-		if s, ok := portQoS[n]; ok {
+		if s, ok := portQoS[ip.Name]; ok {
 			spec = s
 		}
-		p := Port{Name: n, Speed: ip.Speed, Cable: ip.Cable, QoS: spec.qos, Range: ip.DeclRange}
-		if peer, ok := r.inv.Peer(d.Name, n); ok {
-			p.Peer = peer.String()
+		p := Port{Name: ip.Name, Speed: ip.Speed, Cable: ip.Cable, QoS: spec.qos, Range: ip.DeclRange}
+		start := len(slab)
+		slab = r.portHeadroom(d, &p, spec, bspec, slab)
+		if len(slab) > start {
+			p.Headroom = slab[start:len(slab):len(slab)]
 		}
-		r.portHeadroom(d, &p, spec, bspec)
 		d.Ports = append(d.Ports, p)
 	}
 	r.checkHeadroomSum(d)
-	for i := range d.Ports {
-		r.ports[inventory.Endpoint{Device: d.Name, Port: d.Ports[i].Name}] = &d.Ports[i]
-	}
 	r.devByName[d.Name] = d
 	return d
 }
 
-// portHeadroom fills the port's headroom for each lossless priority:
-// explicit from the buffer profile, or computed from speed, cable length
-// and the class MTU (the platform's largest MTU when the class leaves it to
-// the vendor default).
-func (r *resolver) portHeadroom(d *Device, p *Port, spec *qosSpec, bspec *bufSpec) {
+// portHeadroom appends to hr the port's headroom for each lossless
+// priority: explicit from the buffer profile, or computed from speed,
+// cable length and the class MTU (the platform's largest MTU when the
+// class leaves it to the vendor default).
+func (r *resolver) portHeadroom(d *Device, p *Port, spec *qosSpec, bspec *bufSpec, hr []Headroom) []Headroom {
 	pol := d.Buffers.Headroom
 	for i, c := range spec.qos.Classes {
 		if !c.Lossless {
 			continue
 		}
 		if !pol.Auto {
-			p.Headroom = append(p.Headroom, Headroom{Priority: c.ID, Xoff: pol.Xoff, Xon: pol.Xon, Size: pol.Size,
-				Derivation: explicitTerms(pol, bspec)})
+			hr = append(hr, Headroom{Priority: c.ID, Xoff: pol.Xoff, Xon: pol.Xon, Size: pol.Size,
+				Derivation: bspec.explicitTerms()})
 			r.checkECNAgainstXoff(d, p, spec, i, pol.Xoff, bspec)
 			continue
 		}
@@ -431,17 +436,17 @@ func (r *resolver) portHeadroom(d *Device, p *Port, spec *qosSpec, bspec *bufSpe
 			mtu = d.Platform.MTUMax
 		}
 		k := headroomKey{p.Speed, p.Cable, mtu, d.Platform.Cell}
-		hr, ok := r.headroom[k]
+		res, ok := r.headroom[k]
 		if !ok {
-			hr.res, hr.err = headroom.Compute(headroom.Input{Speed: p.Speed, Cable: p.Cable, MTU: units.Bytes(mtu), Cell: d.Platform.Cell})
-			r.headroom[k] = hr
+			res.res, res.err = headroom.Compute(headroom.Input{Speed: p.Speed, Cable: p.Cable, MTU: units.Bytes(mtu), Cell: d.Platform.Cell})
+			r.headroom[k] = res
 		}
-		if hr.err != nil {
+		if res.err != nil {
 			r.diags.add(errorf(RuleHeadroomCompute, "Cannot compute headroom", &p.Range, nil,
-				fmt.Sprintf("Port %s of device %q: %s. Check the port's speed and cable length and the platform's cell size.", p.Name, d.Name, hr.err)))
+				fmt.Sprintf("Port %s of device %q: %s. Check the port's speed and cable length and the platform's cell size.", p.Name, d.Name, res.err)))
 			continue
 		}
-		p.Headroom = append(p.Headroom, Headroom{Priority: c.ID, Xoff: hr.res.Xoff, Xon: hr.res.Xon, Size: hr.res.Size, Derivation: hr.res.Terms})
+		hr = append(hr, Headroom{Priority: c.ID, Xoff: res.res.Xoff, Xon: res.res.Xon, Size: res.res.Size, Derivation: res.res.Terms})
 	}
 	// ECN thresholds given as time need the port speed.
 	for _, c := range spec.qos.Classes {
@@ -450,6 +455,7 @@ func (r *resolver) portHeadroom(d *Device, p *Port, spec *qosSpec, bspec *bufSpe
 				fmt.Sprintf("Port %s of device %q has an ECN threshold given as time on class %q, which converts to bytes at the port speed. Give the port a speed in the inventory.", p.Name, d.Name, c.Name)))
 		}
 	}
+	return hr
 }
 
 // checkECNAgainstXoff warns when ECN starts marking only at or above the
@@ -485,6 +491,18 @@ func (r *resolver) checkECNAgainstXoff(d *Device, p *Port, spec *qosSpec, i int,
 // its buffer, naming the ports that reserve the most.
 func (r *resolver) checkHeadroomSum(d *Device) {
 	var total units.Bytes
+	for _, p := range d.Ports {
+		for _, h := range p.Headroom {
+			total += h.Size
+		}
+	}
+	limit := d.Platform.Buffer
+	if d.Buffers.LosslessPool > 0 {
+		limit = d.Buffers.LosslessPool
+	}
+	if total <= limit {
+		return
+	}
 	type contrib struct {
 		port string
 		size units.Bytes
@@ -495,17 +513,9 @@ func (r *resolver) checkHeadroomSum(d *Device) {
 		for _, h := range p.Headroom {
 			s += h.Size
 		}
-		total += s
 		if s > 0 {
 			cs = append(cs, contrib{p.Name, s})
 		}
-	}
-	limit := d.Platform.Buffer
-	if d.Buffers.LosslessPool > 0 {
-		limit = d.Buffers.LosslessPool
-	}
-	if total <= limit {
-		return
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].size > cs[j].size })
 	var top []string
@@ -520,8 +530,13 @@ func (r *resolver) checkHeadroomSum(d *Device) {
 		fmt.Sprintf("Device %q reserves %s of lossless headroom over %d ports, more than %s. The largest: %s. Shorten the cables, lower the MTU of the lossless classes, manage fewer ports, or use fewer lossless classes.", d.Name, total, len(cs), what, strings.Join(top, ", "))))
 }
 
-// explicitTerms explains explicit headroom: each value is as written.
-func explicitTerms(pol HeadroomPolicy, b *bufSpec) []headroom.Term {
+// explicitTerms explains explicit headroom: each value is as written. The
+// terms are made once per profile and shared by its ports.
+func (b *bufSpec) explicitTerms() []headroom.Term {
+	if b.terms != nil {
+		return b.terms
+	}
+	pol := b.policy
 	src := fmt.Sprintf("buffer_profile %q at %s", b.name, b.headroom)
 	t := []headroom.Term{{Name: "Xoff: explicit", Bytes: pol.Xoff, Source: src}}
 	if pol.Xon > 0 {
@@ -530,5 +545,6 @@ func explicitTerms(pol HeadroomPolicy, b *bufSpec) []headroom.Term {
 	if pol.Size > 0 {
 		t = append(t, headroom.Term{Name: "Size: explicit", Bytes: pol.Size, Source: src})
 	}
+	b.terms = t
 	return t
 }

@@ -1,0 +1,66 @@
+package intent
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/lossless-net/lossless/intent/internal/gen"
+	"github.com/lossless-net/lossless/inventory"
+)
+
+var benchSizes = []struct{ devices, ports int }{{1000, 64}, {10000, 64}}
+
+// BenchmarkResolve resolves and validates a generated fabric (see package
+// gen) whose intent and inventory are already loaded: the cost of Resolve
+// alone, every check included. The goal for 10,000 devices × 64 ports is
+// ≤ 2 s and ≤ 1 GiB peak memory.
+func BenchmarkResolve(b *testing.B) {
+	for _, s := range benchSizes {
+		b.Run(fmt.Sprintf("%dx%d", s.devices, s.ports), func(b *testing.B) {
+			intentSrc, invSrc := gen.Fabric(s.devices, s.ports)
+			inv, diags := inventory.Parse(invSrc, "gen-inventory.hcl", nil)
+			if diags.HasErrors() {
+				b.Fatal(diags.Error())
+			}
+			fab, diags := LoadSources(map[string][]byte{"gen.hcl": intentSrc}, nil)
+			if diags.HasErrors() {
+				b.Fatal(diags.Error())
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				devs, diags := Resolve(fab, inv)
+				if len(diags) > 0 || len(devs) != s.devices {
+					b.Fatalf("%d devices, diagnostics: %s", len(devs), diags.Error())
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLoadResolve is the whole of `lossless validate` on a generated
+// fabric: parse and decode the intent and the inventory, then resolve and
+// validate.
+func BenchmarkLoadResolve(b *testing.B) {
+	for _, s := range benchSizes {
+		b.Run(fmt.Sprintf("%dx%d", s.devices, s.ports), func(b *testing.B) {
+			intentSrc, invSrc := gen.Fabric(s.devices, s.ports)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				inv, diags := inventory.Parse(invSrc, "gen-inventory.hcl", nil)
+				if diags.HasErrors() {
+					b.Fatal(diags.Error())
+				}
+				fab, diags := LoadSources(map[string][]byte{"gen.hcl": intentSrc}, nil)
+				if diags.HasErrors() {
+					b.Fatal(diags.Error())
+				}
+				devs, diags := Resolve(fab, inv)
+				if len(diags) > 0 || len(devs) != s.devices {
+					b.Fatalf("%d devices, diagnostics: %s", len(devs), diags.Error())
+				}
+			}
+		})
+	}
+}

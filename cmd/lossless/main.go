@@ -22,9 +22,12 @@ type command struct {
 // commands lists the verbs. Each lives in its own file, <verb>.go.
 func commands() map[string]command {
 	return map[string]command{
-		"render":  {"Render each device's native config; compare with or update golden files", runRender},
-		"version": {"Print the lossless version", runVersion},
-		"lab":     {"Start emulated switches (SSH, gNMI) with inventory and known_hosts", runLab},
+		"render":   {"Render each device's native config; compare with or update golden files", runRender},
+		"version":  {"Print the lossless version", runVersion},
+		"validate": {"Check an intent and its inventory", runValidate},
+		"fmt":      {"Rewrite intent files in canonical HCL form", runFmt},
+		"inspect":  {"Print one device's resolved desired state", runInspect},
+		"lab":      {"Start emulated switches (SSH, gNMI) with inventory and known_hosts", runLab},
 	}
 }
 

@@ -49,6 +49,15 @@ func readLines(t *testing.T, path string) []string {
 	return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
 }
 
+func readFileF(f *testing.F, path string) string {
+	f.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return string(b)
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)

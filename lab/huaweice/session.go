@@ -160,6 +160,9 @@ func (s *Session) Handle(line string) (string, bool) {
 	if perr != nil {
 		return perr.render(prompt), false
 	}
+	if m == nil { // only a pipe: "| include x"
+		return (&parseError{errUnrecognized, len(line) - len(strings.TrimLeft(line, " \t"))}).render(prompt), false
+	}
 	if m.cmd.run != nil {
 		s.canon = m.canon
 		out := m.cmd.run(s, m.args)

@@ -498,29 +498,65 @@ func NaturalLess(a, b string) bool { return NaturalCompare(a, b) < 0 }
 // NaturalCompare is NaturalLess as a three-way comparison for
 // slices.SortFunc: -1, 0 or +1.
 func NaturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		if a[0] >= '0' && a[0] <= '9' && b[0] >= '0' && b[0] <= '9' {
-			da, db := digits(a), digits(b)
-			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
-			if len(na) != len(nb) {
-				return cmpInt(len(na), len(nb))
+	// Fast path: up to the first difference the strings agree, so only
+	// a difference inside a run of digits needs the numeric comparison.
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	if k == len(a) || k == len(b) {
+		return cmpInt(len(a), len(b))
+	}
+	if !isDigit(a[k]) && !isDigit(b[k]) {
+		return cmpInt(int(a[k]), int(b[k]))
+	}
+	for k > 0 && isDigit(a[k-1]) {
+		k--
+	}
+	i, j := k, k
+	for i < len(a) && j < len(b) {
+		ca, cb := a[i], b[j]
+		if isDigit(ca) && isDigit(cb) {
+			// Skip leading zeros, then the longer run is the larger number;
+			// equal lengths compare digit by digit; equal values order by
+			// the number of leading zeros.
+			si, sj := i, j
+			for i < len(a) && a[i] == '0' {
+				i++
 			}
-			if na != nb {
-				return strings.Compare(na, nb)
+			for j < len(b) && b[j] == '0' {
+				j++
 			}
-			if da != db {
-				return cmpInt(da, db)
+			zi, zj := i-si, j-sj
+			ei, ej := i, j
+			for ei < len(a) && isDigit(a[ei]) {
+				ei++
 			}
-			a, b = a[da:], b[db:]
+			for ej < len(b) && isDigit(b[ej]) {
+				ej++
+			}
+			if ei-i != ej-j {
+				return cmpInt(ei-i, ej-j)
+			}
+			if c := strings.Compare(a[i:ei], b[j:ej]); c != 0 {
+				return c
+			}
+			if zi != zj {
+				return cmpInt(zi, zj)
+			}
+			i, j = ei, ej
 			continue
 		}
-		if a[0] != b[0] {
-			return cmpInt(int(a[0]), int(b[0]))
+		if ca != cb {
+			return cmpInt(int(ca), int(cb))
 		}
-		a, b = a[1:], b[1:]
+		i++
+		j++
 	}
-	return cmpInt(len(a), len(b))
+	return cmpInt(len(a)-i, len(b)-j)
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func cmpInt(a, b int) int {
 	switch {
@@ -530,12 +566,4 @@ func cmpInt(a, b int) int {
 		return 1
 	}
 	return 0
-}
-
-func digits(s string) int {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
 }

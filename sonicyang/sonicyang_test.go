@@ -230,3 +230,82 @@ func TestNaturalLess(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+// TestNaturalCompareAgainstSlowPath checks the fast path against a plain
+// split-into-runs comparison on many pairs.
+func TestNaturalCompareAgainstSlowPath(t *testing.T) {
+	words := []string{"", "0", "00", "007", "1", "9", "10", "010", "Ethernet", "Ethernet0", "Ethernet00", "Ethernet4", "Ethernet12",
+		"Ethernet4|0-2", "Ethernet4|3", "Ethernet4|10", "Ethernet12|3", "a1b2", "a1b10", "a01b2", "GLOBAL", "global", "x", "x1", "x1y"}
+	for _, a := range words {
+		for _, b := range words {
+			if got, want := NaturalCompare(a, b), slowCompare(a, b); got != want {
+				t.Errorf("NaturalCompare(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+// slowCompare splits both strings into digit and non-digit runs and
+// compares run by run: numbers by value, then by leading zeros; text by
+// bytes; a string that runs out first is smaller.
+func slowCompare(a, b string) int {
+	ra, rb := splitRuns(a), splitRuns(b)
+	for i := 0; i < len(ra) && i < len(rb); i++ {
+		x, y := ra[i], rb[i]
+		if isDigit(x[0]) && isDigit(y[0]) {
+			tx, ty := strings.TrimLeft(x, "0"), strings.TrimLeft(y, "0")
+			if len(tx) != len(ty) {
+				return cmpInt(len(tx), len(ty))
+			}
+			if c := strings.Compare(tx, ty); c != 0 {
+				return c
+			}
+			if len(x) != len(y) {
+				return cmpInt(len(x), len(y))
+			}
+			continue
+		}
+		if c := strings.Compare(x, y); c != 0 {
+			// Text against text or number: bytewise on the runs, which
+			// differ at their first differing byte.
+			n := 0
+			for n < len(x) && n < len(y) && x[n] == y[n] {
+				n++
+			}
+			if n < len(x) && n < len(y) {
+				return cmpInt(int(x[n]), int(y[n]))
+			}
+			// One run is a prefix of the other: the next byte of the
+			// longer string decides against the next run of the other.
+			return naturalTail(a, b, ra, rb, i, n)
+		}
+	}
+	return cmpInt(len(ra), len(rb))
+}
+
+func naturalTail(a, b string, ra, rb []string, i, n int) int {
+	pa, pb := 0, 0
+	for k := 0; k < i; k++ {
+		pa += len(ra[k])
+		pb += len(rb[k])
+	}
+	pa += n
+	pb += n
+	if pa == len(a) || pb == len(b) {
+		return cmpInt(len(a)-pa, len(b)-pb)
+	}
+	return cmpInt(int(a[pa]), int(b[pb]))
+}
+
+func splitRuns(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		j := i + 1
+		for j < len(s) && isDigit(s[j]) == isDigit(s[i]) {
+			j++
+		}
+		out = append(out, s[i:j])
+		i = j
+	}
+	return out
+}

@@ -122,6 +122,13 @@ func Validate(doc *config.Document) error {
 // natural order ("Ethernet4" before "Ethernet12", DSCP "9" before "10").
 func Text(db config.DB) []byte {
 	var b bytes.Buffer
+	n := 0
+	for _, keys := range db {
+		for _, fields := range keys {
+			n += 24 + 48*len(fields)
+		}
+	}
+	b.Grow(n)
 	b.WriteString("{")
 	for i, t := range sortedKeys(db) {
 		sep(&b, i)
@@ -196,6 +203,8 @@ type renderer struct {
 	byPtr    map[*intent.QoS]string
 	// queueCache holds each profile's queue objects per port speed.
 	queueCache map[queueKey][]queueObjects
+	// bufferCache holds the buffer objects per speed, cable and headroom.
+	bufferCache map[bufferKey]bufferObjects
 }
 
 func (r *renderer) unsupported(feature, reason string, args ...any) error {
@@ -238,6 +247,7 @@ func (r *renderer) render() error {
 	r.mapNames = map[string]string{}
 	r.byPtr = map[*intent.QoS]string{}
 	r.queueCache = map[queueKey][]queueObjects{}
+	r.bufferCache = map[bufferKey]bufferObjects{}
 	devMaps, err := r.maps(d.QoS)
 	if err != nil {
 		return err
@@ -714,35 +724,69 @@ func (r *renderer) buffers(p *intent.Port, lossless []int) error {
 			return r.unsupported("headroom of port "+p.Name, "priorities %d and %d need different headroom, but SONiC gives every lossless PG of a port one profile per (speed, cable) (reference/sonic.md §2.12)", h.Priority, o.Priority)
 		}
 	}
+	k := bufferKey{speed: p.Speed, cable: cable, xoff: h.Xoff, xon: h.Xon, size: h.Size, lossless: joinInts(lossless, ",")}
+	b, ok := r.bufferCache[k]
+	if !ok {
+		var err error
+		if b, err = r.bufferObjects(p, k, lossless); err != nil {
+			return err
+		}
+		r.bufferCache[k] = b
+	}
+	r.set("BUFFER_PG", p.Name+"|0", "profile", ingressLossyProfile)
+	for _, rg := range b.pgs {
+		r.set("BUFFER_PG", p.Name+"|"+rg, "profile", b.profile)
+	}
+	for _, q := range b.queues {
+		r.set("BUFFER_QUEUE", p.Name+"|"+q.rng, "profile", q.profile)
+	}
+	return nil
+}
+
+// bufferKey is what a port's buffer objects depend on.
+type bufferKey struct {
+	speed           units.BitRate
+	cable           string
+	xoff, xon, size units.Bytes
+	lossless        string
+}
+
+// bufferObjects are the lossless PG profile of a (speed, cable, headroom)
+// and the PG and queue ranges of a lossless priority set.
+type bufferObjects struct {
+	profile string
+	pgs     []string
+	queues  []struct{ rng, profile string }
+}
+
+// bufferObjects renders the lossless PG profile and computes the ranges.
+func (r *renderer) bufferObjects(p *intent.Port, k bufferKey, lossless []int) (bufferObjects, error) {
 	th := defaultDynamicTh
 	if b := r.d.Buffers; b != nil && b.Alpha != nil {
 		th = *b.Alpha
 		if th < losslessDynamicThMin || th > dynThMax {
-			return r.unsupported(fmt.Sprintf("buffer alpha %d", th), "dynamic_th is −8..7 (sonic-buffer-profile YANG)")
+			return bufferObjects{}, r.unsupported(fmt.Sprintf("buffer alpha %d", th), "dynamic_th is −8..7 (sonic-buffer-profile YANG)")
 		}
 	}
 	// buffermgrd's own name for this profile, so it finds it present and
 	// leaves it alone (reference §2.12–2.13, §4).
 	mb := int64(p.Speed / units.Mbps)
-	prof := fmt.Sprintf("pg_lossless_%d_%s_profile", mb, cable)
+	prof := fmt.Sprintf("pg_lossless_%d_%s_profile", mb, k.cable)
 	fields := map[string]string{
 		"pool":       losslessPool,
-		"size":       strconv.FormatInt(int64(h.Size), 10),
-		"xoff":       strconv.FormatInt(int64(h.Xoff), 10),
-		"xon":        strconv.FormatInt(int64(h.Xon), 10),
-		"xon_offset": strconv.FormatInt(int64(h.Xon), 10), // SKU rows give xon = xon_offset (reference §4: 2288 / 2288) [I]
+		"size":       strconv.FormatInt(int64(k.size), 10),
+		"xoff":       strconv.FormatInt(int64(k.xoff), 10),
+		"xon":        strconv.FormatInt(int64(k.xon), 10),
+		"xon_offset": strconv.FormatInt(int64(k.xon), 10), // SKU rows give xon = xon_offset (reference §4: 2288 / 2288) [I]
 		"dynamic_th": strconv.Itoa(th),
 	}
 	if old, ok := r.db["BUFFER_PROFILE"][prof]; ok && !equalFields(old, fields) {
-		return r.unsupported("headroom of port "+p.Name, "ports with the same speed and cable (%s) need different headroom, but share buffermgrd's profile %s", cable, prof)
+		return bufferObjects{}, r.unsupported("headroom of port "+p.Name, "ports with the same speed and cable (%s) need different headroom, but share buffermgrd's profile %s", k.cable, prof)
 	}
 	for f, v := range fields {
 		r.set("BUFFER_PROFILE", prof, f, v)
 	}
-	r.set("BUFFER_PG", p.Name+"|0", "profile", ingressLossyProfile)
-	for _, rg := range ranges(lossless, func(int) bool { return true }) {
-		r.set("BUFFER_PG", p.Name+"|"+rg, "profile", prof)
-	}
+	b := bufferObjects{profile: prof, pgs: ranges(lossless, func(int) bool { return true })}
 	isLossless := func(q int) bool { return slices.Contains(lossless, q) }
 	last := max(bufferQueueLast, lossless[len(lossless)-1])
 	all := make([]int, last+1)
@@ -755,9 +799,9 @@ func (r *renderer) buffers(p *intent.Port, lossless []int) error {
 		if n, _ := strconv.Atoi(first); isLossless(n) {
 			prof = egressLosslessProfile
 		}
-		r.set("BUFFER_QUEUE", p.Name+"|"+rg, "profile", prof)
+		b.queues = append(b.queues, struct{ rng, profile string }{rg, prof})
 	}
-	return nil
+	return b, nil
 }
 
 // ranges groups ascending ints into "a-b" runs of consecutive values with

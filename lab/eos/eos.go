@@ -66,7 +66,9 @@ type Device struct {
 	// timer is the pending commit timer, if any.
 	timer   *commitTimer
 	startup *grammar.Tree
-	seq     int
+	// files are saved configs: "checkpoint:NAME" and "flash:NAME".
+	files map[string]*grammar.Tree
+	seq   int
 	// afterFunc schedules commit-timer expiry (time.AfterFunc).
 	afterFunc func(time.Duration, func()) Timer
 }
@@ -108,7 +110,7 @@ func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
 // New makes a device named hostname, seeded with running-config text
 // (nil: factory defaults).
 func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
-	d := &Device{host: hostname, tree: grammar.NewTree(), sessions: map[string]*cfgSession{},
+	d := &Device{host: hostname, tree: grammar.NewTree(), sessions: map[string]*cfgSession{}, files: map[string]*grammar.Tree{},
 		afterFunc: func(t time.Duration, f func()) Timer { return time.AfterFunc(t, f) }}
 	for _, o := range opts {
 		if err := o(d); err != nil {

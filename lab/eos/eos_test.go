@@ -457,3 +457,36 @@ func TestCommitTimerRunsOut(t *testing.T) {
 		t.Error("a confirmed commit was rolled back")
 	}
 }
+
+// TestCheckpointReplace: configure checkpoint save / configure replace
+// checkpoint:NAME, and NAPALM's flash:rollback-0 flow, restore the
+// running config byte for byte (eos.md §5).
+func TestCheckpointReplace(t *testing.T) {
+	d := newDevice(t, readFile(t, "testdata/canonical.txt"))
+	before := string(d.Running())
+	s := d.NewSession("admin", nil)
+	mustRun(t, s, "configure checkpoint save c1")
+	if out, _ := s.Handle("write memory"); out != "Copy completed successfully.\n" {
+		t.Errorf("write memory: %q", out)
+	}
+	mustRun(t, s, "copy startup-config flash:rollback-0",
+		"configure", "no interface Ethernet1", "qos map dscp 10 to traffic-class 1", "end")
+	if string(d.Running()) == before {
+		t.Fatal("edits did not apply")
+	}
+	mustRun(t, s, "configure replace checkpoint:c1")
+	if diff := cmp.Diff(before, string(d.Running())); diff != "" {
+		t.Errorf("after replace checkpoint:c1 (-before +after):\n%s", diff)
+	}
+	mustRun(t, s, "configure", "no interface Ethernet2", "end", "configure replace flash:rollback-0 ")
+	if diff := cmp.Diff(before, string(d.Running())); diff != "" {
+		t.Errorf("after replace flash:rollback-0 (-before +after):\n%s", diff)
+	}
+	if out, _ := s.Handle("show configuration checkpoints"); out != "c1\n" {
+		t.Errorf("checkpoints: %q", out)
+	}
+	mustRun(t, s, "delete checkpoint:c1")
+	if out, _ := s.Handle("configure replace checkpoint:c1"); out != "% Error: checkpoint:c1 not found\n" {
+		t.Errorf("replace from a deleted checkpoint: %q", out)
+	}
+}

@@ -137,8 +137,19 @@ var entries = func() []e {
 		{Modes: []string{"exec", anyConfig}, Syntax: "show running-config | section <re:rest>", No: []string{}, Do: doShowRun},
 		{Modes: []string{"exec"}, Syntax: "show session-config named <name:word> diffs", No: []string{}, Do: doDiffs},
 		{Modes: []string{anyConfig}, Syntax: "show session-config diffs", No: []string{}, Do: doDiffs},
+		{Modes: []string{anyConfig}, Syntax: "show session-config", No: []string{}, Do: doShowSession},
+		{Modes: []string{"exec"}, Syntax: "show session-config named <name:word>", No: []string{}, Do: doShowSession},
 		{Modes: []string{"exec", anyConfig}, Syntax: "show configuration sessions", No: []string{}, Do: doShowSessions},
 		{Modes: []string{"exec"}, Syntax: "copy running-config startup-config", No: []string{}, Do: doWrite},
+		// Checkpoints and replace (eos.md §5 [C:vane, C:napalm]).
+		{Modes: []string{"exec"}, Syntax: "configure checkpoint save <name:word>", No: []string{}, Do: doSaveFile},
+		{Modes: []string{"exec"}, Syntax: "copy running-config <file:flash>", No: []string{}, Do: doSaveFile},
+		{Modes: []string{"exec"}, Syntax: "copy startup-config <file:flash>", No: []string{}, Do: doSaveFile},
+		{Modes: []string{"exec"}, Syntax: "configure replace <cp:checkpoint> [skip-checkpoint]", No: []string{}, Do: doReplace},
+		{Modes: []string{"exec"}, Syntax: "configure replace <file:flash>", No: []string{}, Do: doReplace},
+		{Modes: []string{"exec"}, Syntax: "delete <cp:checkpoint>", No: []string{}, Do: doDeleteFile},
+		{Modes: []string{"exec"}, Syntax: "delete <file:flash>", No: []string{}, Do: doDeleteFile},
+		{Modes: []string{"exec", anyConfig}, Syntax: "show configuration checkpoints", No: []string{}, Do: doShowCheckpoints},
 		{Modes: []string{"exec"}, Syntax: "write memory", No: []string{}, Do: doWrite},
 		// Inside a session (eos.md §5).
 		{Modes: []string{"config"}, Syntax: "commit", No: []string{}, Do: doCommit, Check: inSession},
@@ -518,4 +529,88 @@ func doShowRun(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (s
 // expression.
 func compileSection(re string) (*regexp.Regexp, error) {
 	return regexp.Compile(re)
+}
+
+// doShowSession prints a session's config as show running-config would
+// print it after commit.
+func doShowSession(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
+	c := s.cfg
+	if name := m.Args["name"]; name != "" {
+		c = s.d.sessions[name]
+	}
+	if c == nil {
+		return errInvalid + "\n", false
+	}
+	return s.d.showRun(c.tree), false
+}
+
+// Errors of the file commands use EOS's generic "% Error" prefix
+// (eos.md §4); the rest of their text is [I].
+
+// fileKey names a saved config: "checkpoint:NAME" or "flash:NAME".
+func fileKey(m grammar.Match) string {
+	if m.Has("cp") {
+		return "checkpoint:" + m.Args["cp"]
+	}
+	if m.Has("file") {
+		return "flash:" + m.Args["file"]
+	}
+	return "checkpoint:" + m.Args["name"]
+}
+
+// doSaveFile saves the running (or startup) config as a checkpoint or a
+// flash file.
+func doSaveFile(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
+	d := s.d
+	t := d.tree
+	if strings.HasPrefix(m.Text(), "copy startup-config") {
+		if d.startup == nil {
+			return "% Error copying startup-config: file not found\n", false
+		}
+		t = d.startup
+	}
+	d.files[fileKey(m)] = t.Clone()
+	return "", false
+}
+
+// doReplace makes a checkpoint or flash file the running config: a full
+// replace, byte for byte (eos.md §5).
+func doReplace(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
+	d := s.d
+	t, ok := d.files[fileKey(m)]
+	if !ok {
+		return "% Error: " + fileKey(m) + " not found\n", false
+	}
+	if s.faults.Load().FailCommit {
+		return errCommit + "\n", false
+	}
+	d.tree = t.Clone()
+	st.Tree = d.tree
+	return "", false
+}
+
+func doDeleteFile(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
+	k := fileKey(m)
+	if _, ok := s.d.files[k]; !ok {
+		return "% Error: " + k + " not found\n", false
+	}
+	delete(s.d.files, k)
+	return "", false
+}
+
+// doShowCheckpoints lists the saved checkpoints by name, one a line [I:
+// the reference gives no layout].
+func doShowCheckpoints(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
+	var names []string
+	for k := range s.d.files {
+		if n, ok := strings.CutPrefix(k, "checkpoint:"); ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString(n + "\n")
+	}
+	return b.String(), false
 }

@@ -154,12 +154,26 @@ func parseHMS(tok string) (int, error) {
 	return secs, nil
 }
 
+// prefixed is a Type for "PREFIX:NAME" file URLs ("checkpoint:c1",
+// "flash:rollback-0"); the value is NAME.
+func prefixed(prefix string) grammar.Type {
+	return func(tok string) (string, *grammar.Error) {
+		name, ok := strings.CutPrefix(tok, prefix+":")
+		if !ok || name == "" || strings.ContainsAny(name, "/:") {
+			return "", &grammar.Error{Kind: grammar.Invalid}
+		}
+		return name, nil
+	}
+}
+
 var types = map[string]grammar.Type{
-	"ifs":     ifArg,
-	"timeout": seconds(0.01, 60, 2),
-	"recover": seconds(0.01, 60, 2),
-	"poll":    seconds(0.005, 30, 3),
-	"hms":     hms,
-	"big":     grammar.IntRange(1, 256000000),
-	"rate":    grammar.IntRange(1, 1<<40),
+	"checkpoint": prefixed("checkpoint"),
+	"flash":      prefixed("flash"),
+	"ifs":        ifArg,
+	"timeout":    seconds(0.01, 60, 2),
+	"recover":    seconds(0.01, 60, 2),
+	"poll":       seconds(0.005, 30, 3),
+	"hms":        hms,
+	"big":        grammar.IntRange(1, 256000000),
+	"rate":       grammar.IntRange(1, 1<<40),
 }

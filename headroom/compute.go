@@ -3,7 +3,8 @@ package headroom
 import (
 	"errors"
 	"fmt"
-	"math/big"
+	"math"
+	"math/bits"
 	"time"
 
 	"github.com/lossless-net/lossless/units"
@@ -156,32 +157,43 @@ const (
 	srcTraffic = "SONiC LOSSLESS_TRAFFIC_PATTERN small_packet_percentage"
 )
 
-// kb returns v KB as an exact number of bytes.
-func kb(v float64) *big.Rat {
-	r := new(big.Rat).SetFloat64(v)
-	// 0.8 as a float64 is not exactly 4/5; SONiC's figures have one
-	// decimal, so snap to tenths.
-	tenths := new(big.Rat).Mul(r, big.NewRat(10, 1))
-	f, _ := tenths.Float64()
-	n := int64(f + 0.5)
-	return big.NewRat(n*1024, 10)
-}
+// Limits keep the exact arithmetic within 128 bits; Compute rejects
+// inputs beyond them (no switch comes near).
+const (
+	maxSpeed    = 100_000 * units.Gbps // 100 Tb/s
+	maxCable    = 1000 * 1000 * units.Metre
+	maxDelay    = time.Second
+	maxMTU      = units.MB
+	maxCell     = 64 * units.KB
+	maxBytesArg = units.Bytes(1) << 40
+)
+
+// denom is the unit of the exact arithmetic: every byte count is held as a
+// whole number of 1/denom bytes. It makes each term an integer: the cable
+// both ways is 2 × L[m] × speed / (198e6 m/s × 8) = L[mm] × speed / denom;
+// 0.8 KB and 3.8 KB are multiples of denom/5; a duration at line rate is
+// speed × ns × 99 / denom.
+const denom = 1000 * SpeedInFibre * 8 / 2 // 792e9
 
 // Compute returns the headroom for one lossless priority on one port. It
 // fails, without panicking, when Speed, MTU or Cell is not positive or a
-// length, delay or share is out of range.
+// length, delay or share is out of range. The arithmetic is exact (128-bit
+// integers over a common denominator), rounded up once at the end.
 func Compute(in Input) (Result, error) {
 	switch {
-	case in.Speed <= 0:
-		return Result{}, fmt.Errorf("compute headroom: speed %s: %w: must be positive", in.Speed, ErrBadInput)
-	case in.MTU <= 0:
-		return Result{}, fmt.Errorf("compute headroom: mtu %d: %w: must be positive", in.MTU, ErrBadInput)
-	case in.Cell <= 0:
-		return Result{}, fmt.Errorf("compute headroom: cell size %d: %w: must be positive", in.Cell, ErrBadInput)
-	case in.Cable < 0:
-		return Result{}, fmt.Errorf("compute headroom: cable %s: %w: must not be negative", in.Cable, ErrBadInput)
-	case in.PeerResponse < 0 || in.PeerResponseBytes < 0 || in.Gearbox < 0 || in.MACPHYDelay < 0 || in.PipelineLatency < 0 || in.Granularity < 0 || in.Lanes < 0:
-		return Result{}, fmt.Errorf("compute headroom: %w: delays, lanes and granularity must not be negative", ErrBadInput)
+	case in.Speed <= 0 || in.Speed > maxSpeed:
+		return Result{}, fmt.Errorf("compute headroom: speed %s: %w: must be positive and at most 100000G", in.Speed, ErrBadInput)
+	case in.MTU <= 0 || in.MTU > maxMTU:
+		return Result{}, fmt.Errorf("compute headroom: mtu %d: %w: must be 1 B to 1 MB", in.MTU, ErrBadInput)
+	case in.Cell <= 0 || in.Cell > maxCell:
+		return Result{}, fmt.Errorf("compute headroom: cell size %d: %w: must be 1 B to 64 KB", in.Cell, ErrBadInput)
+	case in.Cable < 0 || in.Cable > maxCable:
+		return Result{}, fmt.Errorf("compute headroom: cable %s: %w: must be 0 to 1000 km", in.Cable, ErrBadInput)
+	case in.PeerResponse < 0 || in.Gearbox < 0 || in.PeerResponse > maxDelay || in.Gearbox > maxDelay:
+		return Result{}, fmt.Errorf("compute headroom: %w: delays must be 0 to 1s", ErrBadInput)
+	case in.PeerResponseBytes < 0 || in.MACPHYDelay < 0 || in.PipelineLatency < 0 || in.Granularity < 0 || in.Lanes < 0 ||
+		in.PeerResponseBytes > maxBytesArg || in.MACPHYDelay > maxBytesArg || in.PipelineLatency > maxBytesArg || in.Granularity > maxBytesArg:
+		return Result{}, fmt.Errorf("compute headroom: %w: sizes, lanes and granularity must be 0 to 1 TB", ErrBadInput)
 	case in.SmallPacketPercent < 0 || in.SmallPacketPercent > 100:
 		return Result{}, fmt.Errorf("compute headroom: small packet share %s: %w: must be 0–100%%", in.SmallPacketPercent, ErrBadInput)
 	}
@@ -193,48 +205,43 @@ func Compute(in Input) (Result, error) {
 	if small == 0 {
 		small = DefaultSmallPacketPercent
 	}
-	macphy, macphySrc := kb(MACPHYDelayKB), srcAsic+" mac_phy_delay 0.8 KB"
+	speed := uint64(in.Speed)
+	macphy, macphySrc := mul64(8*1024, denom/10), srcAsic+" mac_phy_delay 0.8 KB"
 	if in.MACPHYDelay > 0 {
-		macphy, macphySrc = big.NewRat(int64(in.MACPHYDelay), 1), "MAC/PHY delay given by the caller"
+		macphy, macphySrc = mul64(uint64(in.MACPHYDelay), denom), "MAC/PHY delay given by the caller"
 	}
-	pipeline, pipelineSrc := kb(PipelineLatencyKB), srcAsic+" pipeline_latency 19 KB"
+	pipeline, pipelineSrc := units.Bytes(PipelineLatencyKB)*units.KB, srcAsic+" pipeline_latency 19 KB"
 	if in.PipelineLatency > 0 {
-		pipeline, pipelineSrc = big.NewRat(int64(in.PipelineLatency), 1), "pipeline latency given by the caller"
+		pipeline, pipelineSrc = in.PipelineLatency, "pipeline latency given by the caller"
 	}
-	speed := big.NewRat(int64(in.Speed), 1)
-	var peer *big.Rat
+	var peer u128
 	var peerSrc string
 	switch q, ok := pauseQuanta[in.Speed]; {
 	case in.PeerResponseBytes > 0:
-		peer, peerSrc = big.NewRat(int64(in.PeerResponseBytes), 1), "peer response given by the caller"
+		peer, peerSrc = mul64(uint64(in.PeerResponseBytes), denom), "peer response given by the caller"
 	case in.PeerResponse > 0:
-		peer = new(big.Rat).Mul(speed, big.NewRat(int64(in.PeerResponse), int64(time.Second)*8))
+		peer = mul64(speed, uint64(in.PeerResponse.Nanoseconds())*(denom/(8*uint64(time.Second))))
 		peerSrc = fmt.Sprintf("peer response %s at %s given by the caller", in.PeerResponse, in.Speed)
 	case ok:
-		peer = big.NewRat(int64(q)*QuantumBits, 8)
+		peer = mul64(uint64(q)*QuantumBits/8, denom)
 		peerSrc = fmt.Sprintf("IEEE 802.3 31B.3.7: %d pause_quanta at %s (%s)", q, in.Speed, srcLua)
 	default:
-		peer = kb(PeerResponseKB)
+		peer = mul64(38*1024, denom/10)
 		peerSrc = fmt.Sprintf("%s peer_response_time 3.8 KB: IEEE 802.3 31B.3.7 lists no pause_quanta for %s", srcAsic, in.Speed)
 	}
-
-	// Exact arithmetic; one rounding at the end.
-	mtu := big.NewRat(int64(in.MTU), 1)
-	cable2 := new(big.Rat).Mul(big.NewRat(2*int64(in.Cable), int64(units.Metre)), speed)
-	cable2.Quo(cable2, big.NewRat(SpeedInFibre*8, 1))
-	gear2 := new(big.Rat).Mul(speed, big.NewRat(2*int64(in.Gearbox), int64(time.Second)*8))
-	occ := cellOccupancy(in.Cell, small)
+	mtu := mul64(uint64(in.MTU), denom)
+	cable2 := mul64(uint64(in.Cable), speed) // L[mm] × speed / denom = bytes both ways
+	gear2 := mul64(speed, uint64(in.Gearbox.Nanoseconds())*(2*denom/(8*uint64(time.Second))))
+	occNum, occDen := cellOccupancy(in.Cell, small)
+	div := denom * occDen
 
 	var terms []Term
 	add := func(name string, b units.Bytes, src string) {
 		terms = append(terms, Term{Name: name, Bytes: b, Source: src})
 	}
-	scaled := func(r *big.Rat) units.Bytes { return ceilRat(new(big.Rat).Mul(r, occ)) }
-	xoffExact := new(big.Rat).Set(mtu)
-	for _, p := range []*big.Rat{mtu, cable2, gear2, macphy, peer} {
-		xoffExact.Add(xoffExact, new(big.Rat).Mul(p, occ))
-	}
-	occText := occ.FloatString(3)
+	scaled := func(x u128) units.Bytes { return units.Bytes(x.mul(occNum).ceilDiv(div)) }
+	total := mtu.add(cable2).add(gear2).add(macphy).add(peer)
+	occText := fmt.Sprintf("%.3f", float64(occNum)/float64(occDen))
 	add("frame being received when PAUSE is decided (MTU)", in.MTU, srcLua)
 	add("frame the peer is sending when PAUSE arrives (MTU × cell occupancy "+occText+")", scaled(mtu), srcLua)
 	add(fmt.Sprintf("cable propagation both ways, %s at %d m/s (× cell occupancy)", in.Cable, SpeedInFibre), scaled(cable2), srcLua+" speed_of_light")
@@ -244,7 +251,7 @@ func Compute(in Input) (Result, error) {
 	add("MAC/PHY delay (× cell occupancy)", scaled(macphy), macphySrc)
 	add("peer PFC response (× cell occupancy)", scaled(peer), peerSrc)
 
-	xoff := ceilRat(xoffExact).Ceil(gran)
+	xoff := (in.MTU + scaled(total)).Ceil(gran)
 	var sum units.Bytes
 	for _, t := range terms {
 		sum += t.Bytes
@@ -254,15 +261,15 @@ func Compute(in Input) (Result, error) {
 			fmt.Sprintf("cell occupancy %s from %s %d%% and %d-byte cells", occText, srcTraffic, small, in.Cell))
 	}
 
-	xonExact := pipeline
+	xonRaw := pipeline
 	var extra units.Bytes
 	if in.Lanes >= 8 {
 		// SONiC's "Adjustment for 8-lane port".
-		xonExact = new(big.Rat).Sub(new(big.Rat).Mul(pipeline, big.NewRat(2, 1)), big.NewRat(1024, 1))
+		xonRaw = max(2*pipeline-units.KB, 0)
 		pipelineSrc += ", doubled less 1 KB on an 8-lane port (" + srcLua + ")"
 		extra = in.MTU.Ceil(gran)
 	}
-	xon := ceilRat(xonExact).Ceil(gran)
+	xon := xonRaw.Ceil(gran)
 	add("Xon: ingress pipeline latency", xon, pipelineSrc)
 	if extra > 0 {
 		add("size: one more MTU on an 8-lane port", extra, srcLua+" speed_overhead")
@@ -270,28 +277,52 @@ func Compute(in Input) (Result, error) {
 	return Result{Xoff: xoff, Xon: xon, Size: xoff + xon + extra, Terms: terms}, nil
 }
 
-// cellOccupancy is the worst-case ratio of buffer used to bytes received:
-// a 64-byte frame still takes a whole cell. As in SONiC's script, a cell
-// larger than two minimum frames costs cell/64 per small frame, a smaller
-// one 2·cell/(1+cell); the small-frame share weighs it against full frames:
-// (100 − s + s × worst) / 100.
-func cellOccupancy(cell units.Bytes, small units.Percent) *big.Rat {
-	var worst *big.Rat
-	if cell > 2*MinFrame {
-		worst = big.NewRat(int64(cell), int64(MinFrame))
-	} else {
-		worst = big.NewRat(2*int64(cell), 1+int64(cell))
+// cellOccupancy is the worst-case ratio of buffer used to bytes received,
+// as num/den: a 64-byte frame still takes a whole cell. As in SONiC's
+// script, a cell larger than two minimum frames costs cell/64 per small
+// frame, a smaller one 2·cell/(1+cell); the small-frame share s weighs it
+// against full frames: (100 − s + s × worst) / 100.
+func cellOccupancy(cell units.Bytes, small units.Percent) (num, den uint64) {
+	wn, wd := uint64(cell), uint64(MinFrame)
+	if cell <= 2*MinFrame {
+		wn, wd = 2*uint64(cell), 1+uint64(cell)
 	}
-	occ := new(big.Rat).Mul(worst, big.NewRat(int64(small), 1))
-	occ.Add(occ, big.NewRat(100-int64(small), 1))
-	return occ.Quo(occ, big.NewRat(100, 1))
+	s := uint64(small)
+	return (100-s)*wd + s*wn, 100 * wd
 }
 
-// ceilRat rounds a non-negative rational up to whole bytes.
-func ceilRat(r *big.Rat) units.Bytes {
-	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
-	if m.Sign() > 0 {
-		q.Add(q, big.NewInt(1))
+// u128 is an unsigned 128-bit integer, enough for every numerator Compute
+// forms within its input limits (at most about 2^108).
+type u128 struct{ hi, lo uint64 }
+
+// mul64 returns a × b.
+func mul64(a, b uint64) u128 {
+	hi, lo := bits.Mul64(a, b)
+	return u128{hi, lo}
+}
+
+// add returns x + y.
+func (x u128) add(y u128) u128 {
+	lo, c := bits.Add64(x.lo, y.lo, 0)
+	hi, _ := bits.Add64(x.hi, y.hi, c)
+	return u128{hi, lo}
+}
+
+// mul returns x × m; the input limits keep it below 2^128.
+func (x u128) mul(m uint64) u128 {
+	hi, lo := bits.Mul64(x.lo, m)
+	return u128{x.hi*m + hi, lo}
+}
+
+// ceilDiv returns ⌈x / d⌉. The input limits keep x below d × 2^63; a
+// quotient that would not fit saturates instead of panicking.
+func (x u128) ceilDiv(d uint64) uint64 {
+	if x.hi >= d {
+		return math.MaxInt64
 	}
-	return units.Bytes(q.Int64())
+	q, r := bits.Div64(x.hi, x.lo, d)
+	if r != 0 {
+		q++
+	}
+	return min(q, math.MaxInt64)
 }

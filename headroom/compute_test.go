@@ -179,3 +179,53 @@ func ExampleCompute() {
 	fmt.Println(r.Xoff, r.Xon, r.Size)
 	// Output: 89712B 19584B 109296B
 }
+
+// TestComputeMatchesRationalReference checks the 128-bit integer
+// arithmetic against the exact math/big implementation it replaced, over
+// a grid of speeds, cables, MTUs, cells and options, term by term.
+func TestComputeMatchesRationalReference(t *testing.T) {
+	n := 0
+	for _, speed := range []units.BitRate{units.Gbps, 10 * units.Gbps, 25 * units.Gbps, 100 * units.Gbps, 200 * units.Gbps, 400 * units.Gbps, 800 * units.Gbps, 1600 * units.Gbps, 2500 * units.Mbps} {
+		for _, cable := range []units.Length{0, 1, 500, 2500, 5 * units.Metre, 40 * units.Metre, 300 * units.Metre, 2000 * units.Metre, 100000 * units.Metre} {
+			for _, mtu := range []units.Bytes{1500, 4200, 9100, 9216} {
+				for _, cell := range []units.Bytes{80, 96, 128, 144, 192, 208, 254, 256, 320, 416} {
+					for _, opt := range []Input{{}, {SmallPacketPercent: 37}, {Lanes: 8}, {PeerResponse: 1337 * time.Nanosecond, Gearbox: 250 * time.Nanosecond}, {MACPHYDelay: 1000, PeerResponseBytes: 7777, PipelineLatency: 20000, Granularity: 1024}} {
+						in := opt
+						in.Speed, in.Cable, in.MTU, in.Cell = speed, cable, mtu, cell
+						got, err1 := Compute(in)
+						want, err2 := referenceCompute(in)
+						if err1 != nil || err2 != nil {
+							t.Fatalf("%+v: %v / %v", in, err1, err2)
+						}
+						if got.Xoff != want.Xoff || got.Xon != want.Xon || got.Size != want.Size || len(got.Terms) != len(want.Terms) {
+							t.Fatalf("%+v: got %d/%d/%d, reference %d/%d/%d", in, got.Xoff, got.Xon, got.Size, want.Xoff, want.Xon, want.Size)
+						}
+						for i := range got.Terms {
+							if got.Terms[i].Bytes != want.Terms[i].Bytes {
+								t.Fatalf("%+v: term %q %d, reference %d", in, got.Terms[i].Name, got.Terms[i].Bytes, want.Terms[i].Bytes)
+							}
+						}
+						n++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d inputs match", n)
+}
+
+func FuzzCompute(f *testing.F) {
+	f.Add(int64(100e9), int64(5000), int64(9100), int64(144), int64(0), int64(0), 0)
+	f.Fuzz(func(t *testing.T, speed, cable, mtu, cell, peerNs, gearNs int64, lanes int) {
+		in := Input{Speed: units.BitRate(speed), Cable: units.Length(cable), MTU: units.Bytes(mtu), Cell: units.Bytes(cell),
+			PeerResponse: time.Duration(peerNs), Gearbox: time.Duration(gearNs), Lanes: lanes}
+		got, err := Compute(in)
+		if err != nil {
+			return
+		}
+		want, err := referenceCompute(in)
+		if err != nil || got.Xoff != want.Xoff || got.Xon != want.Xon || got.Size != want.Size {
+			t.Fatalf("%+v: got %+v, reference %+v (%v)", in, got, want, err)
+		}
+	})
+}

@@ -2,11 +2,106 @@
 // state per device. It reads the intent files and nothing else: the devices
 // come from package inventory, and vendor syntax belongs to the renderers.
 //
-// Load reads a directory of *.hcl files as one module (variables, locals,
-// go-cty stdlib functions, qos_profile, buffer_profile, port_group and
-// assign blocks) into a Fabric. Resolve joins a Fabric with an inventory
-// into one Device (state.go) per assigned device, every value in a base
-// unit and every lossless port's headroom computed, and runs the semantic
-// checks. Problems are hcl.Diagnostics whose Extra carries a diag.Rule
-// (LL001–LL099, listed in rules.go).
+// Load reads a directory of *.hcl files as one module, like a Terraform
+// module (the inventory file, inventory.hcl by default, is skipped).
+// Resolve joins the result with an inventory into one Device (state.go)
+// per assigned device, every value in a base unit and every lossless
+// port's headroom computed, and runs the semantic checks. Problems are
+// hcl.Diagnostics whose Extra carries a diag.Rule (LL001–LL099, listed in
+// rules.go with what each checks).
+//
+// # The language
+//
+// Top-level blocks:
+//
+//	variable "NAME" { type, default, description, validation { condition, error_message } }
+//	locals { NAME = EXPR … }
+//	qos_profile "NAME" { … }
+//	buffer_profile "NAME" { … }
+//	port_group "NAME" { ports = ["Ethernet1/1-32", …] }
+//	assign "NAME" { … }
+//
+// Expressions may use var.NAME, local.NAME, port_group.NAME (its list of
+// ports), qos_profile.NAME and buffer_profile.NAME, and the go-cty stdlib
+// functions under Terraform's names (concat, format, range, lookup, merge,
+// regexall, tostring …). -var NAME=VALUE takes the text as is for string
+// (and untyped) variables and as an HCL expression otherwise; -var wins
+// over -var-file, which wins over the default.
+//
+// A qos_profile holds trust ("dscp", the default and only mode), up to
+// eight traffic_class "NAME" blocks and an optional pfc block:
+//
+//	traffic_class "ROCEv2" {
+//	  id             = 3                # 0–7: traffic class = queue = PFC priority
+//	  dscp           = [24, 26, "40-47"] # values, "A-B" ranges, or "default"
+//	  lossless       = true             # PFC no-drop on this priority
+//	  cnp            = false            # carries RoCE CNPs: strict, never lossless
+//	  priority       = "strict"         # with priority_level (1 highest), or:
+//	  bandwidth      = "50%"            # DWRR share; or weight = 1–100
+//	  mtu            = 9216             # bytes
+//	  ecn {
+//	    min_threshold   = "150KB"       # a size, or a time at line rate ("20us")
+//	    max_threshold   = "3000KB"
+//	    max_probability = 7             # percent, 1–100 ("7%" also works)
+//	    weight          = 0             # WRED averaging exponent, 0–15
+//	  }
+//	}
+//	pfc {
+//	  priorities = [3]                  # optional; must equal the lossless ids
+//	  watchdog {                        # PFC watchdog / deadlock detection
+//	    detection_time   = "200ms"
+//	    restoration_time = "400ms"
+//	    polling_interval = "100ms"
+//	    action           = "drop"       # drop, forward, errdisable, notify-only
+//	  }
+//	}
+//
+// Exactly one class takes dscp = "default", the DSCP values no other class
+// claims. An empty watchdog block turns the watchdog on with the vendor's
+// timers.
+//
+// A buffer_profile holds headroom ("auto": computed per port from speed,
+// cable length and the class MTU, or MTUMax of the platform when the class
+// has none; or { xoff = "165568B", xon = "2288B", size = "1248B" }),
+// lossless_pool and lossy_pool (a size or a share of the platform buffer,
+// "40%"), headroom_pool (a size) and alpha (the dynamic-threshold exponent
+// as SONiC writes it).
+//
+// An assign block binds profiles to devices:
+//
+//	assign "leaves" {
+//	  devices = { role = "leaf", tag = ["pod1"] } # or "*", or ["leaf1", "leaf2"]
+//	  ports   = port_group.server_facing          # default: every inventory port
+//	  qos     = qos_profile.roce
+//	  buffers = buffer_profile.auto
+//	  options = { "eos.style" = "qos-profile" }   # vendor rendering choices
+//	  device "leaf1" {                            # per-device override
+//	    options = { … }                           # merged key by key
+//	    qos { … }                                 # merged over the profile
+//	    buffers { … }
+//	    port "Ethernet1/1-2" { qos { … } }        # per-port override
+//	  }
+//	}
+//
+// A device matches a selector when it matches every key given (name, role,
+// tag; each a string or a list, a list matching any of its values). A
+// device may be selected by one assign block only. The listed ports apply
+// to each selected device that has them; a listed port that no selected
+// device has is an error, so one block can cover devices of different port
+// layouts.
+//
+// Overrides merge attribute by attribute: an attribute written in the
+// override replaces the profile's; a nested block written in the override
+// (a traffic_class with the same name, pfc, ecn inside a replaced class)
+// replaces the profile's block of the same type and name whole, in its
+// place, and a new one is added. A port override merges over the device's
+// QoS (the profile with the device override applied).
+//
+// # Units
+//
+// Every quantity has one documented unit, parsed by package units: sizes B,
+// KB (1024 B), MB; rates G, M; lengths m; durations us, ms, s; shares %. A
+// bare number where a unit is needed is error LL001, whose message suggests
+// the unit. Exceptions, where the unit is fixed by convention: mtu (bytes),
+// max_probability (percent), weights and alpha (plain numbers).
 package intent

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lossless-net/lossless/lab/grammar"
 )
@@ -36,6 +37,7 @@ var types = map[string]grammar.Type{
 	"coses": numList(7, nil),
 	"ifs":   ifList,
 	"big":   grammar.IntRange(0, 1<<40),
+	"file":  bootflash,
 }
 
 const queuingClasses = "c-out-8q-q1|c-out-8q-q2|c-out-8q-q3|c-out-8q-q4|c-out-8q-q5|c-out-8q-q6|c-out-8q-q7|c-out-8q-q-default"
@@ -69,6 +71,12 @@ var entries = []e{
 	{Modes: []string{"exec", anyConfig}, Syntax: "rollback running-config checkpoint <name:word> [<type:atomic|best-effort|stop-at-first-failure>] [verbose]", No: []string{}, Do: doRollback},
 	{Modes: []string{"exec"}, Syntax: "copy running-config startup-config", No: []string{}, Do: doCopyRunStart},
 	{Modes: []string{"exec", anyConfig}, Syntax: "write erase", No: []string{}, Do: doWriteErase},
+	// Configuration replace (nxos.md §5 [C:cr102, cr7k, netcam]).
+	{Modes: []string{"exec"}, Syntax: "copy running-config <f:file>", No: []string{}, Do: doCopyToFile},
+	{Modes: []string{"exec"}, Syntax: "configure replace <f:file> verify-only", No: []string{}, Do: doReplace},
+	{Modes: []string{"exec"}, Syntax: "configure replace <f:file> [verbose] [best-effort] [commit-timeout <s:30-3600>]", No: []string{}, Do: doReplace},
+	{Modes: []string{"exec"}, Syntax: "configure replace commit", No: []string{}, Do: doReplaceCommit},
+	{Modes: []string{"exec"}, Syntax: "configure replace abort", No: []string{}, Do: doReplaceAbort},
 
 	// Global config (nxos.md §2).
 	{Modes: []string{"config"}, Syntax: "priority-flow-control watch-dog-interval <v:on|off>", Key: "priority-flow-control watch-dog-interval", Rank: rankGlobal},
@@ -334,5 +342,98 @@ func doWriteErase(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) 
 func doTermLength(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
 	n, _ := strconv.Atoi(m.Args["n"])
 	s.termLength = n
+	return "", false
+}
+
+// Texts of configure replace: verify-only's is the reference's
+// (nxos.md §5); the others are [I].
+const (
+	replaceVerified = "Patch validation completed successful"
+	replaceDone     = "Configure replace completed successfully."
+	replaceFailed   = "ERROR: Configure replace failed"
+	replaceNone     = "ERROR: No configure replace in progress"
+)
+
+// doCopyToFile saves the running config to bootflash.
+func doCopyToFile(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
+	s.d.files[m.Args["f"]] = s.d.tree.Clone()
+	return "[########################################] 100%\nCopy complete.\n", false
+}
+
+// doReplace replaces the running config with a complete config file
+// (nxos.md §5: a full replace, not a merge). With commit-timeout the
+// previous config comes back unless configure replace commit arrives in
+// time; an ExpireCommitTimer fault makes that happen at once; FailCommit
+// fails the replace and restores the original config.
+func doReplace(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
+	d := s.d
+	file, ok := d.files[m.Args["f"]]
+	if !ok {
+		return fmt.Sprintf("ERROR: bootflash:%s does not exist\n", m.Args["f"]), false
+	}
+	if strings.HasSuffix(m.Text(), " verify-only") {
+		return replaceVerified + "\n", false
+	}
+	f := s.faults.Load()
+	if f.FailCommit {
+		return replaceFailed + "\n", false
+	}
+	if d.replace != nil {
+		return replaceFailed + "\n", false
+	}
+	previous := d.tree.Clone()
+	d.tree.Root = file.Clone().Root
+	d.lastChange = d.now()
+	if len(st.Frames) > 1 {
+		st.Frames = st.Frames[:1]
+	}
+	if secs, timed := m.Args["s"]; timed {
+		p := &pendingReplace{previous: previous}
+		d.replace = p
+		if f.ExpireCommitTimer {
+			d.revert(p)
+		} else {
+			n, _ := strconv.Atoi(secs)
+			p.timer = d.afterFunc(time.Duration(n)*time.Second, func() {
+				d.mu.Lock()
+				defer d.mu.Unlock()
+				d.revert(p)
+			})
+		}
+	}
+	return replaceDone + "\n", false
+}
+
+// revert restores the config from before a timed replace; d.mu is held.
+func (d *Device) revert(p *pendingReplace) {
+	if d.replace != p {
+		return
+	}
+	d.tree.Root = p.previous.Root
+	d.lastChange = d.now()
+	d.replace = nil
+}
+
+func doReplaceCommit(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
+	d := s.d
+	if d.replace == nil {
+		return replaceNone + "\n", false
+	}
+	if d.replace.timer != nil {
+		d.replace.timer.Stop()
+	}
+	d.replace = nil
+	return "", false
+}
+
+func doReplaceAbort(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
+	d := s.d
+	if d.replace == nil {
+		return replaceNone + "\n", false
+	}
+	if d.replace.timer != nil {
+		d.replace.timer.Stop()
+	}
+	d.revert(d.replace)
 	return "", false
 }

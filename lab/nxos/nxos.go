@@ -73,12 +73,51 @@ type Device struct {
 	cpOrder     []string
 	// startup is the config saved by copy running-config startup-config.
 	startup *grammar.Tree
+	// files are the configs saved on bootflash, by file name.
+	files map[string]*grammar.Tree
+	// replace is a configure replace awaiting its commit, if any.
+	replace *pendingReplace
+	// afterFunc schedules the configure replace commit timeout.
+	afterFunc func(time.Duration, func()) Timer
+}
+
+// Timer is a scheduled call that can be stopped, as *time.Timer.
+type Timer interface {
+	Stop() bool
+}
+
+// Option configures a Device.
+type Option func(*Device) error
+
+// WithAfterFunc replaces time.AfterFunc for the configure replace commit
+// timeout, so that tests can make it run out without waiting.
+func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
+	return func(d *Device) error {
+		if af == nil {
+			return fmt.Errorf("nxos option: nil AfterFunc")
+		}
+		d.afterFunc = af
+		return nil
+	}
+}
+
+// pendingReplace is a configure replace with a commit timeout.
+type pendingReplace struct {
+	previous *grammar.Tree
+	timer    Timer
 }
 
 // New makes a device named hostname, seeded with running-config text
 // (nil: factory defaults).
-func New(hostname string, seed []byte) (*Device, error) {
-	d := &Device{host: hostname, now: time.Now, tree: grammar.NewTree(), checkpoints: map[string]*grammar.Tree{}}
+func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
+	d := &Device{host: hostname, now: time.Now, tree: grammar.NewTree(), checkpoints: map[string]*grammar.Tree{},
+		files:     map[string]*grammar.Tree{},
+		afterFunc: func(t time.Duration, f func()) Timer { return time.AfterFunc(t, f) }}
+	for _, o := range opts {
+		if err := o(d); err != nil {
+			return nil, fmt.Errorf("new %s: %w", hostname, err)
+		}
+	}
 	d.lastChange = d.now()
 	if len(seed) > 0 {
 		s := d.newSession(nil)

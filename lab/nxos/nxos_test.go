@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -377,5 +378,98 @@ func TestCaseAbbreviationFallback(t *testing.T) {
 		"switch# "
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// manualTimer is a commit timeout the test runs out by hand.
+type manualTimer struct {
+	d       time.Duration
+	f       func()
+	stopped bool
+}
+
+func (m *manualTimer) Stop() bool { m.stopped = true; return true }
+
+// TestConfigureReplace: a full replace from a bootflash file; with
+// commit-timeout the previous config returns byte for byte unless
+// configure replace commit comes in time (nxos.md §5).
+func TestConfigureReplace(t *testing.T) {
+	var timers []*manualTimer
+	clock := nxos.WithAfterFunc(func(d time.Duration, f func()) nxos.Timer {
+		m := &manualTimer{d: d, f: f}
+		timers = append(timers, m)
+		return m
+	})
+	d, err := nxos.New("switch", []byte(readFile(t, "testdata/canonical.txt")), clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	canon := body(t, string(d.Running()))
+	s := d.NewSession("admin", nil)
+	steps := []struct{ line, want string }{
+		{"configure replace bootflash:base.cfg", "ERROR: bootflash:base.cfg does not exist\n"},
+		{"copy running-config bootflash:base.cfg", "[########################################] 100%\nCopy complete.\n"},
+		{"configure replace bootflash:base.cfg verify-only", "Patch validation completed successful\n"},
+		{"configure terminal", "Enter configuration commands, one per line. End with CNTL/Z.\n"},
+		{"no interface Ethernet1/2", ""},
+		{"end", ""},
+	}
+	for _, st := range steps {
+		if got, _ := s.Handle(st.line); got != st.want {
+			t.Fatalf("%q: got %q, want %q", st.line, got, st.want)
+		}
+	}
+	edited := body(t, string(d.Running()))
+	if got, _ := s.Handle("configure replace bootflash:base.cfg commit-timeout 60"); got != "Configure replace completed successfully.\n" {
+		t.Fatalf("replace: %q", got)
+	}
+	if got := body(t, string(d.Running())); got != canon {
+		t.Errorf("after replace (-want +got):\n%s", cmp.Diff(canon, got))
+	}
+	if len(timers) != 1 || timers[0].d != time.Minute {
+		t.Fatalf("timers %+v, want one of 60s", timers)
+	}
+	timers[0].f() // the timeout runs out before the commit
+	if got := body(t, string(d.Running())); got != edited {
+		t.Errorf("after the timeout (-want +got):\n%s", cmp.Diff(edited, got))
+	}
+	if got, _ := s.Handle("configure replace commit"); got != "ERROR: No configure replace in progress\n" {
+		t.Errorf("commit after the timeout: %q", got)
+	}
+	// In time: commit stops the timer and keeps the new config.
+	s.Handle("configure replace bootflash:base.cfg commit-timeout 30")
+	if got, _ := s.Handle("configure replace commit"); got != "" || !timers[1].stopped {
+		t.Errorf("commit: %q, timer stopped %v", got, timers[1].stopped)
+	}
+	timers[1].f()
+	if got := body(t, string(d.Running())); got != canon {
+		t.Errorf("a committed replace was reverted")
+	}
+	// Abort reverts at once.
+	s.Handle("configure terminal")
+	s.Handle("no interface Ethernet1/1")
+	s.Handle("end")
+	edited = body(t, string(d.Running()))
+	s.Handle("configure replace bootflash:base.cfg commit-timeout 30")
+	if got, _ := s.Handle("configure replace abort"); got != "" {
+		t.Errorf("abort: %q", got)
+	}
+	if got := body(t, string(d.Running())); got != edited {
+		t.Errorf("after abort (-want +got):\n%s", cmp.Diff(edited, got))
+	}
+	// Faults: the timeout expires at once; the replace fails.
+	f := &device.Faults{}
+	fs := d.NewSession("admin", f)
+	f.Update(func(f *device.Faults) { f.ExpireCommitTimer = true })
+	fs.Handle("configure replace bootflash:base.cfg commit-timeout 30")
+	if got := body(t, string(d.Running())); got != edited {
+		t.Errorf("ExpireCommitTimer left (-want +got):\n%s", cmp.Diff(edited, got))
+	}
+	f.Update(func(f *device.Faults) { f.ExpireCommitTimer, f.FailCommit = false, true })
+	if got, _ := fs.Handle("configure replace bootflash:base.cfg"); got != "ERROR: Configure replace failed\n" {
+		t.Errorf("FailCommit: %q", got)
+	}
+	if got := body(t, string(d.Running())); got != edited {
+		t.Errorf("a failed replace changed the config")
 	}
 }

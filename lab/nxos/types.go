@@ -157,3 +157,13 @@ func bytesOf(v, unit string) (int64, bool) {
 	}
 	return 0, false
 }
+
+// bootflash is the Type of a "bootflash:FILE" argument; the value is FILE.
+func bootflash(tok string) (string, *grammar.Error) {
+	name, ok := strings.CutPrefix(tok, "bootflash:")
+	name = strings.TrimPrefix(name, "/")
+	if !ok || name == "" || strings.ContainsAny(name, "/:") {
+		return "", &grammar.Error{Kind: grammar.Invalid}
+	}
+	return name, nil
+}

@@ -72,9 +72,9 @@ func checkName(s string) string {
 	return ""
 }
 
-// platformSuggestions returns catalog models close to a mistyped one:
-// those that contain it or that it contains (ignoring case), then those
-// within a small edit distance, at most five.
+// platformSuggestions returns catalog names (models and aliases) close to
+// a mistyped one: those that contain it or that it contains (ignoring
+// case), then those within a small edit distance, at most five.
 func platformSuggestions(model string) []string {
 	m := strings.ToUpper(strings.TrimSpace(model))
 	type cand struct {
@@ -82,7 +82,7 @@ func platformSuggestions(model string) []string {
 		d    int
 	}
 	var cs []cand
-	for _, name := range platform.Models() {
+	for _, name := range platform.Names() {
 		u := strings.ToUpper(name)
 		d := editDistance(m, u)
 		if m != "" && (strings.Contains(u, m) || strings.Contains(m, u)) {

@@ -165,6 +165,11 @@ func TestUnknownVendorListsValid(t *testing.T) {
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail, `Did you mean "Arista-7060CX-32S"`) {
 		t.Fatalf("want a close platform suggested, got %v", diags)
 	}
+	for typo, want := range map[string]string{"Z9332F": `"Z9332F-ON"`, "SN470": `"SN4700"`, "N9K-C93600CD-GX2": `"N9K-C93600CD-GX"`} {
+		if d := unknownPlatform(typo, hcl.Range{}, hcl.Range{}); !strings.Contains(d.Detail, want) {
+			t.Errorf("platform %q: %q does not suggest %s", typo, d.Detail, want)
+		}
+	}
 	_, diags = Load("testdata/invalid/missing_unit.hcl", nil)
 	if len(diags) < 2 || !strings.Contains(diags[0].Detail+diags[1].Detail, `speed = "400G"`) || !strings.Contains(diags[0].Detail+diags[1].Detail, `cable = "3m"`) {
 		t.Fatalf("want the unit suggested, got %v", diags)

@@ -313,6 +313,10 @@ func doRollback(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (
 	if !ok {
 		return fmt.Sprintf("ERROR: Checkpoint name %s does not exist\n", name), false
 	}
+	if s.faults.Load().FailCommit {
+		// An atomic rollback that fails changes nothing [I: text].
+		return rollbackFailed + "\n", false
+	}
 	d.tree.Root = cp.Clone().Root
 	d.lastChange = d.now()
 	if len(st.Frames) > 1 {
@@ -352,6 +356,7 @@ const (
 	replaceDone     = "Configure replace completed successfully."
 	replaceFailed   = "ERROR: Configure replace failed"
 	replaceNone     = "ERROR: No configure replace in progress"
+	rollbackFailed  = "ERROR: Rollback failed"
 )
 
 // doCopyToFile saves the running config to bootflash.

@@ -293,6 +293,15 @@ func TestCheckpointRollback(t *testing.T) {
 	if body(t, string(d.Running())) == before {
 		t.Fatal("edits did not change the running config")
 	}
+	f := &device.Faults{}
+	f.Update(func(f *device.Faults) { f.FailCommit = true })
+	edited := body(t, string(d.Running()))
+	if got, _ := d.NewSession("admin", f).Handle("rollback running-config checkpoint lossless-1"); got != "ERROR: Rollback failed\n" {
+		t.Errorf("rollback with FailCommit: %q", got)
+	}
+	if body(t, string(d.Running())) != edited {
+		t.Error("a failed atomic rollback changed the config")
+	}
 	if got, _ := s.Handle("rollback running-config checkpoint lossless-1"); got != "Rollback completed successfully.\n" {
 		t.Fatalf("rollback: %q", got)
 	}

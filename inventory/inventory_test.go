@@ -183,3 +183,27 @@ func TestLoadUnreadable(t *testing.T) {
 		t.Fatalf("got %v, %v", inv, diags)
 	}
 }
+
+// TestEveryRuleHasAFixture keeps rules.go and testdata/invalid in step:
+// each rule ID declared in rules.go is asserted by at least one fixture.
+func TestEveryRuleHasAFixture(t *testing.T) {
+	src, err := os.ReadFile("rules.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := regexp.MustCompile(`diag\.Rule = "(LL\d{3})"`).FindAllStringSubmatch(string(src), -1)
+	if len(declared) < 20 {
+		t.Fatalf("found %d rules in rules.go", len(declared))
+	}
+	var marks strings.Builder
+	files, _ := filepath.Glob("testdata/invalid/*")
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		marks.Write(b)
+	}
+	for _, m := range declared {
+		if !strings.Contains(marks.String(), "# ERROR "+m[1]+":") {
+			t.Errorf("rule %s has no fixture in testdata/invalid", m[1])
+		}
+	}
+}

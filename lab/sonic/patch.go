@@ -173,8 +173,32 @@ func getAt(root any, toks []string) (any, error) {
 	return cur, nil
 }
 
+// shapeOK reports whether v has the CONFIG_DB shape for a value placed
+// depth levels above the fields: a string at 0, objects above. Checking it
+// on every write keeps a patch from growing the document (a copy of a
+// table into one of its own keys) beyond what CONFIG_DB can hold.
+func shapeOK(v any, depth int) bool {
+	if depth == 0 {
+		_, ok := v.(string)
+		return ok
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, e := range m {
+		if !shapeOK(e, depth-1) {
+			return false
+		}
+	}
+	return true
+}
+
 // setAt adds (or, with mustExist, replaces) the value at toks.
 func setAt(root any, toks []string, v any, mustExist bool) (any, error) {
+	if len(toks) > 3 || !shapeOK(v, 3-len(toks)) {
+		return nil, fmt.Errorf("value at %q does not fit CONFIG_DB's table/key/field form of strings", "/"+strings.Join(toks, "/"))
+	}
 	if len(toks) == 0 {
 		return v, nil
 	}

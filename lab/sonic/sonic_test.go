@@ -54,6 +54,15 @@ func upload(t *testing.T, s device.Session, path string, content []byte) {
 	}
 }
 
+func readFileF(f *testing.F, path string) []byte {
+	f.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return b
+}
+
 func canonicalJSON(t *testing.T) []byte {
 	t.Helper()
 	b, err := os.ReadFile("testdata/config_db.json")

@@ -374,6 +374,18 @@ func eosOpenConfig(running []byte) (*ocqos.Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	dev, err := q.openConfig()
+	if err != nil {
+		return nil, err
+	}
+	if err := dev.Validate(); err != nil {
+		return nil, fmt.Errorf("openconfig view: %w", err)
+	}
+	return dev, nil
+}
+
+// openConfig builds the OpenConfig view of q, unvalidated.
+func (q *eosQoS) openConfig() (*ocqos.Device, error) {
 	dev := &ocqos.Device{}
 	oq := dev.GetOrCreateQos()
 	for tc := 0; tc < 8; tc++ {
@@ -465,9 +477,6 @@ func eosOpenConfig(running []byte) (*ocqos.Device, error) {
 				qi.GetOrCreateOutput().GetOrCreateSchedulerPolicy().Name = ygot.String(name)
 			}
 		}
-	}
-	if err := dev.Validate(); err != nil {
-		return nil, fmt.Errorf("openconfig view: %w", err)
 	}
 	return dev, nil
 }

@@ -218,10 +218,18 @@ func TestOpenConfigRefusesBrokenRunning(t *testing.T) {
 	}
 }
 
+// FuzzEOSOpenConfig feeds running-config text to the parser and the
+// builder of the OpenConfig view (validation is left to the unit tests:
+// it is too slow under the fuzzer's instrumentation).
 func FuzzEOSOpenConfig(f *testing.F) {
 	f.Add([]byte(eosCanonical))
 	f.Add([]byte("qos map dscp 1 2 to traffic-class 4 drop-precedence 1\nqos map traffic-class 1 to tx-queue 2\n"))
+	f.Add([]byte("qos profile P\n   tx-queue 3\n      bandwidth percent 5\ninterface Ethernet1\n   service-profile P\n   mtu 9214\n"))
 	f.Fuzz(func(t *testing.T, running []byte) {
-		_, _ = eosOpenConfig(running) // must not panic
+		q, err := parseEOSQoS(running)
+		if err != nil {
+			return
+		}
+		_, _ = q.openConfig() // must not panic
 	})
 }

@@ -40,11 +40,16 @@ func WriteText(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics, c
 		}
 		text := buf.String()
 		if r := RuleOf(d); r != "" {
-			label := "Error: "
+			// "Error: …" becomes "Error [LL012]: …"; with colour the word
+			// is wrapped in escape codes, so insert right after it.
+			word := "Error"
 			if d.Severity == hcl.DiagWarning {
-				label = "Warning: "
+				word = "Warning"
 			}
-			text = strings.Replace(text, label, strings.TrimSuffix(label, ": ")+" ["+string(r)+"]: ", 1)
+			if i := strings.Index(text, word); i >= 0 {
+				i += len(word)
+				text = text[:i] + " [" + string(r) + "]" + text[i:]
+			}
 		}
 		if s := d.Subject; s != nil {
 			// hcl prints "on FILE line N"; print FILE:LINE:COL instead,

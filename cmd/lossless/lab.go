@@ -152,9 +152,13 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "gnmi         %s (TLS; CA %s; target = device name)\n", target.Addr(), filepath.Join(*outDir, "gnmi-ca.pem"))
 	}
 	fmt.Fprintf(stdout, "\nInventory:   %s\nKnown hosts: %s\n", inv, filepath.Join(*outDir, lab.KnownHostsFile))
-	fmt.Fprintf(stdout, "Credentials: export %s=%s %s=<the lab password: $%s, or admin when unset>\n",
+	fmt.Fprintf(stdout, "Credentials: export %s=%s %s=<the lab password: $%s, or the default given by -help>\n",
 		lab.UserEnv, user, lab.PasswordEnv, lab.PasswordEnv)
-	fmt.Fprintf(stdout, "Try:         lossless plan -inventory %s <intent dir>\n", inv)
+	if nodes := l.Nodes(); len(nodes) > 0 {
+		fmt.Fprintf(stdout, "Log in:      ssh -o UserKnownHostsFile=%s -p %d %s@127.0.0.1\n",
+			filepath.Join(*outDir, lab.KnownHostsFile), nodes[0].Port(), user)
+	}
+	fmt.Fprintf(stdout, "Use:         pass -inventory %s to lossless commands\n", inv)
 	fmt.Fprintln(stdout, "Running until interrupted (Ctrl-C).")
 	<-ctx.Done()
 	fmt.Fprintln(stderr, "lossless lab: stopping")

@@ -101,17 +101,31 @@ func isStanza(text string) bool {
 	return false
 }
 
-// keyOf is a line's identity among its siblings.
+// keyOf is a line's identity among its siblings, and whether the line
+// holds the one value of a setting (false: it is one value of a set). The
+// key is a substring of text, so computing it allocates nothing.
 func keyOf(text string) (key string, single bool) {
-	if strings.HasPrefix(text, "class-map type qos ") {
-		f := strings.Fields(text)
-		return "class-map type qos " + f[len(f)-1], true
-	}
-	if isStanza(text) {
+	word, rest, _ := strings.Cut(text, " ")
+	switch word {
+	case "class-map":
+		// class-map type qos [match-any|match-all] NAME: the match type
+		// is a value, the name the identity.
+		if i := strings.LastIndexByte(rest, ' '); i >= 0 {
+			return text[:len("class-map type qos ")] + rest[i+1:], true
+		}
 		return text, true
+	case "policy-map", "class", "system", "interface":
+		return text, true
+	case "match":
+		return text, false
+	case "service-policy":
+		// service-policy type T [input|output] NAME: one per direction.
+		return text[:strings.LastIndexByte(text, ' ')], true
+	case "bandwidth":
+		return word, true
 	}
 	for _, k := range keyed {
-		if text == k || strings.HasPrefix(text, k+" ") {
+		if strings.HasPrefix(text, k) && (len(text) == len(k) || text[len(k)] == ' ') {
 			if a, ok := keyAliases[k]; ok {
 				k = a
 			}
@@ -121,27 +135,54 @@ func keyOf(text string) (key string, single bool) {
 	return text, false
 }
 
+// node is a canonical config line with its identity computed once.
+type node struct {
+	text, key string
+	single    bool
+	kids      []*node
+}
+
+func newNode(text string, kids []*node) *node {
+	k, single := keyOf(text)
+	return &node{text: text, key: k, single: single, kids: kids}
+}
+
+// child returns the child with key k, or nil. Stanzas have few children,
+// so a scan beats a map.
+func (n *node) child(k string) *node {
+	if n == nil {
+		return nil
+	}
+	for _, c := range n.kids {
+		if c.key == k {
+			return c
+		}
+	}
+	return nil
+}
+
 // Diff returns the change that takes the running config (the body of
 // `show running-config ipqos`) to desired, inside Scope. It is pure.
 func Diff(device string, running []byte, desired *config.Document) (*vendors.Change, error) {
 	if desired == nil || desired.Format != config.CLI {
 		return nil, fmt.Errorf("diff %s: desired config is not an NX-OS CLI document", device)
 	}
-	run, err := Parse(running)
+	have, err := parse(running)
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}
 	d := &differ{}
 	want := canonTree(desired.Tree)
-	have := canonTree(run)
 	sc := newScope(want, have)
 	have = sc.filter(have)
-	d.diff(want, have, sc)
+	d.diff(want, have)
 
 	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
 	ch.Commands = d.commands()
 	if len(ch.Commands) > 0 {
-		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(ordered(have, want)), print(want))
+		// The diff shows the stanzas that change, whole: on a switch
+		// with thousands of ports the rest is noise (and time).
+		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(d.only(ordered(have, want))), print(d.only(want)))
 		ch.Disruptive = d.disruptive()
 	}
 	return ch, nil
@@ -150,9 +191,14 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 // canon returns a line's canonical text: single spaces, full interface
 // names, DSCP lists sorted and numeric, class-map match type spelled out.
 func canon(text string) string {
-	text = strings.Join(strings.Fields(text), " ")
+	if strings.Contains(text, "  ") || strings.ContainsAny(text, "\t") {
+		text = strings.Join(strings.Fields(text), " ")
+	}
 	switch {
 	case strings.HasPrefix(text, "interface "):
+		if strings.HasPrefix(text, "interface Ethernet") {
+			return text
+		}
 		return "interface " + ifName(strings.TrimPrefix(text, "interface "))
 	case strings.HasPrefix(text, "match dscp "):
 		return "match dscp " + dscpList(strings.TrimPrefix(text, "match dscp "))
@@ -167,14 +213,14 @@ func canon(text string) string {
 }
 
 // canonTree copies nodes with canonical text, without hidden lines.
-func canonTree(nodes []*config.Node) []*config.Node {
-	out := make([]*config.Node, 0, len(nodes))
+func canonTree(nodes []*config.Node) []*node {
+	out := make([]*node, 0, len(nodes))
 	for _, n := range nodes {
 		t := canon(n.Text)
 		if hidden[t] && len(n.Children) == 0 {
 			continue
 		}
-		out = append(out, &config.Node{Text: t, Children: canonTree(n.Children)})
+		out = append(out, newNode(t, canonTree(n.Children)))
 	}
 	return out
 }
@@ -241,62 +287,59 @@ type scope struct {
 }
 
 func policyName(text string) (typ, name string, ok bool) {
-	f := strings.Fields(text)
-	if len(f) != 4 || f[0] != "policy-map" || f[1] != "type" {
+	rest, ok := strings.CutPrefix(text, "policy-map type ")
+	if !ok {
 		return "", "", false
 	}
-	return f[2], f[3], true
+	typ, name, ok = strings.Cut(rest, " ")
+	return typ, name, ok && !strings.Contains(name, " ")
 }
 
-func newScope(want, have []*config.Node) *scope {
+func newScope(want, have []*node) *scope {
 	sc := &scope{policies: map[string]bool{}, classMaps: map[string]bool{}, ifs: map[string]bool{}}
-	for _, n := range want {
-		k, _ := keyOf(n.Text)
-		switch {
-		case strings.HasPrefix(n.Text, "policy-map "):
-			sc.policies[k] = true
-		case strings.HasPrefix(n.Text, "class-map "):
-			sc.classMaps[k] = true
-		case strings.HasPrefix(n.Text, "interface "):
-			sc.ifs[n.Text] = true
-		}
-	}
 	names := map[string]bool{}
-	for _, n := range have {
-		if typ, name, ok := policyName(n.Text); ok {
-			base := ownedPolicyBases[typ]
-			if base != "" && (name == base || strings.HasPrefix(name, base+"_")) {
-				sc.policies[n.Text] = true
-			}
-		}
-	}
 	for _, n := range want {
-		if _, name, ok := policyName(n.Text); ok {
-			names[name] = true
+		switch {
+		case strings.HasPrefix(n.text, "policy-map "):
+			sc.policies[n.key] = true
+			if _, name, ok := policyName(n.text); ok {
+				names[name] = true
+			}
+		case strings.HasPrefix(n.text, "class-map "):
+			sc.classMaps[n.key] = true
+		case strings.HasPrefix(n.text, "interface "):
+			sc.ifs[n.text] = true
 		}
 	}
 	for _, n := range have {
-		if _, name, ok := policyName(n.Text); ok && sc.policies[n.Text] {
-			names[name] = true
-			if strings.HasPrefix(n.Text, "policy-map type qos ") {
-				// The class-maps an owned classification policy uses
-				// are lossless' too, so a stale class is removed.
-				for _, c := range n.Children {
-					if cm, ok := strings.CutPrefix(c.Text, "class "); ok && cm != "class-default" {
-						sc.classMaps["class-map type qos "+cm] = true
-					}
+		typ, name, ok := policyName(n.text)
+		if !ok {
+			continue
+		}
+		if base := ownedPolicyBases[typ]; base != "" && (name == base || strings.HasPrefix(name, base+"_")) {
+			sc.policies[n.key] = true
+		}
+		if !sc.policies[n.key] {
+			continue
+		}
+		names[name] = true
+		if typ == "qos" {
+			// The class-maps an owned classification policy uses are
+			// lossless' too, so a stale class is removed.
+			for _, c := range n.kids {
+				if cm, ok := strings.CutPrefix(c.text, "class "); ok && cm != "class-default" {
+					sc.classMaps["class-map type qos "+cm] = true
 				}
 			}
 		}
 	}
 	for _, n := range have {
-		if !strings.HasPrefix(n.Text, "interface ") || sc.ifs[n.Text] {
+		if !strings.HasPrefix(n.text, "interface ") || sc.ifs[n.text] {
 			continue
 		}
-		for _, c := range n.Children {
-			f := strings.Fields(c.Text)
-			if f[0] == "service-policy" && names[f[len(f)-1]] {
-				sc.ifs[n.Text] = true
+		for _, c := range n.kids {
+			if strings.HasPrefix(c.text, "service-policy ") && names[c.text[strings.LastIndexByte(c.text, ' ')+1:]] {
+				sc.ifs[n.text] = true
 			}
 		}
 	}
@@ -310,31 +353,30 @@ func ownedLine(text string) bool {
 }
 
 // filter keeps the running stanzas and lines inside the scope.
-func (sc *scope) filter(have []*config.Node) []*config.Node {
-	var out []*config.Node
+func (sc *scope) filter(have []*node) []*node {
+	var out []*node
 	for _, n := range have {
-		k, _ := keyOf(n.Text)
 		switch {
-		case strings.HasPrefix(n.Text, "policy-map "):
-			if sc.policies[k] {
+		case strings.HasPrefix(n.text, "policy-map "):
+			if sc.policies[n.key] {
 				out = append(out, n)
 			}
-		case strings.HasPrefix(n.Text, "class-map "):
-			if sc.classMaps[k] {
+		case strings.HasPrefix(n.text, "class-map "):
+			if sc.classMaps[n.key] {
 				out = append(out, n)
 			}
-		case strings.HasPrefix(n.Text, "interface "), n.Text == "system qos":
-			if n.Text != "system qos" && !sc.ifs[n.Text] {
+		case strings.HasPrefix(n.text, "interface "), n.text == "system qos":
+			if n.text != "system qos" && !sc.ifs[n.text] {
 				continue
 			}
-			c := &config.Node{Text: n.Text}
-			for _, l := range n.Children {
-				if ownedLine(l.Text) {
-					c.Children = append(c.Children, l)
+			c := &node{text: n.text, key: n.key, single: true}
+			for _, l := range n.kids {
+				if ownedLine(l.text) {
+					c.kids = append(c.kids, l)
 				}
 			}
 			out = append(out, c)
-		case strings.HasPrefix(n.Text, "priority-flow-control ") && len(n.Children) == 0:
+		case strings.HasPrefix(n.text, "priority-flow-control ") && len(n.kids) == 0:
 			out = append(out, n)
 		}
 	}
@@ -351,10 +393,21 @@ type op struct {
 type differ struct {
 	ops      []op
 	disrupts map[string]bool
+	// touched are the top-level keys of the stanzas and lines that change.
+	touched map[string]bool
 }
 
 func (d *differ) add(phase, step int, path []string, line string) {
 	d.ops = append(d.ops, op{phase: phase, step: step, path: path, line: line})
+	top := strings.TrimPrefix(line, "no ")
+	if len(path) > 0 {
+		top = path[0]
+	}
+	if d.touched == nil {
+		d.touched = map[string]bool{}
+	}
+	k, _ := keyOf(top)
+	d.touched[k] = true
 	if reason := disruptive(phase, path, line); reason != "" {
 		if d.disrupts == nil {
 			d.disrupts = map[string]bool{}
@@ -416,119 +469,114 @@ func deleteOrder(text string) int {
 	return 2
 }
 
-func index(nodes []*config.Node) map[string]*config.Node {
-	m := make(map[string]*config.Node, len(nodes))
+func index(nodes []*node) map[string]*node {
+	m := make(map[string]*node, len(nodes))
 	for _, n := range nodes {
-		k, _ := keyOf(n.Text)
-		m[k] = n
+		m[n.key] = n
 	}
 	return m
 }
 
-func (d *differ) diff(want, have []*config.Node, sc *scope) {
+func (d *differ) diff(want, have []*node) {
 	haveBy := index(have)
 	wantBy := index(want)
 	for _, w := range want {
-		k, _ := keyOf(w.Text)
-		h := haveBy[k]
-		phase := phaseOf(w.Text)
-		if !isStanza(w.Text) {
-			if h == nil || h.Text != w.Text {
-				d.add(phase, stepSet, nil, w.Text)
+		h := haveBy[w.key]
+		phase := phaseOf(w.text)
+		if !isStanza(w.text) {
+			if h == nil || h.text != w.text {
+				d.add(phase, stepSet, nil, w.text)
 			}
 			continue
 		}
-		if h == nil && w.Text != "system qos" && !strings.HasPrefix(w.Text, "interface ") {
-			d.add(phase, stepSet, nil, w.Text)
+		if h == nil && w.text != "system qos" && !strings.HasPrefix(w.text, "interface ") {
+			d.add(phase, stepSet, nil, w.text)
 		}
-		d.stanza(phase, []string{w.Text}, h, w)
+		d.stanza(phase, []string{w.text}, h, w)
 	}
 	for _, h := range have {
-		k, _ := keyOf(h.Text)
-		if wantBy[k] != nil {
+		if wantBy[h.key] != nil {
 			continue
 		}
 		switch {
-		case strings.HasPrefix(h.Text, "interface "), h.Text == "system qos":
+		case strings.HasPrefix(h.text, "interface "), h.text == "system qos":
 			// A port that is no longer managed keeps its other config:
 			// its QoS and PFC lines go back to their defaults one by
 			// one, and the interface itself is never removed.
 			phase := phaseInterface
-			if h.Text == "system qos" {
+			if h.text == "system qos" {
 				phase = phaseSystemRemove
 			}
-			for _, l := range h.Children {
-				d.add(phase, stepRemove, []string{h.Text}, "no "+l.Text)
+			for _, l := range h.kids {
+				d.add(phase, stepRemove, []string{h.text}, "no "+l.text)
 			}
-		case strings.HasPrefix(h.Text, "policy-map "):
-			d.add(phaseDeletePolicy, deleteOrder(h.Text), nil, "no "+h.Text)
-		case strings.HasPrefix(h.Text, "class-map "):
-			d.add(phaseDeleteClassMap, 0, nil, "no "+h.Text)
+		case strings.HasPrefix(h.text, "policy-map "):
+			d.add(phaseDeletePolicy, deleteOrder(h.text), nil, "no "+h.text)
+		case strings.HasPrefix(h.text, "class-map "):
+			d.add(phaseDeleteClassMap, 0, nil, "no "+h.text)
 		default:
-			d.add(phaseGlobalRemove, stepRemove, nil, "no "+h.Text)
+			d.add(phaseGlobalRemove, stepRemove, nil, "no "+h.text)
 		}
 	}
 }
 
 // stanza diffs the children of one stanza; have is nil when it is new.
-func (d *differ) stanza(phase int, path []string, have, want *config.Node) {
-	var haveKids []*config.Node
+func (d *differ) stanza(phase int, path []string, have, want *node) {
+	var haveKids []*node
 	if have != nil {
-		haveKids = have.Children
+		haveKids = have.kids
 	}
-	haveBy := index(haveKids)
-	wantBy := index(want.Children)
 	for _, h := range haveKids {
-		k, single := keyOf(h.Text)
-		if wantBy[k] != nil {
+		if want.child(h.key) != nil {
 			continue
 		}
 		switch {
-		case isStanza(h.Text):
+		case isStanza(h.text):
 			// A class leaves its policy (before any class-map it uses
 			// is deleted, in a later phase).
-			d.add(phase, stepRemoveStanza, path, "no "+h.Text)
-		case h.Text == "system qos" || strings.HasPrefix(path[0], "system qos"):
+			d.add(phase, stepRemoveStanza, path, "no "+h.text)
+		case path[0] == "system qos":
 			// Detach only after the new attachments and before the
 			// policies are deleted.
-			d.add(phaseSystemRemove, stepRemove, path, "no "+h.Text)
-		case k == "bandwidth":
-			d.add(phase, stepShrink, path, "no "+h.Text)
-		case single:
-			d.add(phase, stepRemove, path, "no "+h.Text)
+			d.add(phaseSystemRemove, stepRemove, path, "no "+h.text)
+		case h.key == "bandwidth":
+			d.add(phase, stepShrink, path, "no "+h.text)
+		case h.single:
+			d.add(phase, stepRemove, path, "no "+h.text)
 		default:
-			d.add(phase, stepRemoveMulti, path, "no "+h.Text)
+			d.add(phase, stepRemoveMulti, path, "no "+h.text)
 		}
 	}
-	for _, w := range want.Children {
-		k, single := keyOf(w.Text)
-		h := haveBy[k]
+	for _, w := range want.kids {
+		h := have.child(w.key)
 		switch {
-		case isStanza(w.Text):
+		case isStanza(w.text):
 			if h == nil {
-				d.add(phase, stepSet, path, w.Text)
+				d.add(phase, stepSet, path, w.text)
 			}
-			d.stanza(phase, append(slices.Clip(path), w.Text), h, w)
-		case h != nil && h.Text == w.Text:
-		case k == "bandwidth":
+			d.stanza(phase, append(slices.Clip(path), w.text), h, w)
+		case h != nil && h.text == w.text:
+		case w.key == "bandwidth":
 			step := stepGrow
-			if h != nil && percent(w.Text) < percent(h.Text) {
+			if h != nil && percent(w.text) < percent(h.text) {
 				step = stepShrink
 			}
-			d.add(phase, step, path, w.Text)
-		case single:
-			d.add(phase, stepSet, path, w.Text)
+			d.add(phase, step, path, w.text)
+		case w.single:
+			d.add(phase, stepSet, path, w.text)
 		default:
-			d.add(phase, stepAddMulti, path, w.Text)
+			d.add(phase, stepAddMulti, path, w.text)
 		}
 	}
 }
 
 // percent is the share of a bandwidth line, 0 when it has none.
 func percent(line string) int {
-	f := strings.Fields(line)
-	n, err := strconv.Atoi(f[len(f)-1])
-	if err != nil || !strings.Contains(line, "percent") {
+	if !strings.Contains(line, "percent") {
+		return 0
+	}
+	n, err := strconv.Atoi(line[strings.LastIndexByte(line, ' ')+1:])
+	if err != nil {
 		return 0
 	}
 	return n
@@ -569,44 +617,51 @@ func (d *differ) commands() []string {
 
 // ordered returns have with top-level stanzas and their lines in the order
 // of want, lines want lacks after them, for a readable diff.
-func ordered(have, want []*config.Node) []*config.Node {
-	pos := map[string]int{}
+func ordered(have, want []*node) []*node {
+	pos := make(map[string]int, len(want))
 	for i, w := range want {
-		k, _ := keyOf(w.Text)
-		pos[k] = i
+		pos[w.key] = i
 	}
-	wantBy := index(want)
+	rank := func(n *node) int {
+		if p, ok := pos[n.key]; ok {
+			return p
+		}
+		return len(pos)
+	}
 	out := slices.Clone(have)
-	slices.SortStableFunc(out, func(a, b *config.Node) int {
-		return rank(pos, a) - rank(pos, b)
-	})
+	slices.SortStableFunc(out, func(a, b *node) int { return rank(a) - rank(b) })
 	for i, n := range out {
-		k, _ := keyOf(n.Text)
-		if w := wantBy[k]; w != nil && len(n.Children) > 0 {
-			out[i] = &config.Node{Text: n.Text, Children: ordered(n.Children, w.Children)}
+		if p, ok := pos[n.key]; ok && len(n.kids) > 1 {
+			out[i] = &node{text: n.text, key: n.key, single: n.single, kids: ordered(n.kids, want[p].kids)}
 		}
 	}
 	return out
 }
 
-func rank(pos map[string]int, n *config.Node) int {
-	k, _ := keyOf(n.Text)
-	if p, ok := pos[k]; ok {
-		return p
+// only keeps the top-level nodes that change.
+func (d *differ) only(nodes []*node) []*node {
+	var out []*node
+	for _, n := range nodes {
+		if d.touched[n.key] {
+			out = append(out, n)
+		}
 	}
-	return len(pos)
+	return out
 }
 
 // print writes nodes as NX-OS indents them.
-func print(nodes []*config.Node) string {
+func print(nodes []*node) string {
 	var b strings.Builder
-	var walk func(ns []*config.Node, depth int)
-	walk = func(ns []*config.Node, depth int) {
+	b.Grow(64 * len(nodes))
+	var walk func(ns []*node, depth int)
+	walk = func(ns []*node, depth int) {
 		for _, n := range ns {
-			b.WriteString(strings.Repeat(" ", depth*indentWidth))
-			b.WriteString(n.Text)
+			for range depth * indentWidth {
+				b.WriteByte(' ')
+			}
+			b.WriteString(n.text)
 			b.WriteByte('\n')
-			walk(n.Children, depth+1)
+			walk(n.kids, depth+1)
 		}
 	}
 	walk(nodes, 0)

@@ -70,22 +70,21 @@ func outside(t *testing.T, running string, desired *config.Document) string {
 	}
 	have := canonTree(nodes)
 	sc := newScope(canonTree(desired.Tree), have)
-	var keep []*config.Node
+	var keep []*node
 	for _, n := range have {
-		k, _ := keyOf(n.Text)
 		switch {
-		case strings.HasPrefix(n.Text, "interface "), n.Text == "system qos":
-			c := &config.Node{Text: n.Text}
-			for _, l := range n.Children {
-				if !(ownedLine(l.Text) && (n.Text == "system qos" || sc.ifs[n.Text])) {
-					c.Children = append(c.Children, l)
+		case strings.HasPrefix(n.text, "interface "), n.text == "system qos":
+			c := &node{text: n.text, key: n.key}
+			for _, l := range n.kids {
+				if !(ownedLine(l.text) && (n.text == "system qos" || sc.ifs[n.text])) {
+					c.kids = append(c.kids, l)
 				}
 			}
-			if len(c.Children) > 0 {
+			if len(c.kids) > 0 {
 				keep = append(keep, c)
 			}
-		case sc.policies[k], sc.classMaps[k]:
-		case strings.HasPrefix(n.Text, "priority-flow-control ") && len(n.Children) == 0:
+		case sc.policies[n.key], sc.classMaps[n.key]:
+		case strings.HasPrefix(n.text, "priority-flow-control ") && len(n.kids) == 0:
 		default:
 			keep = append(keep, n)
 		}
@@ -151,7 +150,6 @@ func TestApplyConverges(t *testing.T) {
 		t.Errorf("checkpoint name left in the config:\n%s", after)
 	}
 }
-
 
 // TestApplyFaults: whatever fails during an apply, the device ends at
 // exactly its pre-apply running config and the error names the device and

@@ -49,5 +49,5 @@ func LabSeed(desired []byte) []byte {
 		out = append(out, n)
 	}
 	out = append(out, &config.Node{Text: "interface Ethernet1/64", Children: []*config.Node{{Text: "description uplink-to-core"}, {Text: "mtu 9216"}}})
-	return []byte(print(out))
+	return []byte(print(canonTree(out)))
 }

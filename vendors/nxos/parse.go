@@ -19,10 +19,76 @@ const indentWidth = 2
 func Parse(text []byte) ([]*config.Node, error) {
 	var roots []*config.Node
 	var stack []*config.Node // stack[i] is the last node at depth i
-	for n, raw := range strings.Split(string(text), "\n") {
+	err := lines(text, func(n, depth int, body string) error {
+		if depth > len(stack) {
+			return fmt.Errorf("parse running config line %d %q: indented under a line at depth %d", n, body, len(stack)-1)
+		}
+		node := &config.Node{Text: body}
+		stack = stack[:depth]
+		if depth == 0 {
+			roots = append(roots, node)
+		} else {
+			stack[depth-1].Children = append(stack[depth-1].Children, node)
+		}
+		stack = append(stack, node)
+		return nil
+	})
+	return roots, err
+}
+
+// parse is Parse into canonical nodes (canon, hidden lines dropped), in
+// one pass.
+func parse(text []byte) ([]*node, error) {
+	var roots []*node
+	var stack []*node
+	err := lines(text, func(n, depth int, body string) error {
+		if depth > len(stack) {
+			return fmt.Errorf("parse running config line %d %q: indented under a line at depth %d", n, body, len(stack)-1)
+		}
+		stack = stack[:depth]
+		t := canon(body)
+		nd := newNode(t, nil)
+		if depth == 0 {
+			roots = append(roots, nd)
+		} else {
+			stack[depth-1].kids = append(stack[depth-1].kids, nd)
+		}
+		stack = append(stack, nd)
+		return nil
+	})
+	return dropHidden(roots), err
+}
+
+// dropHidden removes hidden default lines that have no children.
+func dropHidden(nodes []*node) []*node {
+	out := nodes[:0]
+	for _, n := range nodes {
+		if hidden[n.text] && len(n.kids) == 0 {
+			continue
+		}
+		if len(n.kids) > 0 {
+			n.kids = dropHidden(n.kids)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// lines calls fn for each config line of text with its 1-based number,
+// depth and text (single-spaced), skipping blank lines, "!" comments and
+// the header's version and hostname lines.
+func lines(text []byte, fn func(n, depth int, body string) error) error {
+	s := string(text)
+	for n := 1; s != ""; n++ {
+		var raw string
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			raw, s = s[:i], s[i+1:]
+		} else {
+			raw, s = s, ""
+		}
 		line := strings.TrimRight(raw, " \t\r")
 		body := strings.TrimLeft(line, " ")
-		if body == "" || strings.HasPrefix(body, "!") {
+		if body == "" || body[0] == '!' {
 			continue
 		}
 		spaces := len(line) - len(body)
@@ -30,20 +96,14 @@ func Parse(text []byte) ([]*config.Node, error) {
 		if depth == 0 && (strings.HasPrefix(body, "version ") || strings.HasPrefix(body, "hostname ")) {
 			continue
 		}
-		if depth > len(stack) {
-			return nil, fmt.Errorf("parse running config line %d %q: indented %d spaces under a line at depth %d", n+1, body, spaces, len(stack)-1)
+		if strings.Contains(body, "  ") || strings.ContainsAny(body, "\t") {
+			body = strings.Join(strings.Fields(body), " ")
 		}
-		node := &config.Node{Text: strings.Join(strings.Fields(body), " ")}
-		stack = stack[:depth]
-		if depth == 0 {
-			roots = append(roots, node)
-		} else {
-			p := stack[depth-1]
-			p.Children = append(p.Children, node)
+		if err := fn(n, depth, body); err != nil {
+			return err
 		}
-		stack = append(stack, node)
 	}
-	return roots, nil
+	return nil
 }
 
 // Body strips the `show running-config` header from text: the lines that

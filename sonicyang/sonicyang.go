@@ -96,8 +96,33 @@ var loadModel = sync.OnceValues(func() (*model, error) {
 		}
 	}
 	patchUnionLeafrefs(root)
+	if err := resolveLeafrefs(root); err != nil {
+		return nil, err
+	}
 	return m, nil
 })
+
+// resolveLeafrefs gives every leafref leaf of the private schema its
+// target's type, once: ytypes then checks the value's type and pattern
+// without resolving the path on every leaf it reads (most of its cost),
+// and checkRefs checks the reference itself from the original schema.
+func resolveLeafrefs(e *yang.Entry) error {
+	if e.Type != nil && e.Type.Kind == yang.Yleafref {
+		t, err := util.ResolveIfLeafRef(e)
+		if err != nil {
+			return fmt.Errorf("sonicyang: resolve leafref %s: %w", e.Path(), err)
+		}
+		if t != nil && t.Type != nil {
+			e.Type = t.Type
+		}
+	}
+	for _, c := range e.Dir {
+		if err := resolveLeafrefs(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // patchUnionLeafrefs replaces the leafref members of unions with an
 // unrestricted string, so ytypes checks the rest of the union and checkRefs
@@ -230,13 +255,13 @@ func value(leaf *yang.Entry, s string) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a %s", s, k)
 		}
-		return n, nil
+		return float64(n), nil // as encoding/json decodes a number
 	case yang.Yuint8, yang.Yuint16, yang.Yuint32:
 		n, err := strconv.ParseUint(s, 10, 32)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a %s", s, k)
 		}
-		return n, nil
+		return float64(n), nil
 	case yang.Ybool:
 		switch s {
 		case "true":
@@ -282,23 +307,17 @@ func Validate(db config.DB, opts ...Option) error {
 	if err != nil {
 		return err
 	}
-	inst, err := m.instance(db)
+	// The instance goes to ytypes as encoding/json would decode it: maps,
+	// slices, strings, float64 numbers and booleans.
+	tree, err := m.instance(db)
 	if err != nil {
 		return fmt.Errorf("sonic yang: %w", err)
 	}
-	raw, err := json.Marshal(inst)
-	if err != nil {
-		return fmt.Errorf("sonic yang: encode instance: %w", err)
-	}
-	var tree map[string]any
-	if err := json.Unmarshal(raw, &tree); err != nil {
-		return fmt.Errorf("sonic yang: decode instance: %w", err)
-	}
+	var errs []string
 	dev := &Device{}
 	if err := ytypes.Unmarshal(m.root, dev, tree); err != nil {
 		return fmt.Errorf("sonic yang: %w", err)
 	}
-	var errs []string
 	if err := ytypes.Validate(m.root, dev, &ytypes.LeafrefOptions{IgnoreMissingData: true}); err != nil {
 		var ue util.Errors
 		if errors.As(err, &ue) {

@@ -132,6 +132,13 @@ func grammar() []*command {
 		// System view.
 		{views: sys, pattern: "sysname <host:text>", key: "sysname", rank: 0},
 		{views: sys, pattern: "dcb pfc global disable", rank: 5},
+		// §2.1: DCBX, needed only by dcb pfc enable mode auto.
+		{views: sys, pattern: "lldp enable", rank: 3},
+		{views: sys, pattern: "undo lldp enable", remove: []string{"lldp enable"}},
+		{views: sys, pattern: "dcb compliance intel-oui", rank: 4},
+		{views: sys, pattern: "undo dcb compliance intel-oui", remove: []string{"dcb compliance intel-oui"}},
+		{views: ifView, pattern: "lldp tlv-enable dcbx", rank: 2},
+		{views: ifView, pattern: "undo lldp tlv-enable dcbx", remove: []string{"lldp tlv-enable dcbx"}},
 		{views: sys, pattern: "undo dcb pfc global disable", remove: []string{"dcb pfc global disable"}},
 
 		// §2.2 PFC deadlock, system view.
@@ -164,12 +171,12 @@ func grammar() []*command {
 		{views: sys, pattern: "undo qos buffer headroom-pool slot <s:int:1-49>", remove: []string{"qos buffer headroom-pool slot {s}"}},
 		{views: sys, families: "A", pattern: "qos ecn enable", rank: 45},
 		{views: sys, families: "A", pattern: "undo qos ecn enable", remove: []string{"qos ecn enable"}},
-		{views: sys, families: "A", pattern: "qos burst-mode enhanced", key: "qos burst-mode", rank: 46},
-		{views: sys, families: "A", pattern: "qos burst-mode shared", key: "qos burst-mode", rank: 46},
+		{views: sys, families: "A", pattern: "qos burst-mode enhanced", key: "qos burst-mode", rank: 46, check: checkNoBufferQueueAnywhere},
+		{views: sys, families: "A", pattern: "qos burst-mode shared", key: "qos burst-mode", rank: 46, check: checkNoBufferQueueAnywhere},
 		{views: sys, families: "A", pattern: "undo qos burst-mode enhanced", remove: []string{"qos burst-mode"}},
 		{views: sys, families: "A", pattern: "undo qos burst-mode shared", remove: []string{"qos burst-mode"}},
-		{views: sys, families: "B", pattern: "qos burst-mode enhanced slot <s:int:1-49>", key: "qos burst-mode slot {s}", rank: 46},
-		{views: sys, families: "B", pattern: "qos burst-mode extreme slot <s:int:1-49>", key: "qos burst-mode slot {s}", rank: 46},
+		{views: sys, families: "B", pattern: "qos burst-mode enhanced slot <s:int:1-49>", key: "qos burst-mode slot {s}", rank: 46, check: checkNoBufferQueueAnywhere},
+		{views: sys, families: "B", pattern: "qos burst-mode extreme slot <s:int:1-49>", key: "qos burst-mode slot {s}", rank: 46, check: checkNoBufferQueueAnywhere},
 		{views: sys, families: "B", pattern: "undo qos burst-mode enhanced slot <s:int:1-49>", remove: []string{"qos burst-mode slot {s}"}},
 		{views: sys, families: "B", pattern: "undo qos burst-mode extreme slot <s:int:1-49>", remove: []string{"qos burst-mode slot {s}"}},
 
@@ -203,10 +210,10 @@ func grammar() []*command {
 		// Interface view: PFC (§2.1, §2.2).
 		{views: ifView, pattern: "dcb pfc enable", line: "dcb pfc enable mode manual", key: "dcb pfc enable", rank: 3, check: checkPFCEnable},
 		{views: ifView, pattern: "dcb pfc enable mode manual", key: "dcb pfc enable", rank: 3, check: checkPFCEnable},
-		{views: ifView, pattern: "dcb pfc enable mode auto", key: "dcb pfc enable", rank: 3, check: checkPFCEnable},
+		{views: ifView, pattern: "dcb pfc enable mode auto", key: "dcb pfc enable", rank: 3, check: checkPFCAuto},
 		{views: ifView, pattern: "dcb pfc enable <prof:name>", line: "dcb pfc enable {prof} mode manual", key: "dcb pfc enable", rank: 3, check: checkPFCEnable},
 		{views: ifView, pattern: "dcb pfc enable <prof:name> mode manual", key: "dcb pfc enable", rank: 3, check: checkPFCEnable},
-		{views: ifView, pattern: "dcb pfc enable <prof:name> mode auto", key: "dcb pfc enable", rank: 3, check: checkPFCEnable},
+		{views: ifView, pattern: "dcb pfc enable <prof:name> mode auto", key: "dcb pfc enable", rank: 3, check: checkPFCAuto},
 		{views: ifView, pattern: "undo dcb pfc enable", remove: []string{"dcb pfc enable"}},
 		{views: ifView, pattern: "undo dcb pfc enable mode manual", remove: []string{"dcb pfc enable"}},
 		{views: ifView, pattern: "undo dcb pfc enable <prof:name>", remove: []string{"dcb pfc enable"}},
@@ -230,6 +237,25 @@ func grammar() []*command {
 			rank: 4, check: notAbove("on", "off")},
 		{views: ifView, families: "A", pattern: "dcb pfc buffer <q:int:0-5> xon dynamic <on:int:0-10> xoff dynamic <off:int:0-10>", key: "dcb pfc buffer {q} xon",
 			rank: 4, check: notAbove("on", "off")},
+
+		// Egress queue service buffer (§2.3); ranges from the V300R023
+		// command reference page "qos buffer queue": static 0–34078720 B on
+		// family B, 0–31457280 B on family A; dynamic 1–12 (B), 0–10 (A).
+		// Refused while a qos burst-mode is set.
+		{views: ifView, families: "B", pattern: "qos buffer queue <q:int:0-7> shared-threshold static <v:int:0-34078720> bytes", key: "qos buffer queue {q}", rank: 9, check: checkNoBurstMode},
+		{views: ifView, families: "B", pattern: "qos buffer queue <q:int:0-7> shared-threshold static <v:int:0-33280> kbytes", key: "qos buffer queue {q}", rank: 9, check: checkNoBurstMode},
+		{views: ifView, families: "B", pattern: "qos buffer queue <q:int:0-7> shared-threshold static <v:int:0-32> mbytes", key: "qos buffer queue {q}", rank: 9, check: checkNoBurstMode},
+		{views: ifView, families: "B", pattern: "qos buffer queue <q:int:0-7> shared-threshold dynamic <a:int:1-12>", key: "qos buffer queue {q}", rank: 9, check: checkNoBurstMode},
+		{views: ifView, families: "A", pattern: "qos buffer queue <q:int:0-7> shared-threshold static <v:int:0-31457280> bytes", key: "qos buffer queue {q}", rank: 9, check: checkNoBurstMode},
+		{views: ifView, families: "A", pattern: "qos buffer queue <q:int:0-7> shared-threshold static <v:int:0-30720> kbytes", key: "qos buffer queue {q}", rank: 9, check: checkNoBurstMode},
+		{views: ifView, families: "A", pattern: "qos buffer queue <q:int:0-7> shared-threshold static <v:int:0-30> mbytes", key: "qos buffer queue {q}", rank: 9, check: checkNoBurstMode},
+		{views: ifView, families: "A", pattern: "qos buffer queue <q:int:0-7> shared-threshold dynamic <a:int:0-10>", key: "qos buffer queue {q}", rank: 9, check: checkNoBurstMode},
+		{views: ifView, pattern: "undo qos buffer queue <q:int:0-7>", remove: []string{"qos buffer queue {q}"}},
+		{views: ifView, pattern: "undo qos buffer queue <q:int:0-7> shared-threshold", remove: []string{"qos buffer queue {q}"}},
+		{views: ifView, families: "A", pattern: "qos burst-mode enhanced", key: "qos burst-mode", rank: 8, check: checkNoBufferQueue},
+		{views: ifView, families: "A", pattern: "qos burst-mode shared", key: "qos burst-mode", rank: 8, check: checkNoBufferQueue},
+		{views: ifView, families: "A", pattern: "undo qos burst-mode enhanced", remove: []string{"qos burst-mode"}},
+		{views: ifView, families: "A", pattern: "undo qos burst-mode shared", remove: []string{"qos burst-mode"}},
 
 		// Interface view: WRED/ECN and scheduling (§2.5, §2.6), in the
 		// display order of the Errata: wred → drr|wfq A to B → weights → ecn.
@@ -459,6 +485,53 @@ func checkPFCEnable(e *edit, a args) string {
 			}
 		}
 		return "enable"
+	}
+	return ""
+}
+
+// checkPFCAuto: §2.1, mode auto needs lldp enable and lldp tlv-enable
+// dcbx.
+func checkPFCAuto(e *edit, a args) string {
+	if bad := checkPFCEnable(e, a); bad != "" {
+		return bad
+	}
+	if e.root.find("lldp enable") == nil || e.cur.find("lldp tlv-enable dcbx") == nil {
+		return "auto"
+	}
+	return ""
+}
+
+// checkNoBurstMode: "qos buffer queue" needs no qos burst-mode in the
+// system view or the interface (V300R023 command reference).
+func checkNoBurstMode(e *edit, a args) string {
+	for _, n := range append(e.root.children, e.cur.children...) {
+		if strings.HasPrefix(n.key, "qos burst-mode") {
+			return "q"
+		}
+	}
+	return ""
+}
+
+// checkNoBufferQueue is the converse: no burst mode on a port with queue
+// service buffers.
+func checkNoBufferQueue(e *edit, _ args) string {
+	for _, n := range e.cur.children {
+		if strings.HasPrefix(n.key, "qos buffer queue ") {
+			return "burst-mode"
+		}
+	}
+	return ""
+}
+
+// checkNoBufferQueueAnywhere refuses a system burst mode while any port
+// has queue service buffers.
+func checkNoBufferQueueAnywhere(e *edit, a args) string {
+	for _, n := range e.root.children {
+		if n.view == viewInterface {
+			if bad := checkNoBufferQueue(&edit{cur: n}, a); bad != "" {
+				return bad
+			}
+		}
 	}
 	return ""
 }

@@ -168,6 +168,10 @@ func TestErrorStrings(t *testing.T) {
 		{"B has no global ecn", "", nil, "qos ecn enable", "[~HUAWEI]", 4, "Error: Unrecognized command found at '^' position."},
 		{"A timer range", "CE6866", nil, "dcb pfc deadlock-detect timer 5", "[~HUAWEI]", 30, "Error: Wrong parameter found at '^' position."},
 		{"A xon above xoff", "CE6866", []string{"interface 100GE1/0/1"}, "dcb pfc buffer 3 xon static 200 kbytes xoff static 100 kbytes", "[~HUAWEI-100GE1/0/1]", 51, "Error: Wrong parameter found at '^' position."},
+		{"auto without lldp", "", []string{"qos buffer headroom-pool size 4 mbytes slot 1", "interface 100GE1/0/1"}, "dcb pfc enable mode auto", "[*HUAWEI-100GE1/0/1]", 20, "Error: Wrong parameter found at '^' position."},
+		{"buffer queue under burst mode", "CE6866", []string{"qos burst-mode enhanced", "interface 100GE1/0/1"}, "qos buffer queue 1 shared-threshold dynamic 5", "[*HUAWEI-100GE1/0/1]", 17, "Error: Wrong parameter found at '^' position."},
+		{"buffer queue B dynamic range", "", []string{"interface 100GE1/0/1"}, "qos buffer queue 1 shared-threshold dynamic 0", "[~HUAWEI-100GE1/0/1]", 44, "Error: Wrong parameter found at '^' position."},
+		{"recovery behaviour word", "", nil, "dcb pfc deadlock recovery-behavior drop slot 1", "[~HUAWEI]", 35, "Error: Unrecognized command found at '^' position."},
 		{"bad include regex", "", nil, "display current-configuration | include (", "[~HUAWEI]", 40, "Error: Wrong parameter found at '^' position."},
 		{"unknown pipe", "", nil, "display current-configuration | grep x", "[~HUAWEI]", 32, "Error: Unrecognized command found at '^' position."},
 		{"rollback outside user view", "", nil, "rollback configuration last 1", "[~HUAWEI]", 0, "Error: Unrecognized command found at '^' position."},
@@ -198,6 +202,54 @@ func TestErrorStrings(t *testing.T) {
 			transcript(s, "commit")
 			if diff := cmp.Diff(string(before), string(d.Running())); tt.setup == nil && diff != "" {
 				t.Errorf("a refused line reached the running config:\n%s", diff)
+			}
+		})
+	}
+}
+
+// Lines of the reference's tables (§2) and of the V300R023 examples the
+// grammar accepts, shown back as typed in canonical form.
+func TestAcceptedLines(t *testing.T) {
+	tests := []struct {
+		model string
+		setup []string
+		line  string
+		want  string // the line in display current-configuration
+	}{
+		{"", []string{"interface 100ge 1/0/1"}, "qos buffer queue 1 shared-threshold static 2000 bytes", " qos buffer queue 1 shared-threshold static 2000 bytes"},
+		{"", []string{"interface 100GE1/0/1"}, "qos buffer queue 1 shared-threshold dynamic 5", " qos buffer queue 1 shared-threshold dynamic 5"},
+		{"", []string{"interface 100GE1/0/1"}, "dcb pfc buffer 3 xoff dynamic 3 xon offset 6 kbytes", " dcb pfc buffer 3 xoff dynamic 3 xon offset 6 kbytes"},
+		{"", []string{"interface 100GE1/0/1"}, "dcb pfc buffer 3 hdrm 256", " dcb pfc buffer 3 hdrm 256 kbytes"},
+		{"", []string{"interface 100GE1/0/1"}, "dcb pfc buffer 3 guaranteed 1600 bytes", " dcb pfc buffer 3 guaranteed 1600 bytes"},
+		{"CE6866", []string{"interface 100GE1/0/1"}, "dcb pfc buffer 3 xon static 100 kbytes xoff static 125 kbytes", " dcb pfc buffer 3 xon static 100 kbytes xoff static 125 kbytes"},
+		{"CE6866", []string{"interface 100GE1/0/1"}, "dcb pfc buffer 3 xon dynamic 5 xoff dynamic 10", " dcb pfc buffer 3 xon dynamic 5 xoff dynamic 10"},
+		{"", []string{"drop-profile p"}, "color green buffer-size low-limit 247520 high-limit 18000000 discard-percentage 100", " color green buffer-size low-limit 247520 high-limit 18000000 discard-percentage 100"},
+		{"", []string{"drop-profile p"}, "ecn buffer-size cell low-limit 480 high-limit 9600 discard-percentage 10", " ecn buffer-size cell low-limit 480 high-limit 9600 discard-percentage 10"},
+		{"", []string{"drop-profile p"}, "ecn low-limit 30 high-limit 30 discard-percentage 5", " ecn low-limit 30 high-limit 30 discard-percentage 5"},
+		{"", []string{"diffserv domain d"}, "ip-dscp-inbound 26 phb af3", " ip-dscp-inbound 26 phb af3 green"},
+		{"", []string{"diffserv domain d"}, "8021p-inbound 3 phb af3 yellow", " 8021p-inbound 3 phb af3 yellow"},
+		{"", []string{"dcb pfc"}, "priority 3 4", " priority 3 4"},
+		{"", []string{"dcb pfc"}, "priority 3 turn-off threshold 20", " priority 3 turn-off threshold 20"},
+		{"", []string{"lldp enable", "qos buffer headroom-pool size 2048 kbytes slot 1", "interface 100GE1/0/1", "lldp tlv-enable dcbx"}, "dcb pfc enable mode auto", " dcb pfc enable mode auto"},
+		{"", []string{"interface 100GE1/0/1"}, "port pfc-deadlock trigger error-down", " port pfc-deadlock trigger error-down"},
+		{"", []string{"interface 100GE1/0/1"}, "qos wfq 0 to 7", " qos wfq 0 to 7"},
+		{"", nil, "dcb pfc deadlock recovery-behavior forwarding slot 1", "dcb pfc deadlock recovery-behavior forwarding slot 1"},
+		{"", nil, "qos burst-mode extreme slot 1", "qos burst-mode extreme slot 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			var opts []Option
+			if tt.model != "" {
+				opts = append(opts, WithModel(tt.model))
+			}
+			d := newTestDevice(t, "", opts...)
+			s := d.NewSession("admin", nil)
+			out := transcript(s, append(append([]string{"system-view"}, tt.setup...), tt.line, "commit")...)
+			if strings.Contains(out, "Error") {
+				t.Fatalf("refused:\n%s", out)
+			}
+			if !strings.Contains(string(d.Running()), "\n"+tt.want+"\n") {
+				t.Errorf("display lacks %q:\n%s", tt.want, d.Running())
 			}
 		})
 	}

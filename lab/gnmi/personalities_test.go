@@ -155,3 +155,51 @@ func TestRealEOS(t *testing.T) {
 		t.Errorf("not restored after the rollback (-before +after):\n%s", d)
 	}
 }
+
+// reference/eos.md §1b (Variant B, a qos profile applied with
+// service-profile) pushed through origin cli on a factory device, and read
+// back as OpenConfig: the profile's lines count for the interface, the
+// interface's own tx-queue lines win.
+func TestRealEOSVariantB(t *testing.T) {
+	dev, err := eos.New("leaf3", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := startTarget(t, []served{{"leaf3", dev, nil}})
+	c := client(t, tg)
+	_, err = c.Set(t.Context(), &gpb.SetRequest{Update: []*gpb.Update{{Path: &gpb.Path{Origin: "cli"}, Val: ascii(`qos profile ROCE_LOSSLESS
+qos trust dscp
+tx-queue 3
+random-detect ecn minimum-threshold 150 kbytes maximum-threshold 3000 kbytes max-mark-probability 100
+tx-queue 6
+priority strict
+exit
+priority-flow-control on
+priority-flow-control priority 3 no-drop
+interface Ethernet1
+service-profile ROCE_LOSSLESS
+mtu 9214
+tx-queue 6
+no priority
+bandwidth percent 20
+qos map dscp 24 26 to traffic-class 3
+`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ocGetDevice(t, c)
+	q := d.GetQos()
+	if got := q.GetInterface("Ethernet1").GetOutput().GetQueue("3").GetQueueManagementProfile(); got != "ecn-150-3000-kbytes-p100" {
+		t.Errorf("Ethernet1 queue 3 profile = %q, want the qos profile's", got)
+	}
+	if q.GetInterface("Ethernet1").GetInput().GetClassifier(ocqos.Input_Classifier_Type_IPV6).GetName() != classifierIPv6 {
+		t.Error("Ethernet1 lacks the DSCP classifier of its profile's qos trust dscp")
+	}
+	s6 := q.GetSchedulerPolicy("Ethernet1").GetScheduler(6)
+	if s6.GetPriority() == ocqos.Scheduler_Priority_STRICT || s6.GetInput("6").GetWeight() != 20 {
+		t.Errorf("Ethernet1 scheduler 6 = %v weight %d, want the interface's round-robin weight 20", s6.GetPriority(), s6.GetInput("6").GetWeight())
+	}
+	if got := d.GetInterface("Ethernet1").GetMtu(); got != 9214 {
+		t.Errorf("Ethernet1 mtu = %d", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -359,5 +360,74 @@ func TestInspect(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "inspect", "nope", dir); code != 1 || !strings.Contains(stderr, `no assigned device "nope"; devices: sw1, sw2`) {
 		t.Errorf("unknown device: code %d, stderr %q", code, stderr)
+	}
+}
+
+// copyIntentDir copies the files of dir into a new temporary directory.
+func copyIntentDir(t *testing.T, dir string) string {
+	t.Helper()
+	out := t.TempDir()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// TestValidateExample is the issue's acceptance check on the bundled
+// example: it validates clean, even with -strict; a copy with one DSCP in
+// two classes fails naming both places; a syntax error fails with
+// file:line:col.
+func TestValidateExample(t *testing.T) {
+	const example = "../../examples/ai-fabric"
+	if code, stdout, stderr := runCmd(t, "validate", "-strict", example); code != 0 || stderr != "" {
+		t.Fatalf("example: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+
+	dup := copyIntentDir(t, example)
+	qos := filepath.Join(dup, "qos.hcl")
+	b, err := os.ReadFile(qos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(b), "dscp     = local.cnp_dscp", "dscp     = [26, 48]", 1)
+	if broken == string(b) {
+		t.Fatal("example's CNP class no longer reads dscp = local.cnp_dscp")
+	}
+	if err := os.WriteFile(qos, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, "validate", "-no-color", dup)
+	line := 1 + strings.Count(broken[:strings.Index(broken, "[26, 48]")], "\n")
+	roce := 1 + strings.Count(broken[:strings.Index(broken, "dscp      = local.roce_dscp")], "\n")
+	for _, want := range []string{
+		"Error [LL012]: Duplicate DSCP value",
+		fmt.Sprintf("qos.hcl:%d:17", line),
+		fmt.Sprintf("qos.hcl:%d,17-", roce),
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("duplicate DSCP: stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if code != 1 {
+		t.Errorf("duplicate DSCP: exit %d, want 1", code)
+	}
+
+	syn := copyIntentDir(t, example)
+	if err := os.WriteFile(filepath.Join(syn, "qos.hcl"), []byte(strings.Replace(string(b), `trust = "dscp"`, `trust = "dscp`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCmd(t, "validate", "-no-color", syn)
+	if code != 1 || !regexp.MustCompile(`qos\.hcl:\d+:\d+`).MatchString(stderr) {
+		t.Errorf("syntax error: exit %d, stderr:\n%s", code, stderr)
 	}
 }

@@ -10,8 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-
+	"github.com/lossless-net/lossless/diag"
 	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/render"
@@ -47,27 +46,6 @@ Examples:
   lossless render -var ecn_max=2MB -var-file prod.vars.hcl -inventory prod.hcl .
 `
 
-// varFlag collects repeated -var NAME=VALUE flags.
-type varFlag map[string]string
-
-func (v varFlag) String() string { return "" }
-
-func (v varFlag) Set(s string) error {
-	name, value, ok := strings.Cut(s, "=")
-	if !ok || name == "" {
-		return fmt.Errorf("%q is not NAME=VALUE", s)
-	}
-	v[name] = value
-	return nil
-}
-
-// listFlag collects a repeated string flag.
-type listFlag []string
-
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-
-func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
-
 func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -77,13 +55,11 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		format    = fs.String("format", render.Native, "output `FORMAT`: native (device config) or yang (sonic-yang instance JSON, SONiC only)")
 		goldenDir = fs.String("golden", "", "compare each rendering with its approved file in `DIR`; exit 1 on any difference")
 		update    = fs.Bool("update", false, "with -golden: rewrite DIR to the current renderings instead of comparing")
-		invPath   = fs.String("inventory", "", "inventory `FILE` (*.hcl or *.clab.yml; default DIR/inventory.hcl)")
 		parallel  = fs.Int("parallelism", 0, "render at most `N` devices at once (default: one per CPU)")
-		vars      = varFlag{}
-		varFiles  listFlag
+		noColor   = fs.Bool("no-color", false, "never colour diagnostics (colour needs a terminal and NO_COLOR unset)")
+		in        intentFlags
 	)
-	fs.Var(vars, "var", "set an intent variable, `NAME=VALUE` (repeatable)")
-	fs.Var(&varFiles, "var-file", "read intent variables from `FILE` (repeatable, applied before -var)")
+	in.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), renderUsage)
 		fs.PrintDefaults()
@@ -120,10 +96,10 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 
-	devs, files, diags := render.Load(render.Input{Dir: dir, Inventory: *invPath, Vars: vars, VarFiles: varFiles})
+	devs, files, diags := render.Load(render.Input{Dir: dir, Inventory: in.inventory, Vars: in.vars, VarFiles: in.varFiles, Vendors: vendorNames()})
 	if len(diags) > 0 {
-		wr := hcl.NewDiagnosticTextWriter(stderr, files, 0, false)
-		_ = wr.WriteDiagnostics(diags)
+		diag.Sort(diags)
+		_ = diag.WriteText(stderr, files, diags, useColor(stderr, *noColor), 0)
 	}
 	if diags.HasErrors() {
 		return 1

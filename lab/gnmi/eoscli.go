@@ -39,7 +39,9 @@ func (e *entry) cliConfig() (device.CLIConfig, error) {
 // one session. A value is ascii_val text (lines separated by "\n", the form
 // Arista's own client sends), or json_val/json_ietf_val holding a string or
 // an array of strings. Paths must be empty ("cli:"), and mode context
-// carries over from one update to the next, as on EOS.
+// carries over from one update to the next, as on EOS. What replace means
+// for CLI text is not documented (reference/eos.md §6), so the lab runs a
+// replace's lines as it runs an update's.
 func (e *entry) setCLI(ops []setOp) error {
 	c, err := e.cliConfig()
 	if err != nil {

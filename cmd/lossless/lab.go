@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"golang.org/x/crypto/ssh"
 
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/lab"
@@ -41,6 +43,9 @@ Options:
   -out DIR          where inventory.hcl and known_hosts go (default "lab")
   -gnmi             also serve gNMI (TLS, CA written to DIR/gnmi-ca.pem)
                     for the devices that support it (EOS, SONiC)
+  -authorized-keys FILE
+                    also accept the public keys in FILE (OpenSSH
+                    authorized_keys format) for the lab's user
 
 Fault flags (applied to every device):
   -latency DURATION          delay each reply (e.g. 200ms)
@@ -76,6 +81,7 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seedDir := fs.String("seed", "", "")
 	outDir := fs.String("out", "lab", "")
 	withGNMI := fs.Bool("gnmi", false, "")
+	authKeys := fs.String("authorized-keys", "", "")
 	var f faultFlags
 	fs.DurationVar(&f.latency, "latency", 0, "")
 	fs.IntVar(&f.closeAfter, "close-after", 0, "")
@@ -109,7 +115,18 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if user == "" || password == "" {
 		user, password = lab.DefaultUser, lab.DefaultPassword
 	}
-	l, err := lab.New(lab.WithCredentials(user, password))
+	opts := []lab.Option{lab.WithCredentials(user, password)}
+	if *authKeys != "" {
+		keys, err := readAuthorizedKeys(*authKeys)
+		if err != nil {
+			fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
+			return 1
+		}
+		for _, k := range keys {
+			opts = append(opts, lab.WithAuthorizedKey(k))
+		}
+	}
+	l, err := lab.New(opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
 		return 1
@@ -269,4 +286,25 @@ func (ff faultFlags) apply(f *device.Faults) {
 		f.FailCommit, f.ExpireCommitTimer, f.RefuseAuth = ff.failCommit, ff.expireTimer, ff.refuseAuth
 		f.ChangeHostKey, f.NoPrompt = ff.changeHostKey, ff.noPrompt
 	})
+}
+
+// readAuthorizedKeys parses an OpenSSH authorized_keys file.
+func readAuthorizedKeys(path string) ([]ssh.PublicKey, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read authorized keys: %w", err)
+	}
+	var keys []ssh.PublicKey
+	for len(bytes.TrimSpace(b)) > 0 {
+		k, _, _, rest, err := ssh.ParseAuthorizedKey(b)
+		if err != nil {
+			return nil, fmt.Errorf("read authorized keys %s: %w", path, err)
+		}
+		keys = append(keys, k)
+		b = rest
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("read authorized keys %s: no key", path)
+	}
+	return keys, nil
 }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
@@ -37,13 +39,20 @@ func TestLabUp(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(seeds, "nxos2.cfg"), canon, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	signer, _ := ssh.NewSignerFromKey(priv)
+	keys := filepath.Join(seeds, "authorized_keys")
+	if err := os.WriteFile(keys, ssh.MarshalAuthorizedKey(signer.PublicKey()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	pr, pw := io.Pipe()
 	var stderr bytes.Buffer
 	done := make(chan int)
 	go func() {
-		code := run(ctx, []string{"lab", "up", "-n", "2", "-vendors", "nxos,eos", "-out", dir, "-seed", seeds, "-latency", "1ms"}, pw, &stderr)
+		code := run(ctx, []string{"lab", "up", "-n", "2", "-vendors", "nxos,eos", "-out", dir, "-seed", seeds, "-latency", "1ms",
+			"-authorized-keys", keys}, pw, &stderr)
 		_ = pw.Close()
 		done <- code
 	}()
@@ -93,6 +102,14 @@ func TestLabUp(t *testing.T) {
 		}
 		_ = c.Close()
 	}
+	d := inv.Devices[0]
+	c, err := ssh.Dial("tcp", fmt.Sprintf("%s:%d", d.Address, d.Port), &ssh.ClientConfig{User: lab.DefaultUser,
+		Auth: []ssh.AuthMethod{ssh.PublicKeys(signer)}, HostKeyCallback: hk})
+	if err != nil {
+		t.Errorf("public-key login with -authorized-keys: %v", err)
+	} else {
+		_ = c.Close()
+	}
 	cancel()
 	if code := <-done; code != 0 {
 		t.Errorf("exit code %d, stderr:\n%s", code, stderr.String())
@@ -110,6 +127,7 @@ func TestLabUpFlags(t *testing.T) {
 		{[]string{"lab", "up", "-vendors", "junos"}, 1, `unknown vendor "junos"`},
 		{[]string{"lab", "up", "-n", "0"}, 1, "-n must be at least 1"},
 		{[]string{"lab", "up", "-bogus"}, 1, "flag provided but not defined"},
+		{[]string{"lab", "up", "-authorized-keys", "/nonexistent"}, 1, "read authorized keys"},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer

@@ -632,8 +632,8 @@ func (r *renderer) watchdogGlobal() error {
 		return err
 	}
 	r.set("PFC_WD", wdGlobal, "POLL_INTERVAL", ms)
-	if w.Detection != 0 && w.Detection < w.Polling || w.Restoration != 0 && w.Restoration < w.Polling {
-		return r.unsupported("PFC watchdog polling "+w.Polling.String(), "detection (%s) and restoration (%s) must be at least the polling interval (sonic-pfcwd YANG)", w.Detection, w.Restoration)
+	if det, rest := r.watchdogTimes(w); det < w.Polling || rest < w.Polling {
+		return r.unsupported("PFC watchdog polling "+w.Polling.String(), "detection (%s) and restoration (%s) must be at least the polling interval (sonic-pfcwd YANG)", det, rest)
 	}
 	return nil
 }
@@ -660,30 +660,42 @@ func (r *renderer) watchdogPort(p *intent.Port, q *intent.QoS) error {
 	if dw := r.d.QoS.PFC.Watchdog; dw == nil || dw.Polling != w.Polling {
 		return r.unsupported("PFC watchdog polling of port "+p.Name, "POLL_INTERVAL is switch-wide (PFC_WD|GLOBAL), so ports cannot override it")
 	}
-	action, ok := map[string]string{"": "", "drop": "drop", "forward": "forward", "notify-only": "alert"}[w.Action]
+	action, ok := map[string]string{"": "drop", "drop": "drop", "forward": "forward", "notify-only": "alert"}[w.Action]
 	if !ok {
 		return r.unsupported("PFC watchdog action "+strconv.Quote(w.Action), "SONiC's watchdog actions are drop, forward and alert (notify-only) (sonic-pfcwd YANG)")
 	}
-	if action != "" {
-		r.set("PFC_WD", p.Name, "action", action)
+	det, rest := r.watchdogTimes(w)
+	r.set("PFC_WD", p.Name, "action", action)
+	ms, err := r.ms("PFC watchdog detection", det, detectMin, detectMax)
+	if err != nil {
+		return err
 	}
-	if w.Detection != 0 {
-		ms, err := r.ms("PFC watchdog detection", w.Detection, detectMin, detectMax)
-		if err != nil {
-			return err
-		}
-		r.set("PFC_WD", p.Name, "detection_time", ms)
+	r.set("PFC_WD", p.Name, "detection_time", ms)
+	if ms, err = r.ms("PFC watchdog restoration", rest, restoreMin, restoreMax); err != nil {
+		return err
 	}
-	if w.Restoration != 0 {
-		ms, err := r.ms("PFC watchdog restoration", w.Restoration, restoreMin, restoreMax)
-		if err != nil {
-			return err
-		}
-		r.set("PFC_WD", p.Name, "restoration_time", ms)
-	}
+	r.set("PFC_WD", p.Name, "restoration_time", ms)
 	// What `pfcwd start_default` writes (reference §2.16, §5).
 	r.set("PFC_WD", p.Name, "pfc_stat_history", pfcStatHistory)
 	return nil
+}
+
+// watchdogTimes returns the detection and restoration times, with SONiC's
+// defaults for the ones the intent leaves unset: what `pfcwd
+// start_default` writes, 200 ms × k with k = ceil(ports / 32) (reference
+// §2.16), counting the managed ports. They cannot be left out: orchagent
+// starts no watchdog on an entry without detection_time (sonic-swss
+// orchagent/pfcwdorch.cpp createEntry: "detection_time missing").
+func (r *renderer) watchdogTimes(w *intent.Watchdog) (det, rest time.Duration) {
+	def := time.Duration(200*((len(r.d.Ports)+31)/32)) * time.Millisecond
+	det, rest = w.Detection, w.Restoration
+	if det == 0 {
+		det = def
+	}
+	if rest == 0 {
+		rest = def
+	}
+	return det, rest
 }
 
 // ms converts a duration to whole milliseconds, rounding up with a

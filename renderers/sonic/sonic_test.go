@@ -319,6 +319,15 @@ func TestConversions(t *testing.T) {
 		}, table: "PORT_QOS_MAP", key: "Ethernet0", fld: "pfc_enable", want: "3,4"},
 		{name: "lossy RoCE: no PFC", edit: func(d *intent.Device) { d.QoS.Classes[1].Lossless = false },
 			table: "PORT_QOS_MAP", key: "Ethernet0", fld: "pfc_enable", want: "", wantAbsentTable: "BUFFER_PROFILE"},
+		{name: "watchdog defaults as pfcwd start_default", edit: func(d *intent.Device) {
+			d.QoS.PFC.Watchdog = &intent.Watchdog{}
+		}, table: "PFC_WD", key: "Ethernet4", fld: "detection_time", want: "200"},
+		{name: "watchdog default action drop", edit: func(d *intent.Device) {
+			d.QoS.PFC.Watchdog = &intent.Watchdog{Detection: 300 * time.Millisecond}
+		}, table: "PFC_WD", key: "Ethernet0", fld: "action", want: "drop"},
+		{name: "watchdog default restoration", edit: func(d *intent.Device) {
+			d.QoS.PFC.Watchdog = &intent.Watchdog{Detection: 300 * time.Millisecond}
+		}, table: "PFC_WD", key: "Ethernet0", fld: "restoration_time", want: "200"},
 		{name: "ECN weight 0 is SAI's default", edit: func(d *intent.Device) { w := 0; d.QoS.Classes[1].ECN.Weight = &w },
 			table: "WRED_PROFILE", key: "ROCE_LOSSLESS", fld: "green_drop_probability", want: "5"},
 		{name: "alpha as dynamic_th", edit: func(d *intent.Device) { a := -2; d.Buffers.Alpha = &a },

@@ -17,23 +17,27 @@ import (
 const inspectUsage = `Usage: lossless inspect [options] DEVICE [DIR]
 
 Prints the resolved desired state of one device of the intent in DIR
-(default: the current directory): its classes, DSCP map, scheduling, ECN,
-PFC watchdog, buffers, and every port with its lossless headroom and how
-the headroom was derived (each term with its source). Sizes are bytes.
+(default: the current directory) as a JSON document: its classes, DSCP map,
+scheduling, ECN, PFC watchdog, buffers, options, and every port with its
+lossless headroom and how the headroom was derived (each term with its
+bytes and its source). Sizes are bytes, speeds bits per second, cable
+lengths metres, durations Go durations ("200ms").
 Exits 1 when the intent has errors or the device is not assigned.
 
 Options:
-  -json             print one JSON document (format_version, device)
+  -json             print the document on one line (for machines)
+  -text             print a readable summary instead of JSON
   -inventory FILE   inventory file (default: DIR/inventory.hcl)
   -var NAME=VALUE   set a variable; repeatable
   -var-file FILE    read variable values from an HCL file; repeatable
 
 Examples:
   lossless inspect leaf1 examples/ai-fabric
+  lossless inspect -text sonic1 golden/canonical
   lossless inspect -json sonic1 golden/canonical | jq '.device.ports[0].headroom'
 `
 
-// inspectDocument is inspect's -json output.
+// inspectDocument is inspect's output.
 type inspectDocument struct {
 	FormatVersion string             `json:"format_version"`
 	Device        *intent.DeviceJSON `json:"device"`
@@ -45,7 +49,8 @@ func runInspect(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Usage = func() { fmt.Fprint(stderr, inspectUsage) }
 	var f intentFlags
 	f.register(fs)
-	jsonOut := fs.Bool("json", false, "print a JSON document")
+	compact := fs.Bool("json", false, "print the JSON document on one line")
+	text := fs.Bool("text", false, "print a readable summary")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -77,16 +82,18 @@ func runInspect(_ context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "lossless inspect: no assigned device %q; devices: %s\n", name, strings.Join(names, ", "))
 		return 1
 	}
-	if *jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(inspectDocument{FormatVersion: "1.0", Device: dev.JSON()}); err != nil {
-			fmt.Fprintf(stderr, "lossless inspect: %v\n", err)
-			return 1
-		}
+	if *text {
+		writeDevice(stdout, dev.JSON())
 		return 0
 	}
-	writeDevice(stdout, dev.JSON())
+	enc := json.NewEncoder(stdout)
+	if !*compact {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(inspectDocument{FormatVersion: "1.0", Device: dev.JSON()}); err != nil {
+		fmt.Fprintf(stderr, "lossless inspect: %v\n", err)
+		return 1
+	}
 	return 0
 }
 

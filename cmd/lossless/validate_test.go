@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -354,9 +355,18 @@ func TestInspect(t *testing.T) {
 		t.Errorf("xoff terms sum to %d, xoff is %d", sum, h[0].XoffBytes)
 	}
 
-	code, stdout, _ = runCmd(t, "inspect", "sw1", dir)
+	code, stdout, _ = runCmd(t, "inspect", "-text", "sw1", dir)
 	if code != 0 || !strings.Contains(stdout, "priority 3 headroom: xoff") {
 		t.Errorf("text inspect: code %d\n%s", code, stdout)
+	}
+	code, indented, _ := runCmd(t, "inspect", "sw1", dir)
+	if code != 0 || !strings.HasPrefix(indented, "{\n  \"format_version\": \"1.0\"") || strings.Count(indented, "\n") < 10 {
+		t.Errorf("default inspect is not indented JSON: code %d\n%s", code, indented)
+	}
+	_, compact, _ := runCmd(t, "inspect", "-json", "sw1", dir)
+	var a, b any
+	if json.Unmarshal([]byte(compact), &a) != nil || json.Unmarshal([]byte(indented), &b) != nil || !reflect.DeepEqual(a, b) || strings.Count(compact, "\n") != 1 {
+		t.Errorf("-json is not the same document on one line:\n%s", compact)
 	}
 	if code, _, stderr := runCmd(t, "inspect", "nope", dir); code != 1 || !strings.Contains(stderr, `no assigned device "nope"; devices: sw1, sw2`) {
 		t.Errorf("unknown device: code %d, stderr %q", code, stderr)

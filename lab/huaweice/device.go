@@ -29,9 +29,15 @@ var families = map[string]family{
 	"CE6885-SAN": familyB, "CE6885-LL": familyB, "CE8855": familyB, "CE8851-32CQ4BQ": familyB,
 }
 
-// Kind makes emulated CloudEngine switches.
+// Kind makes emulated CloudEngine switches. Its compiled grammar is shared
+// read-only by every device it makes.
 type Kind struct {
 	opts options
+	// commands holds, per family and view, the grammar entries usable
+	// there: [0] config commands only (seeds), [1] with exec commands.
+	commands map[family]map[view][2][]*command
+	// ports is the set of interface names, in canonical form.
+	ports map[string]bool
 }
 
 type options struct {
@@ -92,11 +98,38 @@ func NewKind(opts ...Option) (*Kind, error) {
 			return nil, fmt.Errorf("huawei-ce kind: %w", err)
 		}
 	}
-	return &Kind{opts: o}, nil
+	g := grammar()
+	if err := compile(g); err != nil {
+		return nil, fmt.Errorf("huawei-ce kind: %w", err)
+	}
+	k := &Kind{opts: o, commands: map[family]map[view][2][]*command{}, ports: map[string]bool{}}
+	for _, p := range o.ports {
+		m := ifaceRe.FindStringSubmatch(p)
+		k.ports[m[1]+"GE"+m[2]] = true
+	}
+	for _, f := range []family{familyA, familyB} {
+		k.commands[f] = map[view][2][]*command{}
+		for _, v := range anyView {
+			var sets [2][]*command
+			for _, c := range g {
+				if c.usableIn(v) && c.inFamily(f) {
+					if c.run == nil {
+						sets[0] = append(sets[0], c)
+					}
+					sets[1] = append(sets[1], c)
+				}
+			}
+			k.commands[f][v] = sets
+		}
+	}
+	return k, nil
 }
 
 func init() {
-	k, _ := NewKind()
+	k, err := NewKind()
+	if err != nil {
+		panic(err) // the built-in grammar does not compile: a programming error
+	}
 	device.Register(k)
 }
 
@@ -119,20 +152,12 @@ func (k *Kind) newDevice(hostname string, seed []byte) (*Device, error) {
 	if hostname == "" {
 		hostname = "HUAWEI"
 	}
-	g := grammar()
-	if err := compile(g); err != nil {
-		return nil, err
-	}
 	d := &Device{
 		opts:    k.opts,
 		model:   k.opts.model,
-		grammar: g,
-		ports:   map[string]bool{},
+		kind:    k,
+		ports:   k.ports,
 		nextID:  1000000001,
-	}
-	for _, p := range k.opts.ports {
-		m := ifaceRe.FindStringSubmatch(p)
-		d.ports[m[1]+"GE"+m[2]] = true
 	}
 	for _, l := range strings.Split(string(seed), "\n") {
 		if m, ok := strings.CutPrefix(strings.TrimSpace(l), "!Model:"); ok {
@@ -162,7 +187,7 @@ type Device struct {
 	opts    options
 	model   string
 	family  family
-	grammar []*command
+	kind    *Kind
 	ports   map[string]bool
 
 	mu      sync.Mutex
@@ -257,13 +282,10 @@ func (d *Device) load(root *node, text string) (*node, error) {
 // commands returns the grammar entries usable in a view on this device's
 // family; exec=false leaves out exec commands (seeds hold only config).
 func (d *Device) commands(v view, exec bool) []*command {
-	var out []*command
-	for _, c := range d.grammar {
-		if c.usableIn(v) && c.inFamily(d.family) && (exec || c.run == nil) {
-			out = append(out, c)
-		}
+	if exec {
+		return d.kind.commands[d.family][v][1]
 	}
-	return out
+	return d.kind.commands[d.family][v][0]
 }
 
 // applyConfig runs a config command's effect on e. It returns the name of

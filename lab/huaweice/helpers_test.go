@@ -49,6 +49,15 @@ func readLines(t *testing.T, path string) []string {
 	return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
 }
 
+func readLinesB(b *testing.B, path string) []string {
+	b.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+}
+
 func readFileF(f *testing.F, path string) string {
 	f.Helper()
 	b, err := os.ReadFile(path)

@@ -153,11 +153,11 @@ func (k *Kind) newDevice(hostname string, seed []byte) (*Device, error) {
 		hostname = "HUAWEI"
 	}
 	d := &Device{
-		opts:    k.opts,
-		model:   k.opts.model,
-		kind:    k,
-		ports:   k.ports,
-		nextID:  1000000001,
+		opts:   k.opts,
+		model:  k.opts.model,
+		kind:   k,
+		ports:  k.ports,
+		nextID: 1000000001,
 	}
 	for _, l := range strings.Split(string(seed), "\n") {
 		if m, ok := strings.CutPrefix(strings.TrimSpace(l), "!Model:"); ok {
@@ -184,11 +184,11 @@ func (k *Kind) newDevice(hostname string, seed []byte) (*Device, error) {
 
 // Device is one emulated CloudEngine switch.
 type Device struct {
-	opts    options
-	model   string
-	family  family
-	kind    *Kind
-	ports   map[string]bool
+	opts   options
+	model  string
+	family family
+	kind   *Kind
+	ports  map[string]bool
 
 	mu      sync.Mutex
 	running *node

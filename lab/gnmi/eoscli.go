@@ -130,7 +130,7 @@ func (e *entry) getOpenConfig(p *gpb.Path, elems []*gpb.PathElem, enc gpb.Encodi
 	if _, err := e.cliConfig(); err != nil {
 		return nil, status.Errorf(codes.Unimplemented, "OpenConfig paths are not served by device %s", e.name)
 	}
-	root, err := eosOpenConfig(e.dev.Running())
+	root, err := buildEOSOpenConfig(e.dev.Running())
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "device %s: %v", e.name, err)
 	}

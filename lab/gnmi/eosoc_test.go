@@ -26,9 +26,11 @@ func ocGetDevice(t *testing.T, c gpb.GNMIClient) *ocqos.Device {
 
 // The canonical EOS config (reference/eos.md §1a) read back as OpenConfig.
 func TestOpenConfigFromCanonicalEOS(t *testing.T) {
-	tg := startTarget(t, []served{{"leaf1", newFakeEOS(eosCanonical), nil}})
+	eos := newFakeEOS(eosCanonical)
+	tg := startTarget(t, []served{{"leaf1", eos, nil}})
 	c := client(t, tg)
 	dev := ocGetDevice(t, c)
+	checkValid(t, eos.Running())
 	q := dev.GetQos()
 
 	// DSCP → TC: EOS defaults (eos.md §0) with 24, 26 → 3 and 48 → 6,
@@ -81,6 +83,16 @@ func TestOpenConfigFromCanonicalEOS(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
+// checkValid validates the OpenConfig view of a running config against the
+// schema, leafrefs included: Get skips that check for speed
+// (buildEOSOpenConfig), so each test that reads a view runs it.
+func checkValid(t *testing.T, running []byte) {
+	t.Helper()
+	if _, err := eosOpenConfig(running); err != nil {
+		t.Errorf("the OpenConfig view is invalid: %v\n%s", err, running)
+	}
+}
+
 func keys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -92,7 +104,8 @@ func keys[V any](m map[string]V) []string {
 
 // What a cli Set changes shows in the OpenConfig view.
 func TestOpenConfigFollowsCLISet(t *testing.T) {
-	tg := startTarget(t, []served{{"leaf1", newFakeEOS(eosCanonical), nil}})
+	eos := newFakeEOS(eosCanonical)
+	tg := startTarget(t, []served{{"leaf1", eos, nil}})
 	c := client(t, tg)
 	_, err := c.Set(t.Context(), &gpb.SetRequest{Update: []*gpb.Update{{Path: &gpb.Path{Origin: "cli"}, Val: ascii(
 		"qos map dscp 26 to traffic-class 5\nqos map traffic-class 5 to tx-queue 4\n" +
@@ -102,6 +115,7 @@ func TestOpenConfigFollowsCLISet(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := ocGetDevice(t, c).GetQos()
+	checkValid(t, eos.Running())
 	if got := q.GetClassifier(classifierIPv4).GetTerm("tc5").GetConditions().GetIpv4().DscpSet; !slices.Contains(got, 26) {
 		t.Errorf("tc5 dscp-set %v lacks 26", got)
 	}

@@ -105,6 +105,7 @@ func TestRealEOS(t *testing.T) {
 
 	// The OpenConfig view of the canonical config.
 	q := ocGetDevice(t, c).GetQos()
+	checkValid(t, dev.Running())
 	if got := q.GetInterface("Ethernet1").GetOutput().GetQueue("3").GetQueueManagementProfile(); got != "ecn-150-3000-kbytes-p100" {
 		t.Errorf("Ethernet1 queue 3 profile = %q", got)
 	}
@@ -188,6 +189,7 @@ qos map dscp 24 26 to traffic-class 3
 		t.Fatal(err)
 	}
 	d := ocGetDevice(t, c)
+	checkValid(t, dev.Running())
 	q := d.GetQos()
 	if got := q.GetInterface("Ethernet1").GetOutput().GetQueue("3").GetQueueManagementProfile(); got != "ecn-150-3000-kbytes-p100" {
 		t.Errorf("Ethernet1 queue 3 profile = %q, want the qos profile's", got)

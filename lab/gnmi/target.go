@@ -226,8 +226,9 @@ func (t *Target) Addr() string {
 }
 
 // Close stops serving, waits for the server goroutine and cancels pending
-// commit-confirmed timers (the devices keep their current config). It is
-// safe to call more than once.
+// commit-confirmed timers (the devices keep their current config): no
+// rollback starts after Close returns, since a timer that fires late finds
+// its commit gone. It is safe to call more than once.
 func (t *Target) Close() error {
 	t.mu.Lock()
 	srv, served := t.srv, t.served

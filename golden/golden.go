@@ -19,9 +19,8 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
-// Extensions are the file name endings a golden directory's files have;
-// other files in the directory (a README) are left alone.
-var Extensions = []string{".cfg", ".json"}
+// A golden directory's files end in .cfg (CLI text) or .json (JSON
+// documents); other files in the directory (a README) are left alone.
 
 // Kind says how a file differs from its golden copy.
 type Kind int
@@ -92,8 +91,8 @@ func Compare(dir string, got map[string][]byte) ([]Mismatch, error) {
 }
 
 // Update makes dir hold exactly got: it writes every rendering, creating dir
-// if needed, and removes golden files (by Extensions) that no rendering
-// produced. Files with other endings are left alone.
+// if needed, and removes golden files (.cfg, .json) that no rendering
+// produced. Files that are not .cfg or .json are left alone.
 func Update(dir string, got map[string][]byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("golden update %s: %w", dir, err)
@@ -158,12 +157,7 @@ func list(dir string) (map[string]bool, error) {
 }
 
 func golden(name string) bool {
-	for _, ext := range Extensions {
-		if strings.HasSuffix(name, ext) {
-			return true
-		}
-	}
-	return false
+	return strings.HasSuffix(name, ".cfg") || strings.HasSuffix(name, ".json")
 }
 
 func sortedKeys(m map[string][]byte) []string {

@@ -518,10 +518,17 @@ func (r *renderer) qosMap(q *intent.QoS) []*config.Node {
 	return out
 }
 
-// eosDefaultTC is EOS's default DSCP → traffic-class map by DSCP/8:
-// 0-7→1, 8-15→0, 16-23→2, 24-31→3 … 56-63→7 (reference/eos.md §0,
-// [T:blog36]).
-var eosDefaultTC = [8]int{1, 0, 2, 3, 4, 5, 6, 7}
+// eosDefaultTC is the traffic class of dscp in EOS's default map: 0-7→1,
+// 8-15→0, 16-23→2, 24-31→3 … 56-63→7 (reference/eos.md §0, [T:blog36]).
+func eosDefaultTC(dscp int) int {
+	if dscp < 8 {
+		return 1
+	}
+	if dscp < 16 {
+		return 0
+	}
+	return dscp / 8
+}
 
 // warnDefaultMap says where the DSCPs no class claims go: the canonical
 // rendering (reference/eos.md §1a) leaves them on EOS's default map, so
@@ -539,7 +546,7 @@ func (r *renderer) warnDefaultMap(q *intent.QoS) {
 	}
 	byTC := map[int][]int{}
 	for v := range 64 {
-		if tc := eosDefaultTC[v/8]; !claimed[v] && tc != dc.ID {
+		if tc := eosDefaultTC(v); !claimed[v] && tc != dc.ID {
 			byTC[tc] = append(byTC[tc], v)
 		}
 	}

@@ -48,9 +48,9 @@ func init() {
 	renderers.Register(renderers.Renderer{Vendor: Vendor, Render: Render})
 }
 
-// queueOrder is the order NX-OS lists the classes of a queuing policy:
-// q6…q1, q-default, q7 (reference/nxos.md §1, [C:paregupt,pasanen]).
-var queueOrder = [queueCount]int{6, 5, 4, 3, 2, 1, 0, 7}
+// queueOrder returns the order NX-OS lists the classes of a queuing
+// policy: q6…q1, q-default, q7 (reference/nxos.md §1, [C:paregupt,pasanen]).
+func queueOrder() [queueCount]int { return [queueCount]int{6, 5, 4, 3, 2, 1, 0, 7} }
 
 // Render returns d's NX-OS configuration. Thresholds are written in kbytes
 // (1024 B); a value that is not a whole number of kbytes is rounded up and
@@ -388,7 +388,7 @@ func (r *renderer) policies(q *intent.QoS, suffix string, speed units.BitRate, s
 
 	queuing := node("policy-map type queuing " + queuingPolicy + suffix)
 	remaining := 0
-	for _, id := range queueOrder {
+	for _, id := range queueOrder() {
 		cls := node("class type queuing c-out-8q-q" + queueName(id))
 		c := q.Class(id)
 		sched, err := r.scheduling(c, id)

@@ -1,6 +1,7 @@
 package huaweice_test
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/scrapli/scrapligo/driver/options"
 	"github.com/scrapli/scrapligo/platform"
 	"github.com/scrapli/scrapligo/transport"
+	"golang.org/x/crypto/ssh"
 
 	"github.com/lossless-net/lossless/lab"
 	"github.com/lossless-net/lossless/lab/huaweice"
@@ -160,4 +162,70 @@ func withoutUpdateTime(cfg string) string {
 	_, rest, _ := strings.Cut(cfg, "\n!Last configuration was updated at ")
 	_, body, _ := strings.Cut(rest, "\n")
 	return body
+}
+
+// readUntil reads from r until the text read ends with marker.
+func readUntil(t *testing.T, r *bufio.Reader, marker string) string {
+	t.Helper()
+	var b strings.Builder
+	for !strings.HasSuffix(b.String(), marker) {
+		c, err := r.ReadByte()
+		if err != nil {
+			t.Fatalf("read %q so far, waiting for %q: %v", b.String(), marker, err)
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// Over SSH, display current-configuration without screen-length 0
+// temporary shows 24 lines and "  ---- More ----" (§5); space shows the
+// next page, and the prompt comes back after the last one.
+func TestPagingOverSSH(t *testing.T) {
+	n := startLab(t)
+	c, err := ssh.Dial("tcp", n.Addr(), &ssh.ClientConfig{
+		User:            lab.DefaultUser,
+		Auth:            []ssh.AuthMethod{ssh.Password(lab.DefaultPassword)},
+		HostKeyCallback: ssh.InsecureIgnoreHostKey(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := sess.StdinPipe()
+	out, _ := sess.StdoutPipe()
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(out)
+	readUntil(t, r, "<HUAWEI>")
+	// Make the config longer than a page.
+	if _, err := io.WriteString(in, "system-view\r"); err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, r, "[~HUAWEI]")
+	for i := 1; i <= 8; i++ {
+		io.WriteString(in, "interface 100GE1/0/"+string(rune('0'+i))+"\rtrust dscp\rquit\r")
+		readUntil(t, r, "[*HUAWEI]")
+	}
+	io.WriteString(in, "commit\r")
+	readUntil(t, r, "[~HUAWEI]")
+	io.WriteString(in, "return\r")
+	readUntil(t, r, "<HUAWEI>")
+	io.WriteString(in, "display current-configuration\r")
+	first := readUntil(t, r, "  ---- More ----")
+	body := strings.TrimPrefix(first, "display current-configuration\r\n")
+	if got := strings.Count(body, "\r\n"); got != 24 {
+		t.Errorf("first page has %d lines, want 24:\n%s", got, body)
+	}
+	io.WriteString(in, " ")
+	rest := readUntil(t, r, "<HUAWEI>")
+	if !strings.HasSuffix(rest, "#\r\nreturn\r\n<HUAWEI>") {
+		t.Errorf("rest of the output:\n%q", rest)
+	}
+	io.WriteString(in, "quit\r")
 }

@@ -63,10 +63,12 @@ type Session struct {
 	// configuration it was copied from; nil when nothing was edited.
 	cand, base *node
 	q          *question
-	screen     int
-	more       []string
-	canon      string // the canonical form of the exec command being run
-	done       bool
+	// screen is the page length (screen-length, default 24); noMore turns
+	// paging off for the last command ("| no-more").
+	screen int
+	noMore bool
+	canon  string // the canonical form of the exec command being run
+	done   bool
 }
 
 // NewSession implements device.Device.
@@ -97,9 +99,6 @@ func (s *Session) view() frame { return s.stack[len(s.stack)-1] }
 func (s *Session) Prompt() string {
 	if s.q != nil {
 		return s.q.text
-	}
-	if len(s.more) > 0 {
-		return morePrompt
 	}
 	s.d.mu.Lock()
 	host := hostname(s.d.running)
@@ -141,13 +140,7 @@ func (s *Session) Handle(line string) (string, bool) {
 		}
 		return out, s.done
 	}
-	if len(s.more) > 0 {
-		if strings.TrimSpace(line) == "q" {
-			s.more = nil
-			return "", false
-		}
-		return s.page(s.more), false
-	}
+	s.noMore = false
 	if strings.TrimSpace(line) == "" {
 		return "", false
 	}
@@ -168,11 +161,9 @@ func (s *Session) Handle(line string) (string, bool) {
 		out := m.cmd.run(s, m.args)
 		if len(filters) > 0 {
 			out = applyFilters(out, filters)
-			if filters[len(filters)-1].kind == "no-more" {
-				return out, s.done
-			}
+			s.noMore = filters[len(filters)-1].kind == "no-more"
 		}
-		return s.page(strings.Split(strings.TrimSuffix(out, "\n"), "\n")), s.done
+		return out, s.done
 	}
 	if len(filters) > 0 {
 		return (&parseError{errUnrecognized, len(cmdPart) + 1}).render(prompt), false
@@ -183,18 +174,14 @@ func (s *Session) Handle(line string) (string, bool) {
 	return s.config(m, prompt), false
 }
 
-// page returns at most one screen of lines, keeping the rest for the pager.
-func (s *Session) page(lines []string) string {
-	if len(lines) == 1 && lines[0] == "" {
-		s.more = nil
-		return ""
+// Page implements device.Pager: the lab's SSH server shows long output a
+// screen at a time behind "  ---- More ----" until screen-length 0
+// temporary (reference/huawei-ce.md §5: default 24 lines).
+func (s *Session) Page() (int, string) {
+	if s.noMore {
+		return 0, morePrompt
 	}
-	if s.screen == 0 || len(lines) <= s.screen {
-		s.more = nil
-		return strings.Join(lines, "\n") + "\n"
-	}
-	s.more = lines[s.screen:]
-	return strings.Join(lines[:s.screen], "\n") + "\n"
+	return s.screen, morePrompt
 }
 
 // config applies a config command to the session's candidate.

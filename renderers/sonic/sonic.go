@@ -478,11 +478,12 @@ func kind(c intent.Class) string {
 }
 
 // objectName returns <MAP>_<KIND>, or <MAP>_<KIND>_<queue> when classes of
-// the same kind in one profile need different objects.
-func objectName(mapName string, c intent.Class, q *intent.QoS, same func(a, b intent.Class) bool) string {
+// the same kind in one profile need different objects. Only classes that
+// have such an object (has) count.
+func objectName(mapName string, c intent.Class, q *intent.QoS, has func(intent.Class) bool, same func(a, b intent.Class) bool) string {
 	base := mapName + "_" + kind(c)
 	for _, o := range q.Classes {
-		if o.ID != c.ID && kind(o) == kind(c) && !same(o, c) {
+		if o.ID != c.ID && kind(o) == kind(c) && has(o) && !same(o, c) {
 			return base + "_" + strconv.Itoa(c.ID)
 		}
 	}
@@ -513,7 +514,9 @@ func (r *renderer) scheduler(c intent.Class, q *intent.QoS, mapName string) (str
 	default:
 		return "", r.unsupported(fmt.Sprintf("scheduling of class %q", c.Name), "unknown scheduling mode %d", c.Scheduling.Mode)
 	}
-	name := objectName(mapName, c, q, func(a, b intent.Class) bool { return a.Scheduling == b.Scheduling })
+	name := objectName(mapName, c, q,
+		func(o intent.Class) bool { return o.Scheduling.Mode != intent.SchedulingUnset },
+		func(a, b intent.Class) bool { return a.Scheduling == b.Scheduling })
 	for f, v := range fields {
 		r.set("SCHEDULER", name, f, v)
 	}
@@ -578,9 +581,9 @@ func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port) (string,
 	if q == nil {
 		q = r.d.QoS
 	}
-	name := objectName(mapName, c, q, func(a, b intent.Class) bool {
-		return a.ECN != nil && b.ECN != nil && *a.ECN == *b.ECN
-	})
+	name := objectName(mapName, c, q,
+		func(o intent.Class) bool { return o.ECN != nil },
+		func(a, b intent.Class) bool { return sameECN(a.ECN, b.ECN) })
 	if e.Min.Time != 0 || e.Max.Time != 0 {
 		// Time thresholds depend on the port speed: one profile per speed.
 		name += "_" + p.Speed.String()
@@ -592,6 +595,14 @@ func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port) (string,
 		r.set("WRED_PROFILE", name, f, v)
 	}
 	return name, nil
+}
+
+// sameECN compares two ECN settings by value (Weight is a pointer).
+func sameECN(a, b *intent.ECN) bool {
+	if a.Min != b.Min || a.Max != b.Max || a.MaxProbability != b.MaxProbability || (a.Weight == nil) != (b.Weight == nil) {
+		return false
+	}
+	return a.Weight == nil || *a.Weight == *b.Weight
 }
 
 func equalFields(a, b map[string]string) bool {

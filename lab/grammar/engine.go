@@ -297,7 +297,7 @@ func samePrefix(a, b []string, n int) bool {
 	return true
 }
 
-// KeyOf expands an entry's key template with a match's arguments.
+// keyOf expands an entry's key template with a match's arguments.
 func keyOf(tmpl string, m Match) string {
 	if tmpl == "" {
 		return m.Text()

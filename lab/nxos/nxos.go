@@ -209,6 +209,12 @@ func (s *session) Handle(line string) (string, bool) {
 		}
 	}
 	s.st.Tree = s.d.tree
+	if len(s.st.Frames) > 1 && s.st.Frames[1].Nodes[0] != s.d.tree.Root {
+		// Another session rolled the config back or replaced it: the
+		// stanzas this session was in are gone, so start again from the
+		// top of config mode.
+		s.st.Frames = []grammar.Frame{s.st.Frames[0], {Mode: "config", Nodes: []*grammar.Node{s.d.tree.Root}}}
+	}
 	r := nxosGrammar.Exec(s, &s.st, line)
 	if r.Edited {
 		s.d.lastChange = s.d.now()

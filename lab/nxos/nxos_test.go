@@ -482,3 +482,23 @@ func TestConfigureReplace(t *testing.T) {
 		t.Errorf("a failed replace changed the config")
 	}
 }
+
+// TestRollbackUnderAnotherSession: a session inside a stanza when another
+// rolls the config back goes on editing the restored config.
+func TestRollbackUnderAnotherSession(t *testing.T) {
+	d := newDevice(t, "")
+	a, b := d.NewSession("admin", nil), d.NewSession("admin", nil)
+	a.Handle("checkpoint empty")
+	a.Handle("configure terminal")
+	a.Handle("interface Ethernet1/1")
+	a.Handle("mtu 9216")
+	if out, _ := b.Handle("rollback running-config checkpoint empty"); out != "Rollback completed successfully.\n" {
+		t.Fatal(out)
+	}
+	a.Handle("interface Ethernet1/2")
+	a.Handle("mtu 9000")
+	run := body(t, string(d.Running()))
+	if want := "interface Ethernet1/2\n  mtu 9000\n"; run != want {
+		t.Errorf("got %q, want %q", run, want)
+	}
+}

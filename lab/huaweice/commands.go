@@ -15,6 +15,7 @@ const (
 	viewInterface
 	viewDomain
 	viewDrop
+	viewPortGroup
 )
 
 // family is a CE chip family (reference/huawei-ce.md §0): the syntax forks.
@@ -86,14 +87,18 @@ func (c *command) usableIn(v view) bool {
 }
 
 var (
-	anyView    = []view{viewUser, viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop}
-	configView = []view{viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop}
-	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop}
+	anyView    = []view{viewUser, viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup}
+	configView = []view{viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup}
+	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup}
 	sys        = []view{viewSystem}
 	pfcView    = []view{viewDCBPFC}
-	ifView     = []view{viewInterface}
-	domView    = []view{viewDomain}
-	dropView   = []view{viewDrop}
+	// ifView: the reference lists "interface, port-group" as the views of
+	// the interface QoS commands (§2); in a port-group view a command
+	// applies to every member interface.
+	ifView    = []view{viewInterface, viewPortGroup}
+	groupView = []view{viewPortGroup}
+	domView   = []view{viewDomain}
+	dropView  = []view{viewDrop}
 )
 
 // phbs are the per-hop behaviours, queues 0..7 in this order (§1.1).
@@ -186,6 +191,14 @@ func grammar() []*command {
 		{views: sys, pattern: "drop-profile <name:name>", rank: 60, enter: viewDrop, showEmpty: true, check: checkBriefName},
 		{views: sys, pattern: "undo drop-profile <name:name>", remove: []string{"drop-profile {name}"}, check: checkUndoDrop},
 		{views: sys, pattern: "interface <if:iface>", rank: 80, enter: viewInterface, check: checkPort},
+		// §1.2 bulk form: port-group, group-member, then interface commands
+		// once for every member.
+		{views: sys, pattern: "port-group <name:name>", rank: 90, enter: viewPortGroup, showEmpty: true},
+		{views: sys, pattern: "undo port-group <name:name>", remove: []string{"port-group {name}"}},
+		{views: groupView, pattern: "group-member <a:iface>", rank: 0, check: checkMembers},
+		{views: groupView, pattern: "group-member <a:iface> to <b:iface>", rank: 0, check: checkMembers},
+		{views: groupView, pattern: "undo group-member <a:iface>", remove: []string{"group-member {a}"}},
+		{views: groupView, pattern: "undo group-member <a:iface> to <b:iface>", remove: []string{"group-member {a} to {b}"}},
 
 		// DCB PFC view (§2.1, §2.2).
 		{views: pfcView, families: "B", pattern: "priority <p:ints:0-7:4>", key: "priority", rank: 1, apply: applyPriority(4)},
@@ -382,6 +395,55 @@ func checkPort(e *edit, a args) string {
 		return "if"
 	}
 	return ""
+}
+
+// memberRange splits a canonical interface name into its prefix up to the
+// last "/" and the port number ("100GE1/0/", 7).
+func memberRange(name string) (string, int) {
+	i := strings.LastIndexByte(name, '/')
+	n := 0
+	for _, c := range name[i+1:] {
+		n = n*10 + int(c-'0')
+	}
+	return name[:i+1], n
+}
+
+// checkMembers: members exist; a range stays on one card and goes up.
+func checkMembers(e *edit, a args) string {
+	if !e.ports[a["a"]] {
+		return "a"
+	}
+	if b := a["b"]; b != "" {
+		pa, na := memberRange(a["a"])
+		pb, nb := memberRange(b)
+		if !e.ports[b] || pa != pb || nb < na {
+			return "b"
+		}
+	}
+	return ""
+}
+
+// members lists the interfaces of a port-group section, in order.
+func members(group *node, ports map[string]bool) []string {
+	var out []string
+	for _, c := range group.children {
+		f := strings.Fields(c.line) // group-member A [to B]
+		if len(f) == 2 {
+			out = append(out, f[1])
+			continue
+		}
+		if len(f) != 4 {
+			continue
+		}
+		p, lo := memberRange(f[1])
+		_, hi := memberRange(f[3])
+		for n := lo; n <= hi; n++ {
+			if name := fmt.Sprintf("%s%d", p, n); ports[name] {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 func checkDomainName(_ *edit, a args) string {

@@ -85,6 +85,36 @@ func TestCanonicalConfigFamilyA(t *testing.T) {
 	}
 }
 
+// §1.2 bulk form: the interface lines typed once in a port-group land
+// under each member, and the port-group section keeps its members.
+func TestPortGroupBulkForm(t *testing.T) {
+	d := newTestDevice(t, "")
+	s := d.NewSession("admin", nil)
+	push := readLines(t, "testdata/push-family-b.txt")
+	var bulk []string
+	for _, l := range push {
+		if l == "interface 100GE1/0/2" {
+			break
+		}
+		if l == "interface 100GE1/0/1" {
+			l = "port-group all_using"
+			bulk = append(bulk, l, "group-member 100ge 1/0/1 to 100ge 1/0/2")
+			continue
+		}
+		bulk = append(bulk, l)
+	}
+	bulk = append(bulk, push[len(push)-4:]...) // the deadlock lines
+	out := transcript(s, append(bulk, "commit")...)
+	if strings.Contains(out, "Error") || !strings.Contains(out, "[*HUAWEI-port-group-all_using]trust dscp\n") {
+		t.Fatalf("bulk push:\n%s", out)
+	}
+	want := strings.Replace(canonical(t), "#\nreturn\n", "#\nport-group all_using\n group-member 100GE1/0/1 to 100GE1/0/2\n#\nreturn\n", 1)
+	got, _ := s.Handle("display current-configuration include-default")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestPromptsAndViews(t *testing.T) {
 	d := newTestDevice(t, "")
 	s := d.NewSession("admin", nil)
@@ -172,6 +202,7 @@ func TestErrorStrings(t *testing.T) {
 		{"buffer queue under burst mode", "CE6866", []string{"qos burst-mode enhanced", "interface 100GE1/0/1"}, "qos buffer queue 1 shared-threshold dynamic 5", "[*HUAWEI-100GE1/0/1]", 17, "Error: Wrong parameter found at '^' position."},
 		{"buffer queue B dynamic range", "", []string{"interface 100GE1/0/1"}, "qos buffer queue 1 shared-threshold dynamic 0", "[~HUAWEI-100GE1/0/1]", 44, "Error: Wrong parameter found at '^' position."},
 		{"recovery behaviour word", "", nil, "dcb pfc deadlock recovery-behavior drop slot 1", "[~HUAWEI]", 35, "Error: Unrecognized command found at '^' position."},
+		{"member range across cards", "", []string{"port-group g"}, "group-member 100GE1/0/1 to 100GE1/1/2", "[*HUAWEI-port-group-g]", 27, "Error: Wrong parameter found at '^' position."},
 		{"bad include regex", "", nil, "display current-configuration | include (", "[~HUAWEI]", 40, "Error: Wrong parameter found at '^' position."},
 		{"unknown pipe", "", nil, "display current-configuration | grep x", "[~HUAWEI]", 32, "Error: Unrecognized command found at '^' position."},
 		{"rollback outside user view", "", nil, "rollback configuration last 1", "[~HUAWEI]", 0, "Error: Unrecognized command found at '^' position."},

@@ -205,6 +205,20 @@ func (s *Session) config(m *matchResult, prompt string) string {
 		wcur = work.find(f.key)
 	}
 	e := &edit{root: work, cur: wcur, family: s.d.family, ports: s.d.ports}
+	if f.v == viewPortGroup && m.cmd.usableIn(viewInterface) {
+		// §1.2: the command lands under every member interface.
+		for _, name := range members(wcur, s.d.ports) {
+			sec := work.find("interface " + name)
+			if sec == nil {
+				sec = work.put(&node{line: "interface " + name, key: "interface " + name, rank: 80, section: true, view: viewInterface, children: []*node{}})
+			}
+			if bad := s.d.applyConfig(&edit{root: work, cur: sec, family: s.d.family, ports: s.d.ports}, m); bad != "" {
+				return (&parseError{errWrongParameter, m.cols[bad]}).render(prompt)
+			}
+		}
+		s.cand = work
+		return ""
+	}
 	if bad := s.d.applyConfig(e, m); bad != "" {
 		return (&parseError{errWrongParameter, m.cols[bad]}).render(prompt)
 	}
@@ -231,6 +245,8 @@ func suffix(v view, line string) string {
 		return "-dsdomain-" + strings.TrimPrefix(line, "diffserv domain ")
 	case viewDrop:
 		return "-drop-" + strings.TrimPrefix(line, "drop-profile ")
+	case viewPortGroup:
+		return "-port-group-" + strings.TrimPrefix(line, "port-group ")
 	}
 	return ""
 }

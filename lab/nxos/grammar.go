@@ -67,6 +67,7 @@ var entries = []e{
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config interface <if:ifs>", No: []string{}, Do: doShowRun},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show checkpoint summary", No: []string{}, Do: doShowCheckpoints},
 	{Modes: []string{"exec", anyConfig}, Syntax: "checkpoint <name:word> [description <text:rest>]", No: []string{"checkpoint <name:word>"}, Do: doCheckpoint},
+	{Modes: []string{"exec", anyConfig}, Syntax: "checkpoint [description <text:rest>]", No: []string{}, Do: doCheckpoint},
 	{Modes: []string{"exec", anyConfig}, Syntax: "clear checkpoint database", No: []string{}, Do: doClearCheckpoints},
 	{Modes: []string{"exec", anyConfig}, Syntax: "rollback running-config checkpoint <name:word> [<type:atomic|best-effort|stop-at-first-failure>] [verbose]", No: []string{}, Do: doRollback},
 	{Modes: []string{"exec"}, Syntax: "copy running-config startup-config", No: []string{}, Do: doCopyRunStart},
@@ -260,6 +261,8 @@ func rangeText(ifs []string) string {
 	return strings.Join(ifs, ",")
 }
 
+// doShowCheckpoints lists the user checkpoints [I: the layout is not in
+// the reference].
 func doShowCheckpoints(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
 	var b strings.Builder
 	b.WriteString("User Checkpoint Summary\n")
@@ -274,6 +277,16 @@ func doShowCheckpoints(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Ma
 // names are unique, at most 10, "Done" on success [I]).
 func doCheckpoint(s *session, _ *grammar.State, neg grammar.Neg, m grammar.Match) (string, bool) {
 	d, name := s.d, m.Args["name"]
+	if name == "" {
+		// Without a name NX-OS picks user-checkpoint-N, N from 1 to 10
+		// (Nexus 3548 System Management guide, "Creating a Checkpoint").
+		for i := 1; i <= maxCheckpoints; i++ {
+			if _, used := d.checkpoints[fmt.Sprintf("user-checkpoint-%d", i)]; !used {
+				name = fmt.Sprintf("user-checkpoint-%d", i)
+				break
+			}
+		}
+	}
 	if neg != grammar.NotNegated {
 		if _, ok := d.checkpoints[name]; !ok {
 			return fmt.Sprintf("ERROR: Checkpoint name %s does not exist\n", name), false
@@ -290,7 +303,7 @@ func doCheckpoint(s *session, _ *grammar.State, neg grammar.Neg, m grammar.Match
 	if _, ok := d.checkpoints[name]; ok {
 		return fmt.Sprintf("ERROR: Checkpoint name %s already exists\n", name), false
 	}
-	if len(d.cpOrder) >= maxCheckpoints {
+	if len(d.cpOrder) >= maxCheckpoints || name == "" {
 		return "ERROR: Maximum number of checkpoints reached\n", false
 	}
 	d.checkpoints[name] = d.tree.Clone()

@@ -314,6 +314,13 @@ func TestCheckpointRollback(t *testing.T) {
 	if got, _ := s.Handle("no checkpoint lossless-1"); got != "" {
 		t.Errorf("no checkpoint: %q", got)
 	}
+	if got, _ := s.Handle("checkpoint description before the change"); got != "Done\n" {
+		t.Errorf("unnamed checkpoint: %q", got)
+	}
+	if got, _ := s.Handle("rollback running-config checkpoint user-checkpoint-1"); got != "Rollback completed successfully.\n" {
+		t.Errorf("rollback to the generated name: %q", got)
+	}
+	s.Handle("clear checkpoint database")
 	for i := range 10 {
 		if got, _ := s.Handle("checkpoint c" + string(rune('0'+i))); got != "Done\n" {
 			t.Fatalf("checkpoint %d: %q", i, got)

@@ -450,6 +450,23 @@ No.  CommitId    Label      User         TimeStamp
 	if diff := cmp.Diff(wantList, list); diff != "" {
 		t.Errorf("commit list (-want +got):\n%s", diff)
 	}
+	changes := transcript(s, "display configuration commit changes last 2", "display configuration commit changes at 1000000003")
+	wantChanges := `<HUAWEI>display configuration commit changes last 2
+Building configuration
+  #
+- drop-profile p1
+  #
++ drop-profile p2
+  #
+<HUAWEI>display configuration commit changes at 1000000003
+Building configuration
+  #
+- drop-profile p1
+  #
+`
+	if diff := cmp.Diff(wantChanges, changes); diff != "" {
+		t.Errorf("commit changes (-want +got):\n%s", diff)
+	}
 	tests := []struct {
 		line, want string
 	}{

@@ -585,6 +585,39 @@ func (s *Session) displayCommitList(args) string {
 	return b.String()
 }
 
+// displayCommitChanges prints what commit points changed (§4: at ID, since
+// ID, last N), in the +/- form of display configuration candidate changes
+// [I: the reference gives no sample of this command's output].
+func (s *Session) displayCommitChanges(a args) string {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	cps := s.d.commits
+	from, to := -1, len(cps)-1
+	col := 0
+	switch {
+	case a["n"] != "":
+		from, col = len(cps)-int(a.int("n")), len("display configuration commit changes last ")
+	case a["id"] != "":
+		col = len("display configuration commit changes at ")
+		for i, c := range cps {
+			if c.id == a.int("id") {
+				from, to = i, i
+			}
+		}
+	default:
+		col = len("display configuration commit changes since ")
+		for i, c := range cps {
+			if c.id == a.int("since") {
+				from = i
+			}
+		}
+	}
+	if from < 0 || from > to {
+		return (&parseError{errWrongParameter, col}).render(s.promptLocked())
+	}
+	return strings.Join(diff(cps[from].before, cps[to].after), "\n") + "\n"
+}
+
 // filter is one "| include RE"-style output modifier (§5).
 type filter struct {
 	kind string

@@ -23,8 +23,9 @@ import (
 const validateUsage = `Usage: lossless validate [options] [DIR]
 
 Checks the intent in DIR (default: the current directory) against the
-inventory: HCL syntax, variables, units, every validation rule (LLnnn), and
-the resolved state of every device. Exits 0 when valid, 1 otherwise.
+inventory: HCL syntax, variables, units, every validation rule (LLnnn),
+the resolved state of every device, and that each device's renderer can
+express it. Exits 0 when valid, 1 otherwise.
 Diagnostics go to stderr with file:line:col and a source snippet.
 
 Options:
@@ -129,8 +130,36 @@ func loadIntent(dir string, f *intentFlags) loaded {
 	devices, diags := intent.Resolve(fab, inv)
 	out.devices = devices
 	out.diags = append(out.diags, diags...)
+	if !out.diags.HasErrors() {
+		out.diags = append(out.diags, renderable(devices)...)
+	}
 	diag.Sort(out.diags)
 	return out
+}
+
+// renderable renders every device with its vendor's renderer and reports
+// what a renderer refuses (a feature the vendor or platform cannot
+// express), so that validate fails whenever render would. Renderer
+// warnings (values rounded to the device's granularity) are render's to
+// print, not validate's.
+func renderable(devices []*intent.Device) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, d := range devices {
+		r, ok := renderers.Lookup(d.Vendor)
+		if !ok {
+			continue
+		}
+		if _, err := r.Render(d); err != nil {
+			rng := d.Range
+			detail := err.Error() + "."
+			var ue *renderers.UnsupportedError
+			if errors.As(err, &ue) {
+				detail = fmt.Sprintf("Device %q (%s) cannot express %s: %s.", ue.Device, ue.Vendor, ue.Feature, ue.Reason)
+			}
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Not supported by the device's vendor", Detail: detail, Subject: &rng})
+		}
+	}
+	return diags
 }
 
 // useColor reports whether text output to w may be coloured.

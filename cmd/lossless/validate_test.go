@@ -183,6 +183,24 @@ func TestValidate(t *testing.T) {
 			stderr: []string{"Warning [LL023]"},
 		},
 		{
+			name: "what the renderer refuses fails validate",
+			files: map[string]string{
+				"qos.hcl": strings.Replace(testIntent, "  traffic_class \"cnp\" {", "  pfc {\n    watchdog {\n      detection_time = \"200ms\"\n    }\n  }\n  traffic_class \"cnp\" {", 1),
+				"inventory.hcl": `device "nx1" {
+  vendor   = "nxos"
+  platform = "N9K-C93600CD-GX"
+  address  = "192.0.2.1"
+  ports "Ethernet1/1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}
+`,
+			},
+			code:   1,
+			stderr: []string{"Error: Not supported by the device's vendor", "inventory.hcl:1:1", `Device "nx1" (nxos) cannot express PFC watchdog detection time 200ms`},
+		},
+		{
 			name:   "missing inventory",
 			args:   []string{"-inventory", "nowhere.hcl"},
 			code:   1,

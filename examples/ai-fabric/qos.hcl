@@ -30,11 +30,12 @@ qos_profile "roce" {
     priority = "strict"
   }
 
+  # PFC watchdog on every port, with each vendor's default timers (NX-OS
+  # sets them only as multiples of its fixed 100 ms poll); the SONiC leaf
+  # overrides them.
   pfc {
     watchdog {
-      detection_time   = "200ms"
-      restoration_time = "400ms"
-      action           = "drop"
+      action = "drop"
     }
   }
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,9 +29,11 @@ type Input struct {
 	Home string
 	// InsecureIgnoreHostKey skips host key checks for every device.
 	InsecureIgnoreHostKey bool
-	// Override, when set, may change each device's target after it is
-	// resolved (plan -lab points them at the embedded lab).
-	Override func(t *vendors.Target)
+	// Login, when set, replaces the credentials lookup (plan -lab logs in
+	// to the embedded lab with its own credentials).
+	Login func(device string, c *inventory.Credentials) (vendors.Login, error)
+	// Logger is set on every target; nil is silent.
+	Logger *slog.Logger
 }
 
 // Load loads the intent and inventory, resolves every device, and builds
@@ -74,15 +77,18 @@ func Load(in Input) ([]Device, map[string]*hcl.File, hcl.Diagnostics, error) {
 		if invDev == nil {
 			return nil, files, diags, fmt.Errorf("load %s: resolved device missing from the inventory", id.Name)
 		}
-		login, err := vendors.LoginFor(id.Name, invDev.Credentials, in.Env, in.Home)
+		var login vendors.Login
+		var err error
+		if in.Login != nil {
+			login, err = in.Login(id.Name, invDev.Credentials)
+		} else {
+			login, err = vendors.LoginFor(id.Name, invDev.Credentials, in.Env, in.Home)
+		}
 		if err != nil {
 			return nil, files, diags, err
 		}
-		login.InsecureIgnoreHostKey = in.InsecureIgnoreHostKey
-		t := vendors.Target{Device: id.Name, Vendor: id.Vendor, Address: invDev.Address, Port: invDev.Port, Login: login}
-		if in.Override != nil {
-			in.Override(&t)
-		}
+		login.InsecureIgnoreHostKey = login.InsecureIgnoreHostKey || in.InsecureIgnoreHostKey
+		t := vendors.Target{Device: id.Name, Vendor: id.Vendor, Address: invDev.Address, Port: invDev.Port, Login: login, Logger: in.Logger}
 		devs = append(devs, Device{Intent: id, Target: t})
 	}
 	return sorted(devs), files, diags, nil

@@ -66,6 +66,9 @@ type Options struct {
 // Plan is the plan of a fleet, as saved with -out.
 type Plan struct {
 	FormatVersion string `json:"format_version"`
+	// Source says where the intent came from, so that apply of a saved
+	// plan reaches the same devices; set by the caller.
+	Source *Source `json:"source,omitempty"`
 	// Devices are in device-name order.
 	Devices []DevicePlan `json:"devices"`
 }
@@ -85,9 +88,21 @@ type DevicePlan struct {
 	Err error `json:"-"`
 }
 
+// Source is the input a plan was made from.
+type Source struct {
+	Dir       string            `json:"dir"`
+	Inventory string            `json:"inventory,omitempty"`
+	Vars      map[string]string `json:"vars,omitempty"`
+	VarFiles  []string          `json:"var_files,omitempty"`
+	// Lab is true for a plan made against the embedded lab (plan -lab).
+	Lab bool `json:"lab,omitempty"`
+}
+
 // Counts sums a plan or an apply.
 type Counts struct {
-	Change, Unchanged, Failed int
+	Change    int `json:"change"`
+	Unchanged int `json:"unchanged"`
+	Failed    int `json:"failed"`
 }
 
 // String is the closing line of plan and apply output.
@@ -190,7 +205,7 @@ func desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) {
 	}
 	doc, err := v.Render(d.Intent)
 	if err != nil {
-		return v, nil, fmt.Errorf("%s: render: %w", d.Intent.Name, err)
+		return v, nil, err // names the device and the feature
 	}
 	if opts.Golden != "" {
 		if err := approved(opts.Golden, d.Intent.Name, doc); err != nil {

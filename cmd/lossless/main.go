@@ -28,6 +28,8 @@ func commands() map[string]command {
 		"fmt":      {"Rewrite intent files in canonical HCL form", runFmt},
 		"inspect":  {"Print one device's resolved desired state", runInspect},
 		"lab":      {"Start emulated switches (SSH, gNMI) with inventory and known_hosts", runLab},
+		"plan":     {"Show what apply would change on each device (never changes one)", runPlan},
+		"apply":    {"Apply the intent (or a saved plan) atomically, device by device", runApply},
 	}
 }
 

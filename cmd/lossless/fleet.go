@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"golang.org/x/term"
+
+	"github.com/lossless-net/lossless/diag"
+	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/lab"
+	"github.com/lossless-net/lossless/plan"
+	"github.com/lossless-net/lossless/vendors"
+	_ "github.com/lossless-net/lossless/vendors/all" // every driver
+)
+
+// fleetFlags are the flags plan and apply share.
+type fleetFlags struct {
+	intentFlags
+	targets     stringsFlag
+	parallelism int
+	lab         bool
+	insecure    bool
+	golden      string
+	failFast    bool
+	jsonOut     bool
+	logLevel    string
+}
+
+func (f *fleetFlags) register(fs *flag.FlagSet) {
+	f.intentFlags.register(fs)
+	fs.Var(&f.targets, "target", "limit to a device `NAME`, role:R or tag:T (repeatable)")
+	fs.IntVar(&f.parallelism, "parallelism", plan.DefaultParallelism, "devices worked on at once")
+	fs.BoolVar(&f.lab, "lab", false, "run against the embedded lab, started for the inventory")
+	fs.BoolVar(&f.insecure, "insecure-ignore-host-key", false, "do not check host keys against known_hosts")
+	fs.StringVar(&f.golden, "golden", "", "refuse devices whose rendering differs from `DIR`/<device>.cfg")
+	fs.BoolVar(&f.failFast, "fail-fast", false, "stop at the first failed device")
+	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON document")
+	fs.StringVar(&f.logLevel, "log-level", "warn", "log `LEVEL` on stderr: debug (wire traffic), info, warn, error")
+}
+
+// fleetUsage describes the flags of fleetFlags, for plan and apply usage.
+const fleetUsage = `  -target NAME|role:R|tag:T
+                    limit to matching devices; repeatable (default: all)
+  -parallelism N    devices worked on at once (default 10)
+  -lab              start the embedded lab in-process for the inventory's
+                    devices (seeded with a stale pre-existing config) and
+                    run against it instead of the inventory's addresses
+  -insecure-ignore-host-key
+                    skip the known_hosts check of device host keys
+  -golden DIR       refuse a device whose rendering differs from its
+                    approved file DIR/<device>.cfg (or .json)
+  -fail-fast        stop at the first failed device: no new device starts
+                    and those in flight roll back
+  -json             print one JSON document on stdout (no progress)
+  -log-level LEVEL  debug (wire traffic), info, warn or error (default warn)
+  -inventory FILE   inventory file (default: DIR/inventory.hcl)
+  -var NAME=VALUE   set a variable; repeatable
+  -var-file FILE    read variable values from an HCL file; repeatable
+`
+
+// fleet is a loaded fleet, with the embedded lab when -lab is set.
+type fleet struct {
+	devs   []plan.Device
+	source *plan.Source
+	log    *slog.Logger
+	lab    *lab.Lab
+	tmp    string
+}
+
+func (fl *fleet) close() {
+	if fl.lab != nil {
+		_ = fl.lab.Close()
+	}
+	if fl.tmp != "" {
+		_ = os.RemoveAll(fl.tmp)
+	}
+}
+
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("-log-level %q: want debug, info, warn or error", level)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+// loadFleet loads the intent and inventory of src, keeps the -target
+// devices and, for a lab source, starts the lab and points them at it.
+// Problems are printed on stderr; ok is false then.
+func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool) {
+	log, err := newLogger(stderr, f.logLevel)
+	if err != nil {
+		fmt.Fprintf(stderr, "lossless: %v\n", err)
+		return nil, false
+	}
+	fl := &fleet{source: src, log: log}
+	home, _ := os.UserHomeDir()
+	in := plan.Input{Dir: src.Dir, Inventory: src.Inventory, Vars: src.Vars, VarFiles: src.VarFiles,
+		Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: f.insecure, Logger: log}
+	var password vendors.Secret
+	if src.Lab {
+		// The in-process lab gets a random password that is never shown.
+		password = vendors.Secret(rand.Text())
+		in.Login = func(string, *inventory.Credentials) (vendors.Login, error) {
+			return vendors.Login{User: lab.DefaultUser, Password: password}, nil
+		}
+	}
+	devs, files, diags, err := plan.Load(in)
+	if len(diags) > 0 {
+		diag.Sort(diags)
+		_ = diag.WriteText(stderr, files, diags, useColor(stderr, false), 78)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "lossless: %v\n", err)
+		return nil, false
+	}
+	if diags.HasErrors() {
+		return nil, false
+	}
+	if devs, err = plan.Select(devs, f.targets); err != nil {
+		fmt.Fprintf(stderr, "lossless: %v\n", err)
+		return nil, false
+	}
+	fl.devs = devs
+	if src.Lab {
+		if err := fl.startLab(password); err != nil {
+			fl.close()
+			fmt.Fprintf(stderr, "lossless: %v\n", err)
+			return nil, false
+		}
+	}
+	return fl, true
+}
+
+// startLab starts one emulated device per selected device, named and of
+// the vendor the inventory says, seeded by the vendor's LabSeed, and
+// points each target at it with the lab's host keys.
+func (fl *fleet) startLab(password vendors.Secret) error {
+	l, err := lab.New(lab.WithCredentials(lab.DefaultUser, password.Reveal()))
+	if err != nil {
+		return err
+	}
+	fl.lab = l
+	nodes := map[string]*lab.Node{}
+	for _, d := range fl.devs {
+		var seed []byte
+		if v, ok := vendors.Lookup(d.Intent.Vendor); ok && v.LabSeed != nil {
+			if doc, err := v.Render(d.Intent); err == nil {
+				seed = v.LabSeed(doc.Text)
+			}
+		}
+		n, err := l.Add(d.Intent.Vendor, d.Intent.Name, seed)
+		if err != nil {
+			return fmt.Errorf("-lab: %w", err)
+		}
+		nodes[d.Intent.Name] = n
+	}
+	if fl.tmp, err = os.MkdirTemp("", "lossless-lab-"); err != nil {
+		return fmt.Errorf("-lab: %w", err)
+	}
+	kh := filepath.Join(fl.tmp, lab.KnownHostsFile)
+	if err := l.WriteKnownHosts(kh); err != nil {
+		return fmt.Errorf("-lab: %w", err)
+	}
+	for i := range fl.devs {
+		t := &fl.devs[i].Target
+		n := nodes[t.Device]
+		t.Address, t.Port, t.Login.KnownHosts = "127.0.0.1", n.Port(), kh
+	}
+	fl.log.Info("lab started", "devices", len(fl.devs))
+	return nil
+}
+
+// options builds the plan options of the flags, with a progress display
+// on stderr unless -json: one updating line on a terminal, plain lines
+// elsewhere.
+func (f *fleetFlags) options(fl *fleet, verb string, stderr io.Writer, total int) plan.Options {
+	o := plan.Options{Parallelism: f.parallelism, FailFast: f.failFast, Golden: f.golden, Logger: fl.log}
+	if f.jsonOut || total == 0 {
+		return o
+	}
+	var mu sync.Mutex
+	done, failed := 0, 0
+	live := false
+	if f, ok := stderr.(*os.File); ok {
+		live = term.IsTerminal(int(f.Fd()))
+	}
+	o.Progress = func(device, state string) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch state {
+		case "done":
+			done++
+		case "failed":
+			done++
+			failed++
+		}
+		if live {
+			fmt.Fprintf(stderr, "\r%s: %d/%d devices done, %d failed ", verb, done, total, failed)
+			if done == total {
+				fmt.Fprintln(stderr)
+			}
+			return
+		}
+		if state != "started" {
+			fmt.Fprintf(stderr, "%s %s: %s\n", verb, device, state)
+		}
+	}
+	return o
+}
+
+// parseFlags parses args, printing usage for -help; code is -1 to go on.
+func parseFlags(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) int {
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "lossless %s: %v\n\n%s", fs.Name(), err, usage)
+		return 1
+	}
+	return -1
+}
+
+func (f *fleetFlags) validate(name string, stderr io.Writer) bool {
+	if f.parallelism < 1 {
+		fmt.Fprintf(stderr, "lossless %s: -parallelism must be at least 1, got %d\n", name, f.parallelism)
+		return false
+	}
+	return true
+}
+
+// source records where the intent is, with absolute paths so that a saved
+// plan applies from any directory.
+func (f *fleetFlags) source(dir string) *plan.Source {
+	files := make([]string, len(f.varFiles))
+	for i, v := range f.varFiles {
+		files[i] = abs(v)
+	}
+	return &plan.Source{Dir: abs(dir), Inventory: abs(f.inventory), Vars: f.vars, VarFiles: files, Lab: f.lab}
+}
+
+func abs(path string) string {
+	if path == "" {
+		return ""
+	}
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return path
+}
+
+// planJSON is the -json document of plan.
+type planJSON struct {
+	*plan.Plan
+	Summary plan.Counts `json:"summary"`
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// indentLines indents every line of s by two spaces.
+func indentLines(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
+}
+
+// planFleet plans fl's devices and records where the intent came from.
+func planFleet(ctx context.Context, fl *fleet, o plan.Options) (*plan.Plan, error) {
+	p, err := plan.Make(ctx, fl.devs, o)
+	if p != nil {
+		p.Source = fl.source
+	}
+	return p, err
+}

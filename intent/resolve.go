@@ -448,11 +448,32 @@ func (r *resolver) portHeadroom(d *Device, p *Port, spec *qosSpec, bspec *bufSpe
 		}
 		hr = append(hr, Headroom{Priority: c.ID, Xoff: res.res.Xoff, Xon: res.res.Xon, Size: res.res.Size, Derivation: res.res.Terms})
 	}
-	// ECN thresholds given as time need the port speed.
-	for _, c := range spec.qos.Classes {
-		if c.ECN != nil && (c.ECN.Min.Time != 0 || c.ECN.Max.Time != 0) && p.Speed <= 0 {
+	// ECN thresholds given as time need the port speed; a minimum and a
+	// maximum of different kinds can only be compared at that speed.
+	for i, c := range spec.qos.Classes {
+		e := c.ECN
+		if e == nil || e.Min.Time == 0 && e.Max.Time == 0 {
+			continue
+		}
+		if p.Speed <= 0 {
 			r.diags.add(errorf(RulePortSpeed, "Port speed unknown", &p.Range, nil,
 				fmt.Sprintf("Port %s of device %q has an ECN threshold given as time on class %q, which converts to bytes at the port speed. Give the port a speed in the inventory.", p.Name, d.Name, c.Name)))
+			continue
+		}
+		if sameKind(e.Min, e.Max) {
+			continue
+		}
+		lo, hi := e.Min.Bytes, e.Max.Bytes
+		if e.Min.Time != 0 {
+			lo = p.Speed.BytesIn(e.Min.Time)
+		}
+		if e.Max.Time != 0 {
+			hi = p.Speed.BytesIn(e.Max.Time)
+		}
+		if lo > hi {
+			src := spec.classes[i]
+			r.diags.add(errorf(RuleECNMinAboveMax, "ECN minimum threshold above maximum", &src.ecnMin, &src.ecnBlock,
+				fmt.Sprintf("At %s, min_threshold %s of class %q is %s, above max_threshold %s (at %s). Give both thresholds in the same unit, or lower the minimum.", p.Speed, thresholdText(e.Min), c.Name, lo, hi, src.ecnMax)))
 		}
 	}
 	return hr

@@ -137,8 +137,19 @@ type renderer struct {
 	d        *intent.Device
 	fam      familyRules
 	famName  string
+	fullDSCP bool // OptionDSCPMap = DSCPMapFull
 	warnings []string
 }
+
+// OptionDSCPMap chooses which DSCPs the DiffServ domain lists: the ones
+// classes claim (DSCPMapClaimed, the default, as reference §1.1 writes
+// it), or all 64 (DSCPMapFull), so that the default class also takes the
+// DSCPs Huawei's built-in table sends to other queues.
+const (
+	OptionDSCPMap  = "huawei-ce.dscp-map"
+	DSCPMapClaimed = "claimed"
+	DSCPMapFull    = "full"
+)
 
 func (r *renderer) unsupported(feature, reason string, args ...any) error {
 	return &renderers.UnsupportedError{Device: r.d.Name, Vendor: Vendor, Feature: feature, Reason: fmt.Sprintf(reason, args...)}
@@ -171,9 +182,15 @@ func (r *renderer) render() ([]*config.Node, error) {
 		return nil, r.unsupported("platform "+d.Platform.Model, "syntax family %q is not supported: lossless renders CloudEngine families A and B of reference/huawei-ce.md §0 only", d.Platform.Family)
 	}
 	r.fam, r.famName = fam, d.Platform.Family
-	for k := range d.Options {
-		if strings.HasPrefix(k, "huawei-ce.") {
-			return nil, r.unsupported("option "+strconv.Quote(k), "the Huawei CE renderer has no options")
+	for k, v := range d.Options {
+		switch {
+		case k == OptionDSCPMap:
+			if v != DSCPMapClaimed && v != DSCPMapFull {
+				return nil, r.unsupported("option "+strconv.Quote(k), "value %q is not %q or %q", v, DSCPMapClaimed, DSCPMapFull)
+			}
+			r.fullDSCP = v == DSCPMapFull
+		case strings.HasPrefix(k, "huawei-ce."):
+			return nil, r.unsupported("option "+strconv.Quote(k), "the Huawei CE renderer knows only %q", OptionDSCPMap)
 		}
 	}
 	if d.QoS == nil {
@@ -611,6 +628,17 @@ func (r *renderer) domain(s *profileSet) (*config.Node, error) {
 			lines = append(lines, line{v, c.ID})
 		}
 	}
+	if dc := s.qos.DefaultClass(); dc != nil && r.fullDSCP {
+		claimed := map[int]bool{}
+		for _, l := range lines {
+			claimed[l.dscp] = true
+		}
+		for v := range 64 {
+			if !claimed[v] {
+				lines = append(lines, line{v, dc.ID})
+			}
+		}
+	}
 	sort.Slice(lines, func(i, j int) bool { return lines[i].dscp < lines[j].dscp })
 	n := &config.Node{Text: "diffserv domain " + s.domain}
 	for _, l := range lines {
@@ -632,7 +660,7 @@ func (r *renderer) domain(s *profileSet) (*config.Node, error) {
 			}
 		}
 		if len(off) > 0 {
-			r.warn("default class %q (queue %d): DSCPs %s keep DiffServ domain %s's built-in mapping (DSCP/8 → queue, reference/huawei-ce.md §1.1), not queue %d", dc.Name, dc.ID, runs(off), s.domain, dc.ID)
+			r.warn("default class %q (queue %d): DSCPs %s keep DiffServ domain %s's built-in mapping (DSCP/8 → queue, reference/huawei-ce.md §1.1), not queue %d; option %q = %q lists all 64", dc.Name, dc.ID, runs(off), s.domain, dc.ID, OptionDSCPMap, DSCPMapFull)
 		}
 	}
 	return n, nil

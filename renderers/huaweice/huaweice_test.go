@@ -87,7 +87,7 @@ func TestCanonical(t *testing.T) {
 			// The reference restates only DSCPs 24, 26 and 48, so the
 			// default class does not catch what Huawei's table sends
 			// elsewhere: said, not dropped.
-			wantWarn := []string{`ce1: default class "bulk" (queue 0): DSCPs 8–23, 25, 27–47, 49–63 keep DiffServ domain roce's built-in mapping (DSCP/8 → queue, reference/huawei-ce.md §1.1), not queue 0`}
+			wantWarn := []string{`ce1: default class "bulk" (queue 0): DSCPs 8–23, 25, 27–47, 49–63 keep DiffServ domain roce's built-in mapping (DSCP/8 → queue, reference/huawei-ce.md §1.1), not queue 0; option "huawei-ce.dscp-map" = "full" lists all 64`}
 			if diff := cmp.Diff(wantWarn, doc.Warnings); diff != "" {
 				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
@@ -248,7 +248,9 @@ func TestUnsupported(t *testing.T) {
 			d.Buffers.Headroom = intent.HeadroomPolicy{Xoff: 100 * units.KB, Xon: 6 * units.KB}
 		}, "explicit headroom", "auto"},
 		{"unknown option", FamilyB, func(d *intent.Device) { d.Options = map[string]string{"huawei-ce.style": "x"} },
-			`option "huawei-ce.style"`, "no options"},
+			`option "huawei-ce.style"`, "knows only"},
+		{"bad dscp-map value", FamilyB, func(d *intent.Device) { d.Options = map[string]string{OptionDSCPMap: "all"} },
+			`option "huawei-ce.dscp-map"`, `"claimed" or "full"`},
 		{"per-port PFC priorities differ", FamilyB, func(d *intent.Device) {
 			q := *d.QoS
 			q.Classes = append([]intent.Class(nil), q.Classes...)
@@ -309,6 +311,28 @@ func TestWarnings(t *testing.T) {
 				t.Errorf("warnings = %q, want one for ce1 containing %q", ws, tc.want)
 			}
 		})
+	}
+}
+
+// TestFullDSCPMap lists all 64 DSCPs when asked: unclaimed ones go to the
+// default class's PHB, and the warning goes away.
+func TestFullDSCPMap(t *testing.T) {
+	d := canonical(FamilyB)
+	d.Options = map[string]string{OptionDSCPMap: DSCPMapFull}
+	doc, err := Render(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{" ip-dscp-inbound 0 phb be green", " ip-dscp-inbound 8 phb be green", " ip-dscp-inbound 24 phb af3 green", " ip-dscp-inbound 25 phb be green", " ip-dscp-inbound 48 phb cs6 green", " ip-dscp-inbound 63 phb be green"} {
+		if !hasLine(doc.Text, l) {
+			t.Errorf("no line %q", l)
+		}
+	}
+	if n := strings.Count(string(doc.Text), "ip-dscp-inbound"); n != 64 {
+		t.Errorf("%d ip-dscp-inbound lines, want 64", n)
+	}
+	if len(doc.Warnings) != 0 {
+		t.Errorf("warnings %q, want none", doc.Warnings)
 	}
 }
 

@@ -28,6 +28,10 @@ type Renderer struct {
 	// Formats are optional extra output forms by name (SONiC "yang":
 	// the sonic-yang instance JSON).
 	Formats map[string]func(d *intent.Device) ([]byte, error)
+	// Check, when set, validates a rendered document against the vendor's
+	// own schema in-process (SONiC: its YANG models), for `lossless
+	// validate`; it is slower than Render, so render does not call it.
+	Check func(doc *config.Document) error
 }
 
 var (

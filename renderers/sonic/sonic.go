@@ -66,6 +66,7 @@ func init() {
 		Vendor:  Vendor,
 		Render:  Render,
 		Formats: map[string]func(d *intent.Device) ([]byte, error){"yang": RenderYANG},
+		Check:   Validate,
 	})
 }
 

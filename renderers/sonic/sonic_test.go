@@ -257,6 +257,20 @@ func TestYANGFormat(t *testing.T) {
 	if !ok || r.Formats["yang"] == nil {
 		t.Fatal("sonic renderer or its yang format is not registered")
 	}
+	if r.Check == nil {
+		t.Fatal("sonic renderer registers no Check")
+	}
+	doc, err := Render(canonical())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Check(doc); err != nil {
+		t.Errorf("Check rejects the canonical rendering: %v", err)
+	}
+	doc.DB["DSCP_TO_TC_MAP"]["ROCE"]["64"] = "0"
+	if err := r.Check(doc); err == nil {
+		t.Error("Check accepts DSCP 64")
+	}
 	b, err := r.Formats["yang"](canonical())
 	if err != nil {
 		t.Fatal(err)

@@ -230,7 +230,7 @@ func (s *schema) validateEntry(d db, t *table, key string, fields map[string]str
 			continue // conditional; the lab does not evaluate when
 		}
 		if _, ok := fields[ln]; !ok {
-			return errAt(fmt.Sprintf("Mandatory node \"%s\" instance does not exist.", ln), loc)
+			return fmt.Sprintf("Mandatory node \"%s\" instance does not exist. (Schema location \"/%s:%s/%s/%s_LIST/%s\".)", ln, t.module, t.module, t.name, t.name, ln)
 		}
 	}
 	return ""
@@ -283,7 +283,7 @@ func (s *schema) checkType(d db, leaf *yang.Entry, t *yang.YangType, v string) s
 			if m := leafErrorMessage(leaf, "range"); m != "" {
 				return m
 			}
-			return fmt.Sprintf("Value \"%s\" does not satisfy the range constraint.", v)
+			return fmt.Sprintf("Unsatisfied range - value \"%s\" is out of the allowed range.", v)
 		}
 	case yang.Ybool:
 		if v != "true" && v != "false" {
@@ -307,7 +307,7 @@ func (s *schema) checkType(d db, leaf *yang.Entry, t *yang.YangType, v string) s
 				return ""
 			}
 		}
-		return fmt.Sprintf("Invalid union value \"%s\" - no matching subtype found", v)
+		return fmt.Sprintf("Invalid union value \"%s\" - no matching subtype found.", v)
 	}
 	return ""
 }

@@ -265,47 +265,69 @@ func TestRollbackRestoresBytes(t *testing.T) {
 	}
 }
 
+// yangRefusals are patches over the canonical config that SONiC YANG
+// refuses (reference/sonic.md §6, shared/yang/sonic/examples/README.md),
+// with the lab's message. sameText marks the ones whose wording is
+// libyang's own (TestValidatorAgreesWithYanglint compares them).
+var yangRefusals = []struct {
+	name, patch, want string
+	sameText          bool
+}{
+	{"dscp 64", `[{"op":"add","path":"/DSCP_TO_TC_MAP/ROCE/64","value":"3"}]`,
+		`Invalid DSCP (Data location "/sonic-dscp-tc-map:sonic-dscp-tc-map/DSCP_TO_TC_MAP/DSCP_TO_TC_MAP_LIST[name='ROCE']/DSCP_TO_TC_MAP/dscp".)`, true},
+	{"tc 16", `[{"op":"replace","path":"/DSCP_TO_TC_MAP/ROCE/24","value":"16"}]`,
+		`Invalid Traffic Class (Data location "/sonic-dscp-tc-map:sonic-dscp-tc-map/DSCP_TO_TC_MAP/DSCP_TO_TC_MAP_LIST[name='ROCE']/DSCP_TO_TC_MAP/tc".)`, true},
+	{"wred min above max", `[{"op":"replace","path":"/WRED_PROFILE/ROCE_LOSSLESS/green_min_threshold","value":"4000000"}]`,
+		`Green max threshold must be greater than or equal to min threshold (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/green_max_threshold".)`, true},
+	{"wred max without min", `[{"op":"add","path":"/WRED_PROFILE/ROCE_LOSSLESS/yellow_max_threshold","value":"4000000"}]`,
+		`Yellow max threshold must be greater than or equal to min threshold (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/yellow_max_threshold".)`, true},
+	{"drop probability 101", `[{"op":"replace","path":"/WRED_PROFILE/ROCE_LOSSLESS/green_drop_probability","value":"101"}]`,
+		`Unsatisfied range - value "101" is out of the allowed range. (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/green_drop_probability".)`, true},
+	{"ecn mode", `[{"op":"replace","path":"/WRED_PROFILE/ROCE_LOSSLESS/ecn","value":"ecn_blue"}]`,
+		`Invalid enumeration value "ecn_blue". (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/ecn".)`, true},
+	{"pfc_enable 3,8", `[{"op":"replace","path":"/PORT_QOS_MAP/Ethernet0/pfc_enable","value":"3,8"}]`,
+		`Unsatisfied pattern - "3,8" does not conform to "([0-7](,[0-7])*)?". (Data location "/sonic-port-qos-map:sonic-port-qos-map/PORT_QOS_MAP/PORT_QOS_MAP_LIST[ifname='Ethernet0']/pfc_enable".)`, true},
+	{"cable length without m", `[{"op":"replace","path":"/CABLE_LENGTH/AZURE/Ethernet0","value":"5"}]`,
+		`Invalid cable length. (Data location "/sonic-cable-length:sonic-cable-length/CABLE_LENGTH/CABLE_LENGTH_LIST[name='AZURE']/CABLE_LENGTH/length".)`, true},
+	{"comma port list", `[{"op":"add","path":"/PORT_QOS_MAP/Ethernet0,Ethernet4","value":{"pfc_enable":"3"}}]`,
+		`Invalid union value "Ethernet0,Ethernet4" - no matching subtype found. (Data location "/sonic-port-qos-map:sonic-port-qos-map/PORT_QOS_MAP/PORT_QOS_MAP_LIST[ifname='Ethernet0,Ethernet4']/ifname".)`, true},
+	{"queue on a missing port", `[{"op":"add","path":"/QUEUE/Ethernet8|3","value":{"scheduler":"ROCE_LOSSLESS"}}]`,
+		`Invalid union value "Ethernet8" - no matching subtype found. (Data location "/sonic-queue:sonic-queue/QUEUE/QUEUE_LIST[ifname='Ethernet8'][qindex='3']/ifname".)`, true},
+	{"missing scheduler", `[{"op":"replace","path":"/QUEUE/Ethernet0|3/scheduler","value":"NOPE"}]`,
+		`Invalid leafref value "NOPE" - no target instance "/sch:sonic-scheduler/sch:SCHEDULER/sch:SCHEDULER_LIST/sch:name" with the same value. (Data location "/sonic-queue:sonic-queue/QUEUE/QUEUE_LIST[ifname='Ethernet0'][qindex='3']/scheduler".)`, true},
+	{"poll interval above detection", `[{"op":"replace","path":"/PFC_WD/GLOBAL/POLL_INTERVAL","value":"300"}]`,
+		`detection_time must be greater than or equal to POLL_INTERVAL (Data location "/sonic-pfcwd:sonic-pfcwd/PFC_WD/PFC_WD_LIST[ifname='Ethernet0']/detection_time".)`, true},
+	{"scheduler weight 0", `[{"op":"replace","path":"/SCHEDULER/ROCE_LOSSY/weight","value":"0"}]`,
+		`Unsatisfied range - value "0" is out of the allowed range. (Data location "/sonic-scheduler:sonic-scheduler/SCHEDULER/SCHEDULER_LIST[name='ROCE_LOSSY']/weight".)`, true},
+	{"pir without cir", `[{"op":"add","path":"/SCHEDULER/ROCE_LOSSY/pir","value":"1000"}]`,
+		`pir can't be configured without cir. (Data location "/sonic-scheduler:sonic-scheduler/SCHEDULER/SCHEDULER_LIST[name='ROCE_LOSSY']/pir".)`, true},
+	{"profile without pool", `[{"op":"add","path":"/BUFFER_PROFILE/extra","value":{"size":"0"}}]`,
+		`Mandatory node "pool" instance does not exist. (Schema location "/sonic-buffer-profile:sonic-buffer-profile/BUFFER_PROFILE/BUFFER_PROFILE_LIST/pool".)`, true},
+	{"unknown field", `[{"op":"add","path":"/WRED_PROFILE/ROCE_LOSSLESS/ecn_green_mark_probability","value":"5"}]`,
+		// sonic_yang refuses a field without YANG before libyang sees it.
+		"All Keys are not parsed in WRED_PROFILE\ndict_keys(['ecn_green_mark_probability'])", false},
+	// Stock yanglint wants JSON-typed values, so for these two it
+	// complains about the encoding ("non-boolean-encoded"); SONiC parses
+	// CONFIG_DB strings (json_string_datatypes) and gets to the value.
+	{"boolean", `[{"op":"replace","path":"/WRED_PROFILE/ROCE_LOSSLESS/wred_green_enable","value":"yes"}]`,
+		`Invalid boolean value "yes". (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/wred_green_enable".)`, false},
+	{"uint8 not a number", `[{"op":"replace","path":"/SCHEDULER/ROCE_LOSSY/weight","value":"abc"}]`,
+		`Invalid uint8 value "abc". (Data location "/sonic-scheduler:sonic-scheduler/SCHEDULER/SCHEDULER_LIST[name='ROCE_LOSSY']/weight".)`, false},
+	{"profile name too long", `[{"op":"add","path":"/WRED_PROFILE/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","value":{"ecn":"ecn_all"}}]`,
+		`Invalid length for wred profile name. (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']/name".)`, true},
+	{"detection time range", `[{"op":"replace","path":"/PFC_WD/Ethernet0/detection_time","value":"50"}]`,
+		`Unsatisfied range - value "50" is out of the allowed range. (Data location "/sonic-pfcwd:sonic-pfcwd/PFC_WD/PFC_WD_LIST[ifname='Ethernet0']/detection_time".)`, true},
+	{"pfc_stat_history", `[{"op":"replace","path":"/PFC_WD/Ethernet0/pfc_stat_history","value":"on"}]`,
+		`pfc_stat_history must be either enable or disable (Data location "/sonic-pfcwd:sonic-pfcwd/PFC_WD/PFC_WD_LIST[ifname='Ethernet0']/pfc_stat_history".)`, true},
+	{"buffer pg number", `[{"op":"add","path":"/BUFFER_PG/Ethernet0|8","value":{"profile":"ingress_lossy_profile"}}]`,
+		`Invalid Buffer PG number (Data location "/sonic-buffer-pg:sonic-buffer-pg/BUFFER_PG/BUFFER_PG_LIST[port='Ethernet0'][pg_num='8']/pg_num".)`, true},
+}
+
 // Each YANG rule reference/sonic.md §6 and shared/yang/sonic/examples
 // check, refused with libyang's text; the config stays as it was.
 func TestYANGRefusals(t *testing.T) {
 	prefix := "Failed to apply patch due to: Failed to apply patch on the following scopes:\n- localhost: Given patch will produce invalid config. Error: "
-	tests := []struct {
-		name, patch, want string
-	}{
-		{"dscp 64", `[{"op":"add","path":"/DSCP_TO_TC_MAP/ROCE/64","value":"3"}]`,
-			`Invalid DSCP (Data location "/sonic-dscp-tc-map:sonic-dscp-tc-map/DSCP_TO_TC_MAP/DSCP_TO_TC_MAP_LIST[name='ROCE']/DSCP_TO_TC_MAP/dscp".)`},
-		{"tc 16", `[{"op":"replace","path":"/DSCP_TO_TC_MAP/ROCE/24","value":"16"}]`,
-			`Invalid Traffic Class (Data location "/sonic-dscp-tc-map:sonic-dscp-tc-map/DSCP_TO_TC_MAP/DSCP_TO_TC_MAP_LIST[name='ROCE']/DSCP_TO_TC_MAP/tc".)`},
-		{"wred min above max", `[{"op":"replace","path":"/WRED_PROFILE/ROCE_LOSSLESS/green_min_threshold","value":"4000000"}]`,
-			`Green max threshold must be greater than or equal to min threshold (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/green_max_threshold".)`},
-		{"wred max without min", `[{"op":"add","path":"/WRED_PROFILE/ROCE_LOSSLESS/yellow_max_threshold","value":"4000000"}]`,
-			`Yellow max threshold must be greater than or equal to min threshold (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/yellow_max_threshold".)`},
-		{"drop probability 101", `[{"op":"replace","path":"/WRED_PROFILE/ROCE_LOSSLESS/green_drop_probability","value":"101"}]`,
-			`Value "101" does not satisfy the range constraint. (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/green_drop_probability".)`},
-		{"ecn mode", `[{"op":"replace","path":"/WRED_PROFILE/ROCE_LOSSLESS/ecn","value":"ecn_blue"}]`,
-			`Invalid enumeration value "ecn_blue". (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/ecn".)`},
-		{"pfc_enable 3,8", `[{"op":"replace","path":"/PORT_QOS_MAP/Ethernet0/pfc_enable","value":"3,8"}]`,
-			`Unsatisfied pattern - "3,8" does not conform to "([0-7](,[0-7])*)?". (Data location "/sonic-port-qos-map:sonic-port-qos-map/PORT_QOS_MAP/PORT_QOS_MAP_LIST[ifname='Ethernet0']/pfc_enable".)`},
-		{"cable length without m", `[{"op":"replace","path":"/CABLE_LENGTH/AZURE/Ethernet0","value":"5"}]`,
-			`Invalid cable length. (Data location "/sonic-cable-length:sonic-cable-length/CABLE_LENGTH/CABLE_LENGTH_LIST[name='AZURE']/CABLE_LENGTH/length".)`},
-		{"comma port list", `[{"op":"add","path":"/PORT_QOS_MAP/Ethernet0,Ethernet4","value":{"pfc_enable":"3"}}]`,
-			`Invalid union value "Ethernet0,Ethernet4" - no matching subtype found (Data location "/sonic-port-qos-map:sonic-port-qos-map/PORT_QOS_MAP/PORT_QOS_MAP_LIST[ifname='Ethernet0,Ethernet4']/ifname".)`},
-		{"queue on a missing port", `[{"op":"add","path":"/QUEUE/Ethernet8|3","value":{"scheduler":"ROCE_LOSSLESS"}}]`,
-			`Invalid union value "Ethernet8" - no matching subtype found (Data location "/sonic-queue:sonic-queue/QUEUE/QUEUE_LIST[ifname='Ethernet8'][qindex='3']/ifname".)`},
-		{"missing scheduler", `[{"op":"replace","path":"/QUEUE/Ethernet0|3/scheduler","value":"NOPE"}]`,
-			`Invalid leafref value "NOPE" - no target instance "/sch:sonic-scheduler/sch:SCHEDULER/sch:SCHEDULER_LIST/sch:name" with the same value. (Data location "/sonic-queue:sonic-queue/QUEUE/QUEUE_LIST[ifname='Ethernet0'][qindex='3']/scheduler".)`},
-		{"poll interval above detection", `[{"op":"replace","path":"/PFC_WD/GLOBAL/POLL_INTERVAL","value":"300"}]`,
-			`detection_time must be greater than or equal to POLL_INTERVAL (Data location "/sonic-pfcwd:sonic-pfcwd/PFC_WD/PFC_WD_LIST[ifname='Ethernet0']/detection_time".)`},
-		{"scheduler weight 0", `[{"op":"replace","path":"/SCHEDULER/ROCE_LOSSY/weight","value":"0"}]`,
-			`Value "0" does not satisfy the range constraint. (Data location "/sonic-scheduler:sonic-scheduler/SCHEDULER/SCHEDULER_LIST[name='ROCE_LOSSY']/weight".)`},
-		{"pir without cir", `[{"op":"add","path":"/SCHEDULER/ROCE_LOSSY/pir","value":"1000"}]`,
-			`pir can't be configured without cir. (Data location "/sonic-scheduler:sonic-scheduler/SCHEDULER/SCHEDULER_LIST[name='ROCE_LOSSY']/pir".)`},
-		{"profile without pool", `[{"op":"add","path":"/BUFFER_PROFILE/extra","value":{"size":"0"}}]`,
-			`Mandatory node "pool" instance does not exist. (Data location "/sonic-buffer-profile:sonic-buffer-profile/BUFFER_PROFILE/BUFFER_PROFILE_LIST[name='extra']".)`},
-		{"unknown field", `[{"op":"add","path":"/WRED_PROFILE/ROCE_LOSSLESS/ecn_green_mark_probability","value":"5"}]`,
-			"All Keys are not parsed in WRED_PROFILE\ndict_keys(['ecn_green_mark_probability'])"},
-	}
-	for _, tt := range tests {
+	for _, tt := range yangRefusals {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newTestDevice(t, canonicalJSON(t))
 			before := string(d.Running())

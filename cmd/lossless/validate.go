@@ -149,7 +149,8 @@ func renderable(devices []*intent.Device) hcl.Diagnostics {
 		if !ok {
 			continue
 		}
-		if _, err := r.Render(d); err != nil {
+		doc, err := r.Render(d)
+		if err != nil {
 			rng := d.Range
 			detail := err.Error() + "."
 			var ue *renderers.UnsupportedError
@@ -157,6 +158,16 @@ func renderable(devices []*intent.Device) hcl.Diagnostics {
 				detail = fmt.Sprintf("Device %q (%s) cannot express %s: %s.", ue.Device, ue.Vendor, ue.Feature, ue.Reason)
 			}
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Not supported by the device's vendor", Detail: detail, Subject: &rng})
+			continue
+		}
+		// The vendor's own schema (SONiC YANG), checked in-process so that
+		// validate needs no yanglint.
+		if r.Check != nil {
+			if err := r.Check(doc); err != nil {
+				rng := d.Range
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Rendering rejected by the vendor's schema",
+					Detail: fmt.Sprintf("Device %q (%s): %v.", d.Name, d.Vendor, err), Subject: &rng})
+			}
 		}
 	}
 	return diags

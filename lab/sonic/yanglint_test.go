@@ -126,6 +126,20 @@ func TestValidatorAgreesWithYanglint(t *testing.T) {
 	if got := yanglint(t, d.schema, d.db); got != "" {
 		t.Fatalf("yanglint rejects the canonical config: %s", got)
 	}
+	for _, p := range []string{
+		`[{"op":"replace","path":"/WRED_PROFILE/ROCE_LOSSLESS/green_max_threshold","value":"153600"}]`,
+		`[{"op":"add","path":"/SCHEDULER/EXTRA","value":{"type":"DWRR","weight":"100","cir":"1000","pir":"1000","cbs":"10","pbs":"10"}}]`,
+		`[{"op":"add","path":"/BUFFER_PG/Ethernet4|3-4","value":{"profile":"pg_lossless_100000_5m_profile"}}]`,
+		`[{"op":"replace","path":"/PORT_QOS_MAP/Ethernet0/pfc_enable","value":"3,4"},{"op":"add","path":"/QUEUE/CPU|0","value":{"scheduler":"ROCE_LOSSY"}}]`,
+	} {
+		target, err := applyPatch(d.db, mustOps(t, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mine, lint := d.schema.validate(target), yanglint(t, d.schema, target); mine != "" || lint != "" {
+			t.Errorf("%s: lab %q, yanglint %q; both should accept", p, mine, lint)
+		}
+	}
 	for _, tt := range yangRefusals {
 		t.Run(tt.name, func(t *testing.T) {
 			ops, err := parsePatch([]byte(tt.patch))
@@ -146,4 +160,13 @@ func TestValidatorAgreesWithYanglint(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustOps(t *testing.T, p string) []op {
+	t.Helper()
+	ops, err := parsePatch([]byte(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ops
 }

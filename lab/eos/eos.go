@@ -117,6 +117,7 @@ func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
 			return nil, fmt.Errorf("new %s: %w", hostname, err)
 		}
 	}
+	d.tree = factory()
 	if len(seed) > 0 {
 		t, err := d.parse(seed)
 		if err != nil {
@@ -127,9 +128,21 @@ func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
 	return d, nil
 }
 
+// factory is the config of a new switch: every front-panel port has its
+// (empty) interface stanza, as show running-config lists them
+// (scrapligo's EOS recording: "interface Ethernet1" then "!").
+func factory() *grammar.Tree {
+	t := grammar.NewTree()
+	for p := 1; p <= ports; p++ {
+		name := fmt.Sprintf("interface Ethernet%d", p)
+		t.Set(t.Root, name, name, rankEthernet, true, modeIf)
+	}
+	return t
+}
+
 // parse types a running-config text into a new tree.
 func (d *Device) parse(text []byte) (*grammar.Tree, error) {
-	t := grammar.NewTree()
+	t := factory()
 	s := &session{d: d, st: grammar.State{Tree: t, Frames: []grammar.Frame{{Mode: "exec"}}}}
 	top := grammar.Frame{Mode: "config", Nodes: []*grammar.Node{t.Root}}
 	for i, line := range strings.Split(string(text), "\n") {
@@ -388,8 +401,8 @@ func (d *Device) showRun(t *grammar.Tree) string {
 }
 
 // printTree prints the stanzas keep selects (nil: all) with EOS's "!"
-// separators (eos.md §1a): one after every stanza with children and
-// between groups of one-line commands; inside a stanza, one before each
+// separators (eos.md §1a): one after every stanza and between groups of
+// one-line commands; inside a stanza, one before each
 // child block and before the first line after a block.
 func printTree(t *grammar.Tree, keep func(*grammar.Node) bool) string {
 	var b strings.Builder
@@ -398,7 +411,7 @@ func printTree(t *grammar.Tree, keep func(*grammar.Node) bool) string {
 		if keep != nil && !keep(n) {
 			continue
 		}
-		if prev != nil && (len(prev.Children) > 0 || len(n.Children) > 0 || prev.Rank/10 != n.Rank/10) {
+		if prev != nil && (prev.Mode != "" || n.Mode != "" || prev.Rank/10 != n.Rank/10) {
 			b.WriteString("!\n")
 		}
 		prev = n

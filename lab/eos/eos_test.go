@@ -1,6 +1,7 @@
 package eos_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -57,7 +58,9 @@ func mustRun(t *testing.T, s device.Session, lines ...string) {
 }
 
 // body is show running-config without its header (the Command and device
-// lines, "!", the hostname and "!") and without the closing "!" and end.
+// lines, "!", the hostname and "!"), without the closing "!" and end, and
+// without the empty stanzas of unconfigured ports (TestFactoryPorts
+// checks those).
 func body(t *testing.T, show string) string {
 	t.Helper()
 	lines := strings.SplitAfter(strings.TrimSuffix(show, "\n"), "\n")
@@ -71,10 +74,36 @@ func body(t *testing.T, show string) string {
 		t.Fatalf("show running-config does not end with end:\n%s", show)
 	}
 	rest = rest[:len(rest)-1]
-	if n := len(rest); n > 0 && rest[n-1] == "!\n" {
-		rest = rest[:n-1]
+	var kept []string
+	for i := 0; i < len(rest); i++ {
+		if strings.HasPrefix(rest[i], "interface Ethernet") && i+1 < len(rest) && rest[i+1] == "!\n" {
+			i++ // an empty port stanza and its "!"
+			continue
+		}
+		kept = append(kept, rest[i])
 	}
-	return strings.Join(rest, "")
+	if n := len(kept); n > 0 && kept[n-1] == "!\n" {
+		kept = kept[:n-1]
+	}
+	return strings.Join(kept, "")
+}
+
+// TestFactoryPorts: every front-panel port is listed, empty, in show
+// running-config ("interface Ethernet1" then "!", as scrapligo's EOS
+// recording shows); no interface only resets a port.
+func TestFactoryPorts(t *testing.T) {
+	d := newDevice(t, "")
+	s := d.NewSession("admin", nil)
+	mustRun(t, s, "configure", "interface Ethernet2", "qos trust dscp", "exit", "no interface Ethernet2", "interface loopback0", "end")
+	var want strings.Builder
+	want.WriteString("! Command: show running-config\n! device: switch (DCS-7050CX3-32S, EOS-4.32.2F)\n!\nhostname switch\n!\n")
+	for p := 1; p <= 32; p++ {
+		fmt.Fprintf(&want, "interface Ethernet%d\n!\n", p)
+	}
+	want.WriteString("interface Loopback0\n!\nend\n")
+	if diff := cmp.Diff(want.String(), string(d.Running())); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }
 
 func configLines(text string) []string {
@@ -448,12 +477,12 @@ func TestCommitTimerRunsOut(t *testing.T) {
 	if out, _ := s.Handle("configure session t1 commit"); out != "% Invalid input\n" {
 		t.Errorf("confirm after expiry: %q", out)
 	}
-	mustRun(t, s, "configure session t2", "no interface Ethernet2", "commit timer 00:00:30", "configure session t2 commit")
+	mustRun(t, s, "configure session t2", "no qos map dscp 48 to traffic-class 6", "commit timer 00:00:30", "configure session t2 commit")
 	if !timers[1].stopped {
 		t.Error("confirm did not stop the timer")
 	}
 	timers[1].f() // a stopped timer that fires anyway changes nothing
-	if strings.Contains(string(d.Running()), "interface Ethernet2") {
+	if strings.Contains(string(d.Running()), "qos map dscp 48") {
 		t.Error("a confirmed commit was rolled back")
 	}
 }

@@ -178,7 +178,7 @@ var entries = func() []e {
 		{Modes: []string{"config"}, Syntax: "priority-flow-control pause watchdog override action drop", Rank: rankWatchdog + 4},
 
 		// Stanzas.
-		{Modes: []string{"config"}, Syntax: "interface <if:ifs>", Rank: rankEthernet, Natural: true, Enter: modeIf, Expand: expandInterface,
+		{Modes: []string{"config"}, Syntax: "interface <if:ifs>", Rank: rankEthernet, Natural: true, Enter: modeIf, Expand: expandInterface, Keep: physical,
 			Label: func(m grammar.Match, _ string) string { return "if-" + shortIf(m.Args["if"]) }},
 		{Modes: []string{"config"}, Syntax: "qos profile <name:word>", Key: "qos profile {name}", Rank: rankQoSProfile, Enter: modeProfile,
 			Label: func(m grammar.Match, _ string) string { return "qos-profile-" + m.Args["name"] }, Check: checkProfileDelete},
@@ -614,3 +614,7 @@ func doShowCheckpoints(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Ma
 	}
 	return b.String(), false
 }
+
+// physical reports a front-panel port's stanza: it always exists, and no
+// interface only resets it.
+func physical(text string) bool { return strings.HasPrefix(text, "interface Ethernet") }

@@ -47,6 +47,9 @@ type Entry[S any] struct {
 	Expand func(m Match) ([]string, string)
 	// EnterMulti is the mode entered when Expand gives several lines.
 	EnterMulti string
+	// Keep reports stanzas that negation empties instead of deleting (a
+	// physical port: "no interface" resets it to defaults).
+	Keep func(text string) bool
 	// Text rewrites the stored line (nil: the canonical text).
 	Text func(m Match) string
 	// Default is the canonical text of the factory setting: setting it
@@ -356,6 +359,10 @@ func (g *Grammar[S]) apply(s S, st *State, neg Neg, c candidate[S]) Result {
 					k = t
 				}
 				for _, parent := range f.Nodes {
+					if c := parent.Child(k); c != nil && e.Keep != nil && e.Keep(c.Text) {
+						c.Children = nil
+						continue
+					}
 					parent.Remove(k)
 				}
 			}

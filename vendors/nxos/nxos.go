@@ -92,9 +92,10 @@ func checkpointName(now time.Time) string {
 	return "lossless-" + strconv.FormatInt(now.UnixNano(), 36)
 }
 
-// Apply sends c between a checkpoint and its verification. On any failure
-// the device is rolled back to the checkpoint, over a new session when the
-// old one dropped, and the result says whether that worked.
+// Apply saves the running config, then sends c between a checkpoint and
+// its verification, and saves again. On any failure after the checkpoint
+// the device is rolled back to it, over a new session when the old one
+// dropped, and the result says whether that worked.
 func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOptions) vendors.Result {
 	start := time.Now()
 	res := vendors.Result{Device: d.t.Device}
@@ -104,6 +105,12 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 	}
 	if c.Empty() {
 		return done(nil)
+	}
+	// Save first: a switch that cannot save would lose the change on
+	// reload, and a save that fails here fails before anything changed.
+	// After a reload the switch is then at the pre-apply config.
+	if _, err := d.s.Exec(ctx, saveConfig); err != nil {
+		return done(fmt.Errorf("apply %s: save before the change: %w; nothing was changed", d.t.Device, err))
 	}
 	cp := checkpointName(start)
 	if out, err := d.s.Exec(ctx, "checkpoint "+cp); err != nil {

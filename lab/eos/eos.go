@@ -244,15 +244,18 @@ func (s *session) Handle(line string) (string, bool) {
 	return r.Out, r.Done
 }
 
-// handleUser serves unprivileged exec mode: enable, exit and the
-// terminal commands only.
+// handleUser serves unprivileged exec mode: enable, exit, show and
+// terminal only; privileged commands are invalid input there.
 func (s *session) handleUser(line string) (string, bool) {
-	switch f := strings.Fields(strings.ToLower(line)); {
+	f := strings.Fields(strings.ToLower(line))
+	switch {
 	case len(f) == 1 && strings.HasPrefix("enable", f[0]) && len(f[0]) >= 2:
 		s.user = false
 		return "", false
 	case len(f) == 1 && f[0] == "exit":
 		return "", true
+	case !(len(f[0]) >= 2 && (strings.HasPrefix("show", f[0]) || strings.HasPrefix("terminal", f[0]))):
+		return errInvalid + "\n", false
 	}
 	r := eosGrammar.Exec(s, &s.st, line)
 	if r.Err != nil || r.Msg != "" {

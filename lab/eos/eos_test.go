@@ -428,10 +428,10 @@ func TestRejectPattern(t *testing.T) {
 func TestPrompts(t *testing.T) {
 	d := newDevice(t, "")
 	s := d.NewSession("admin", nil)
-	got := run(s, "configure", "interface Ethernet1-2", "tx-queue 3", "qos profile ROCE", "uc-tx-queue 3", "exit", "exit", "exit", "disable", "enable")
+	got := run(s, "configure", "interface Ethernet1-2", "tx-queue 3", "qos profile ROCE", "uc-tx-queue 3", "exit", "exit", "exit", "disable", "configure", "enable")
 	want := "switch#configure\nswitch(config)#interface Ethernet1-2\nswitch(config-if-Et1-2)#tx-queue 3\nswitch(config-if-Et1-2-txq-3)#qos profile ROCE\n" +
 		"switch(config-qos-profile-ROCE)#uc-tx-queue 3\nswitch(config-qos-profile-ROCE-uc-txq-3)#exit\nswitch(config-qos-profile-ROCE)#exit\nswitch(config)#exit\n" +
-		"switch#disable\nswitch>enable\nswitch#"
+		"switch#disable\nswitch>configure\n% Invalid input\nswitch>enable\nswitch#"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

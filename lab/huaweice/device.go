@@ -208,12 +208,14 @@ type commitPoint struct {
 	before, after *node
 }
 
-// trial is an unconfirmed commit trial (§4).
+// trial is an unconfirmed commit trial (§4). A trial with a persist ID
+// has no owner: any session confirms it with commit persist ID.
 type trial struct {
-	before *node
-	owner  *Session
-	timer  *time.Timer
-	ends   time.Time
+	before  *node
+	owner   *Session
+	persist string
+	timer   *time.Timer
+	ends    time.Time
 }
 
 // Family returns the chip family ("A" or "B") of the device's model.
@@ -335,12 +337,15 @@ func (d *Device) commitLocked(cand *node, user, label string) {
 }
 
 // startTrial records the state to revert to and arms the timer.
-func (d *Device) startTrialLocked(before *node, owner *Session, secs int64) {
+func (d *Device) startTrialLocked(before *node, owner *Session, persist string, secs int64) {
 	if d.trial != nil {
 		d.trial.timer.Stop()
 		before = d.trial.before
 	}
-	t := &trial{before: before, owner: owner, ends: d.opts.clock().Add(time.Duration(secs) * time.Second)}
+	if persist != "" {
+		owner = nil
+	}
+	t := &trial{before: before, owner: owner, persist: persist, ends: d.opts.clock().Add(time.Duration(secs) * time.Second)}
 	t.timer = time.AfterFunc(time.Duration(secs)*time.Second, func() { d.expireTrial(t) })
 	d.trial = t
 }

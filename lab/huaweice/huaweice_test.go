@@ -386,6 +386,32 @@ Trial status: INACTIVE
 	}
 }
 
+// A persistent trial survives its session and is confirmed from another
+// with commit persist ID (§4).
+func TestCommitTrialPersist(t *testing.T) {
+	d := newTestDevice(t, "")
+	s1 := d.NewSession("admin", nil)
+	transcript(s1, "system-view", "drop-profile p1", "commit trial 300 persist job7")
+	s1.Close()
+	s2 := d.NewSession("admin", nil)
+	out := transcript(s2, "system-view", "commit persist job8", "commit persist job7", "display configuration trial status")
+	want := `<HUAWEI>system-view
+Enter system view, return user view with return command.
+[~HUAWEI]commit persist job8
+                        ^
+Error: Wrong parameter found at '^' position.
+[~HUAWEI]commit persist job7
+[~HUAWEI]display configuration trial status
+Trial status: INACTIVE
+`
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if !strings.Contains(string(d.Running()), "drop-profile p1\n") {
+		t.Error("confirmed trial lost its change")
+	}
+}
+
 // The trial timer running out (fault ExpireCommitTimer) restores the
 // previous running config byte for byte.
 func TestCommitTrialExpires(t *testing.T) {

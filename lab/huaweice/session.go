@@ -285,7 +285,7 @@ func (s *Session) leaveSystem() string {
 	s.q = &question{text: qUncommitted, answer: func(s *Session, a string) (string, bool) {
 		switch strings.ToLower(a) {
 		case "y", "yes":
-			out := s.commitNow("", 0, false)
+			out := s.commitNow("", 0, false, "")
 			if s.pending() {
 				return out, true
 			}
@@ -356,7 +356,8 @@ func (n *node) removeKey(k string) {
 	}
 }
 
-// commit runs commit, commit label L and commit trial [T] (§4).
+// commit runs commit, commit label L, commit trial [T] [persist ID] and
+// commit persist ID (§4; the persist forms from S5, annet's CE driver).
 func (s *Session) commit(a args) string {
 	trial := strings.HasPrefix(s.canon, "commit trial")
 	secs := int64(600)
@@ -366,10 +367,23 @@ func (s *Session) commit(a args) string {
 	if l := a["label"]; l != "" && (isDigit(l[0]) || l == "-") {
 		return (&parseError{errWrongParameter, len("commit label ")}).render(s.Prompt())
 	}
-	return s.commitNow(a["label"], secs, trial)
+	if !trial && a["id"] != "" {
+		// commit persist ID confirms that persistent trial from any
+		// session.
+		s.d.mu.Lock()
+		t := s.d.trial
+		s.d.mu.Unlock()
+		if t == nil || t.persist != a["id"] {
+			return (&parseError{errWrongParameter, len("commit persist ")}).render(s.Prompt())
+		}
+	}
+	return s.commitNow(a["label"], secs, trial, a["id"])
 }
 
-func (s *Session) commitNow(label string, secs int64, trial bool) string {
+// commitNow commits the candidate; trial starts (or refreshes) a commit
+// trial, persist names it; a commit that is not a trial confirms the
+// session's own trial, or the persistent trial named persist.
+func (s *Session) commitNow(label string, secs int64, trial bool, persist string) string {
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
 	if s.faults.Load().FailCommit {
@@ -382,13 +396,13 @@ func (s *Session) commitNow(label string, secs int64, trial bool) string {
 	s.cand, s.base = nil, nil
 	if !trial {
 		// A plain commit in the session that started a trial confirms it.
-		if t := s.d.trial; t != nil && t.owner == s {
+		if t := s.d.trial; t != nil && ((t.owner == s && t.persist == "") || (persist != "" && t.persist == persist)) {
 			t.timer.Stop()
 			s.d.trial = nil
 		}
 		return ""
 	}
-	s.d.startTrialLocked(before, s, secs)
+	s.d.startTrialLocked(before, s, persist, secs)
 	out := msgTrialEnter + "\n" + fmt.Sprintf(msgTrialRevert, secs) + "\n"
 	if s.faults.Load().ExpireCommitTimer {
 		s.d.revertTrialLocked()
@@ -401,12 +415,15 @@ func (s *Session) clearCandidate(args) string {
 	return ""
 }
 
-func (s *Session) abortTrial(args) string {
+func (s *Session) abortTrial(a args) string {
 	s.d.mu.Lock()
-	active := s.d.trial != nil
+	t := s.d.trial
 	s.d.mu.Unlock()
-	if !active {
+	if t == nil {
 		return msgNotInTrial + "\n"
+	}
+	if id := a["id"]; id != "" && t.persist != id {
+		return (&parseError{errWrongParameter, len("abort trial persist ")}).render(s.Prompt())
 	}
 	s.q = &question{text: qAbortTrial, answer: yesNo(func(s *Session) string {
 		s.d.mu.Lock()

@@ -135,6 +135,7 @@ func grammar() []*command {
 		{views: configView, pattern: "commit persist <id:text>", run: (*Session).commit},
 		{views: configView, pattern: "abort trial persist <id:text>", run: (*Session).abortTrial},
 		{views: configView, pattern: "clear configuration candidate", run: (*Session).clearCandidate},
+		{views: configView, pattern: "refresh configuration candidate", run: (*Session).refreshCandidate},
 		{views: configView, pattern: "abort trial", run: (*Session).abortTrial},
 		{views: []view{viewUser}, pattern: "rollback configuration to commit-id <id:int:1000000001-2999999999>", run: (*Session).rollback},
 		{views: []view{viewUser}, pattern: "rollback configuration last <n:int:1-80>", run: (*Session).rollback},

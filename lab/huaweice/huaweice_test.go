@@ -558,6 +558,23 @@ func TestConcurrentSessionsMerge(t *testing.T) {
 	}
 }
 
+// Two sessions changing the same line: the first commit wins, the second
+// gets a conflict until it refreshes its candidate (§4).
+func TestConcurrentSessionsConflict(t *testing.T) {
+	d := newTestDevice(t, "")
+	s1, s2 := d.NewSession("a", nil), d.NewSession("b", nil)
+	transcript(s1, "system-view", "sysname ONE")
+	transcript(s2, "system-view", "sysname TWO", "commit")
+	out := transcript(s1, "commit", "refresh configuration candidate", "commit")
+	want := "[*TWO]commit\n" + msgConflict + "\n[*TWO]refresh configuration candidate\n[*TWO]commit\n"
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if p := s1.Prompt(); p != "[~ONE]" {
+		t.Errorf("prompt after refresh and commit: %q", p)
+	}
+}
+
 func TestFaults(t *testing.T) {
 	t.Run("fail commit keeps the candidate", func(t *testing.T) {
 		d := newTestDevice(t, "")

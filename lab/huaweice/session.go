@@ -26,10 +26,11 @@ const (
 	qSave              = "Warning: The current configuration will be written to the device. Continue? [Y/N]:"
 	msgSaved           = "Info: Save the configuration successfully."
 	msgRollbackDone    = "Checking changes...\nLoading rollback changes\nCommitting\nCheck rollback result\nConfiguration rollback succeeded.\nPlease use 'display configuration commit changes last 1' to view the changes."
-	msgCommitFailed    = "Error: Failed to commit the configuration."            // [I]
-	msgRollbackFailed  = "Error: Failed to roll back the configuration."         // [I]
-	msgInTrial         = "Error: The system is in trial configuration mode."     // [I] §4: "refused (system is in trial configuration mode)"
-	msgNotInTrial      = "Error: The system is not in trial configuration mode." // [I]
+	msgCommitFailed    = "Error: Failed to commit the configuration."                                                                               // [I]
+	msgRollbackFailed  = "Error: Failed to roll back the configuration."                                                                            // [I]
+	msgInTrial         = "Error: The system is in trial configuration mode."                                                                        // [I] §4: "refused (system is in trial configuration mode)"
+	msgNotInTrial      = "Error: The system is not in trial configuration mode."                                                                    // [I]
+	msgConflict        = "Error: The configuration has been changed by another user. Run the refresh configuration candidate command, then commit." // [I] §4: "first commit wins, others get a conflict"
 	morePrompt         = "  ---- More ----"
 	defaultScreenLines = 24 // §5: default 24 lines per screen
 )
@@ -346,6 +347,50 @@ func merge3(base, cand, run *node) *node {
 	return out
 }
 
+// conflicts reports whether a line the candidate changed since base was
+// also changed, differently, in run: another session committed the same
+// thing first (§4).
+func conflicts(base, cand, run *node) bool {
+	for _, k := range unionKeys(base, cand) {
+		b, c, r := base.find(k), cand.find(k), run.find(k)
+		switch {
+		case c != nil && c.section && b != nil && r != nil:
+			if conflicts(b, c, r) {
+				return true
+			}
+		case c != nil && c.section && b == nil && r != nil:
+			if conflicts(&node{section: true}, c, r) {
+				return true
+			}
+		case sameLine(b, c):
+			// not changed by this session
+		case !sameLine(b, r) && !sameLine(c, r):
+			return true
+		}
+	}
+	return false
+}
+
+// sameLine compares two optional lines (nil = absent).
+func sameLine(a, b *node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.line == b.line && (!a.section || equal(a, b))
+}
+
+// refreshCandidate rebases the candidate on the current running config,
+// keeping the session's changes (§4 refresh configuration candidate).
+func (s *Session) refreshCandidate(args) string {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	if s.cand != nil {
+		s.cand = merge3(s.base, s.cand, s.d.running)
+		s.base = s.d.running.clone()
+	}
+	return ""
+}
+
 // removeKey deletes the child with exactly key k.
 func (n *node) removeKey(k string) {
 	for i, c := range n.children {
@@ -391,6 +436,9 @@ func (s *Session) commitNow(label string, secs int64, trial bool, persist string
 	}
 	before := s.d.running
 	if s.pending() {
+		if conflicts(s.base, s.cand, s.d.running) {
+			return msgConflict + "\n"
+		}
 		s.d.commitLocked(s.merged(), s.user, label)
 	}
 	s.cand, s.base = nil, nil

@@ -516,3 +516,14 @@ func BenchmarkValidate64Ports(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkText64Ports(b *testing.B) {
+	doc, err := Render(bigDevice())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for range b.N {
+		Text(doc.DB)
+	}
+}

@@ -1,11 +1,18 @@
 // Package huaweice is the lab's Huawei CloudEngine personality: the
-// `<HUAWEI>` / `[~HUAWEI]` / `[*HUAWEI]` CLI with its views, a data-driven
-// grammar for the DCB/PFC, deadlock, buffer, DiffServ, drop-profile and
-// interface QoS commands (reference/huawei-ce.md §2), the two-stage
-// candidate with commit, commit trial and rollback (§4), display
-// current-configuration with its filters (§5) and the error strings of §3.3.
+// `<HUAWEI>` / `[~HUAWEI]` / `[*HUAWEI]` CLI with its views and Y/N
+// questions, a data-driven grammar (one table of entries per view, with
+// argument ranges per chip family A or B) for the DCB/PFC, deadlock,
+// buffer, DiffServ, drop-profile and interface QoS commands of
+// reference/huawei-ce.md §2, the port-group bulk form, `undo` negation, the
+// per-session candidate with commit, commit trial (also persistent),
+// conflicts between sessions and rollback configuration (§4), display
+// current-configuration with its filters and the hiding of `priority 3`
+// (§1.1, §5), and the error strings of §3.3 with their caret line.
 //
 // It registers the kind "huawei-ce" with [device.Register]. It knows nothing
-// of SSH: the lab server feeds typed lines to a [device.Session]. The grammar
-// comes from the reference, never from what a renderer emits.
+// of SSH: the lab server feeds typed lines to a [device.Session] and pages
+// long output through [device.Pager]. The grammar comes from the
+// reference, never from what a renderer emits. Texts the reference does
+// not give (a failed commit, a conflict) are marked [I] where they are
+// defined.
 package huaweice

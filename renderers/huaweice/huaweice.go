@@ -8,6 +8,7 @@ package huaweice
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -162,11 +163,10 @@ func (r *renderer) warn(format string, args ...any) {
 // profileSet is one distinct port QoS: the domain and drop-profile names it
 // got and the ports that use it.
 type profileSet struct {
-	qos        *intent.QoS
-	domain     string
-	dropByID   map[int]string // class ID → drop-profile name
-	ports      []*intent.Port
-	firstIndex int
+	qos      *intent.QoS
+	domain   string
+	dropByID map[int]string // class ID → drop-profile name
+	ports    []*intent.Port
 	// drr holds the scheduling lines, computed once per set.
 	drr     []string
 	drrDone bool
@@ -182,7 +182,8 @@ func (r *renderer) render() ([]*config.Node, error) {
 		return nil, r.unsupported("platform "+d.Platform.Model, "syntax family %q is not supported: lossless renders CloudEngine families A and B of reference/huawei-ce.md §0 only", d.Platform.Family)
 	}
 	r.fam, r.famName = fam, d.Platform.Family
-	for k, v := range d.Options {
+	for _, k := range slices.Sorted(maps.Keys(d.Options)) {
+		v := d.Options[k]
 		switch {
 		case k == OptionDSCPMap:
 			if v != DSCPMapClaimed && v != DSCPMapFull {
@@ -261,37 +262,26 @@ func (r *renderer) render() ([]*config.Node, error) {
 	if err := r.buffersUnsupported(); err != nil {
 		return nil, err
 	}
-	for _, s := range sets {
-		for _, p := range s.ports {
-			n, err := r.iface(p, s)
-			if err != nil {
-				return nil, err
-			}
-			tree = append(tree, n)
+	// Interfaces in the device's port order, each with its set's objects.
+	for i := range d.Ports {
+		p := &d.Ports[i]
+		n, err := r.iface(p, setOf(sets, p))
+		if err != nil {
+			return nil, err
 		}
+		tree = append(tree, n)
 	}
-	// Interfaces print in the order of their names; sets group them, so
-	// restore the device's port order.
-	return sortInterfaces(tree, d.Ports), nil
+	return tree, nil
 }
 
-// sortInterfaces keeps the global sections in place and lists interface
-// sections in the device's port order.
-func sortInterfaces(tree []*config.Node, ports []intent.Port) []*config.Node {
-	order := map[string]int{}
-	for i, p := range ports {
-		order["interface "+p.Name] = i
-	}
-	first := len(tree)
-	for i, n := range tree {
-		if _, ok := order[n.Text]; ok {
-			first = i
-			break
+// setOf returns the set that holds port p.
+func setOf(sets []*profileSet, p *intent.Port) *profileSet {
+	for _, s := range sets {
+		if slices.Contains(s.ports, p) {
+			return s
 		}
 	}
-	ifs := tree[first:]
-	sort.SliceStable(ifs, func(i, j int) bool { return order[ifs[i].Text] < order[ifs[j].Text] })
-	return tree
+	return nil // every port is in a set (profileSets)
 }
 
 // profileSets groups the ports by their QoS content and names each group's
@@ -312,7 +302,7 @@ func (r *renderer) profileSets() ([]*profileSet, error) {
 			byPtr[q] = s
 			return s
 		}
-		s := &profileSet{qos: q, firstIndex: len(sets)}
+		s := &profileSet{qos: q}
 		byKey[k] = s
 		byPtr[q] = s
 		sets = append(sets, s)

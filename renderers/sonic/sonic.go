@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -237,7 +238,7 @@ func (r *renderer) set(table, key, field, value string) {
 
 func (r *renderer) render() error {
 	d := r.d
-	for k := range d.Options {
+	for _, k := range slices.Sorted(maps.Keys(d.Options)) {
 		if strings.HasPrefix(k, "sonic.") {
 			return r.unsupported("option "+strconv.Quote(k), "the SONiC renderer has no options")
 		}

@@ -48,18 +48,18 @@ const (
 
 // Ranges from the SONiC YANG (reference/sonic.md §2).
 const (
-	queueCount                     = 8
-	dscpCount                      = 64
-	weightMin, weightMax           = 1, 100 // SCHEDULER weight uint8 1..100
-	detectMin, detectMax           = 100 * time.Millisecond, 5000 * time.Millisecond
-	restoreMin, restoreMax         = 100 * time.Millisecond, 60000 * time.Millisecond
-	pollMin, pollMax               = 100 * time.Millisecond, 1000 * time.Millisecond
-	wredMax                        = 1<<31 - 1 // orchagent parses thresholds with stoi (§2.8)
-	mapNameMax                     = 32
-	bufferQueueLast                = 6 // template BUFFER_QUEUE covers queues 0–6 (§2.14, §5)
-	defaultDynamicTh               = 0 // the threshold column of pg_profile_lookup.ini rows (§2.12, §4)
-	pfcStatHistory                 = "disable"
-	losslessDynamicThMin, dynThMax = -8, 7
+	queueCount             = 8
+	dscpCount              = 64
+	weightMin, weightMax   = 1, 100 // SCHEDULER weight uint8 1..100
+	detectMin, detectMax   = 100 * time.Millisecond, 5000 * time.Millisecond
+	restoreMin, restoreMax = 100 * time.Millisecond, 60000 * time.Millisecond
+	pollMin, pollMax       = 100 * time.Millisecond, 1000 * time.Millisecond
+	wredMax                = 1<<31 - 1 // orchagent parses thresholds with stoi (§2.8)
+	mapNameMax             = 32
+	bufferQueueLast        = 6 // template BUFFER_QUEUE covers queues 0–6 (§2.14, §5)
+	defaultDynamicTh       = 0 // the threshold column of pg_profile_lookup.ini rows (§2.12, §4)
+	pfcStatHistory         = "disable"
+	dynThMin, dynThMax     = -8, 7 // BUFFER_PROFILE dynamic_th int32 −8..7
 )
 
 func init() {
@@ -670,7 +670,7 @@ func (r *renderer) watchdogPort(p *intent.Port, q *intent.QoS) error {
 	if w == nil {
 		return nil
 	}
-	if dw := r.d.QoS.PFC.Watchdog; dw == nil || dw.Polling != w.Polling {
+	if dw := r.d.QoS.PFC.Watchdog; w.Polling != 0 && (dw == nil || dw.Polling != w.Polling) {
 		return r.unsupported("PFC watchdog polling of port "+p.Name, "POLL_INTERVAL is switch-wide (PFC_WD|GLOBAL), so ports cannot override it")
 	}
 	action, ok := map[string]string{"": "drop", "drop": "drop", "forward": "forward", "notify-only": "alert"}[w.Action]
@@ -789,7 +789,7 @@ func (r *renderer) bufferObjects(p *intent.Port, k bufferKey, lossless []int) (b
 	th := defaultDynamicTh
 	if b := r.d.Buffers; b != nil && b.Alpha != nil {
 		th = *b.Alpha
-		if th < losslessDynamicThMin || th > dynThMax {
+		if th < dynThMin || th > dynThMax {
 			return bufferObjects{}, r.unsupported(fmt.Sprintf("buffer alpha %d", th), "dynamic_th is −8..7 (sonic-buffer-profile YANG)")
 		}
 	}

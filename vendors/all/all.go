@@ -8,5 +8,6 @@ package all
 //go:generate go run gen.go
 
 import (
+	_ "github.com/lossless-net/lossless/vendors/eos"
 	_ "github.com/lossless-net/lossless/vendors/nxos"
 )

@@ -1,0 +1,243 @@
+// Package eos is the Arista EOS driver: it reads `show running-config`
+// over SSH and keeps its QoS part (QoSView), diffs it against the EOS
+// rendering inside lossless' scope (Scope) with EOS's negations and safe
+// remediation order, and applies a change atomically in a configuration
+// session as reference/eos.md §5 recommends: the commands go into
+// `configure session NAME`, `configure session NAME commit timer` makes
+// them running with an automatic rollback armed, a re-read must show no
+// difference, and only then `configure session NAME commit` confirms and
+// `write memory` saves. A refused line or a failed commit aborts the
+// session; a dropped connection makes EOS discard the session (or the
+// timer roll it back), and the driver reconnects to abort and check.
+package eos
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/lossless-net/lossless/config"
+	render "github.com/lossless-net/lossless/renderers/eos"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// Vendor is the inventory name of EOS devices.
+const Vendor = render.Vendor
+
+// platformYAML is the scrapligo platform definition: the stock
+// arista_eos one with a configuration-session privilege level.
+//
+//go:embed platform.yaml
+var platformYAML []byte
+
+// sessionLevel is the privilege level of platform.yaml for a
+// configuration session.
+const sessionLevel = "configuration-session"
+
+func init() {
+	vendors.Register(vendors.Vendor{Name: Vendor, Render: render.Render, Dial: Dial, Scope: Scope, LabSeed: LabSeed})
+}
+
+// Commands the driver sends (reference/eos.md §1c, §5).
+const (
+	showRun    = "show running-config"
+	saveConfig = "write memory"
+)
+
+// rollbackTimeout bounds the abort and check after a failure, which run
+// even after ctx is cancelled (Ctrl-C must not leave a half-applied
+// change).
+const rollbackTimeout = 2 * time.Minute
+
+// maxTimer is the largest commit timer hh:mm:ss can express.
+const maxTimer = 100*time.Hour - time.Second
+
+// Driver is a connected EOS device.
+type Driver struct {
+	t   vendors.Target
+	s   *vendors.Session
+	log *slog.Logger
+}
+
+// Dial connects to an EOS device.
+func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
+	s, err := vendors.DialSSH(ctx, t, platformYAML)
+	if err != nil {
+		return nil, err
+	}
+	log := t.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Driver{t: t, s: s, log: log.With("device", t.Device, "vendor", Vendor)}, nil
+}
+
+// Running returns the QoS part of `show running-config` (QoSView): the
+// same bytes on every read of an unchanged device.
+func (d *Driver) Running(ctx context.Context) ([]byte, error) {
+	out, err := d.s.Command(ctx, showRun)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
+	}
+	v, err := QoSView([]byte(out))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
+	}
+	return v, nil
+}
+
+// Diff returns the change from running (a Running result) to desired.
+func (d *Driver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
+	return Diff(d.t.Device, running, desired)
+}
+
+// Close ends the session.
+func (d *Driver) Close() error { return d.s.Close() }
+
+// sessionName is unique per apply; EOS prompts show its first 6
+// characters, "lossle" (reference/eos.md §1c).
+func sessionName(now time.Time) string {
+	return "lossless_" + strconv.FormatInt(now.UnixNano(), 36)
+}
+
+// timer writes a commit timer as hh:mm:ss, rounded up to whole seconds
+// (reference/eos.md §5).
+func timer(d time.Duration) string {
+	if d <= 0 {
+		d = vendors.DefaultConfirmTimeout
+	}
+	d = min((d+time.Second-1).Truncate(time.Second), maxTimer)
+	s := int(d / time.Second)
+	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// Apply sends c in a configuration session, commits it with a timer,
+// verifies the running config and confirms. On any failure the device is
+// brought back to the running config it had before (the session aborted,
+// or the timed commit rolled back), checked by a re-read, over a new
+// connection when the old one dropped.
+func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.ApplyOptions) vendors.Result {
+	start := time.Now()
+	res := vendors.Result{Device: d.t.Device}
+	done := func(err error) vendors.Result {
+		res.Err, res.Duration = err, time.Since(start)
+		return res
+	}
+	if c.Empty() {
+		return done(nil)
+	}
+	before, err := d.Running(ctx)
+	if err != nil {
+		return done(fmt.Errorf("apply %s: %w", d.t.Device, err))
+	}
+	name := sessionName(start)
+	committed, err := d.push(ctx, c, name, opts)
+	if err == nil {
+		res.Applied = true
+		d.log.Info("applied", "op", "apply", "session", name, "commands", len(c.Commands), "duration", time.Since(start))
+		if _, err := d.s.Exec(ctx, saveConfig); err != nil {
+			// The change is running and confirmed; only the save failed.
+			return done(fmt.Errorf("apply %s: applied, but saving the running config failed: %w", d.t.Device, err))
+		}
+		return done(nil)
+	}
+	if rbErr := d.rollback(ctx, name, committed, before); rbErr != nil {
+		d.log.Error("rollback failed", "op", "rollback", "session", name, "err", rbErr)
+		return done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may not be at its pre-apply config (session %s): %w", d.t.Device, err, name, rbErr))
+	}
+	res.RolledBack = true
+	d.log.Warn("rolled back", "op", "rollback", "session", name, "err", err)
+	how := "session aborted"
+	if committed {
+		how = "timed commit rolled back"
+	}
+	return done(fmt.Errorf("apply %s: %w; %s, the device is at its pre-apply config", d.t.Device, err, how))
+}
+
+// push runs the session up to the confirm. committed reports whether the
+// timed commit was accepted (the change may be running).
+func (d *Driver) push(ctx context.Context, c *vendors.Change, name string, opts vendors.ApplyOptions) (committed bool, err error) {
+	if err := d.s.ConfigureIn(ctx, sessionLevel, "configure session "+name, c.Commands); err != nil {
+		return false, err
+	}
+	// Leaves the session pending (end), then the review of §5 step 3.
+	diffs, err := d.s.Exec(ctx, "show session-config named "+name+" diffs")
+	if err != nil {
+		return false, fmt.Errorf("review: %w", err)
+	}
+	d.log.Debug("session diffs", "op", "review", "session", name, "diff", diffs)
+	if _, err := d.s.Exec(ctx, "configure session "+name+" commit timer "+timer(opts.ConfirmTimeout)); err != nil {
+		return false, fmt.Errorf("commit: %w", err)
+	}
+	running, err := d.Running(ctx)
+	if err != nil {
+		return true, fmt.Errorf("verify: %w", err)
+	}
+	left, err := Diff(d.t.Device, running, c.Desired)
+	if err != nil {
+		return true, fmt.Errorf("verify: %w", err)
+	}
+	if !left.Empty() {
+		return true, fmt.Errorf("verify: the running config differs from the desired one after the commit (did the commit timer run out?):\n%s", left.Diff)
+	}
+	if _, err := d.s.Exec(ctx, "configure session "+name+" commit"); err != nil {
+		return true, fmt.Errorf("confirm: %w", err)
+	}
+	// A confirm that came too late finds no timer and no session (an
+	// error above); check that the change is still running.
+	running, err = d.Running(ctx)
+	if err != nil {
+		return true, fmt.Errorf("verify after confirm: %w", err)
+	}
+	if left, err := Diff(d.t.Device, running, c.Desired); err != nil || !left.Empty() {
+		return true, fmt.Errorf("verify after confirm: the change is no longer running (the commit timer ran out before the confirm)")
+	}
+	return true, nil
+}
+
+// rollback takes the device back to before: it aborts the session (a
+// pending one is discarded, a timed commit rolled back at once), over a
+// new connection if the current one is gone, and checks that the running
+// config is the one read before the apply. An abort EOS refuses because
+// the session is already gone (discarded with its connection, or rolled
+// back by its timer) is fine as long as the check passes.
+func (d *Driver) rollback(ctx context.Context, name string, committed bool, before []byte) error {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+	defer cancel()
+	abort := "configure session " + name + " abort"
+	_, err := d.s.Exec(rctx, abort)
+	if err != nil && !isDeviceError(err) {
+		// The connection dropped: EOS discarded the pending session with
+		// it; a timed commit is still armed, so abort it now.
+		_ = d.s.Close()
+		ns, derr := vendors.DialSSH(rctx, d.t, platformYAML)
+		if derr != nil {
+			return fmt.Errorf("reconnect: %w", derr)
+		}
+		d.s = ns
+		_, err = ns.Exec(rctx, abort)
+	}
+	if err != nil && !isDeviceError(err) {
+		return fmt.Errorf("abort: %w", err)
+	}
+	now, rerr := d.Running(rctx)
+	if rerr != nil {
+		return fmt.Errorf("check: %w", rerr)
+	}
+	if string(now) != string(before) {
+		if err != nil {
+			return fmt.Errorf("abort: %w; the running config is not the pre-apply one", err)
+		}
+		return errors.New("the running config is not the pre-apply one after the abort")
+	}
+	return nil
+}
+
+func isDeviceError(err error) bool {
+	var de *vendors.DeviceError
+	return errors.As(err, &de)
+}

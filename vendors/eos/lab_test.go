@@ -1,0 +1,259 @@
+package eos
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/golden"
+	"github.com/lossless-net/lossless/lab"
+	"github.com/lossless-net/lossless/lab/device"
+	_ "github.com/lossless-net/lossless/lab/eos"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// startLab starts a lab with one EOS device seeded with seed and returns
+// the node and a target that trusts its host key.
+func startLab(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
+	t.Helper()
+	l, err := lab.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	n, err := l.Add(Vendor, "leaf1", seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	if err := l.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	return n, vendors.Target{Device: "leaf1", Vendor: Vendor, Address: "127.0.0.1", Port: n.Port(),
+		Login: vendors.Login{User: lab.DefaultUser, Password: lab.DefaultPassword, KnownHosts: kh}}
+}
+
+// running is the lab's full running config, as show running-config
+// prints it.
+func running(n *lab.Node) string { return string(n.Device().Running()) }
+
+// outside is the running config with everything in lossless' scope for
+// desired removed: what apply must leave byte-identical.
+func outside(t *testing.T, text string, desired *config.Document) string {
+	t.Helper()
+	all, err := parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := newScope(canonTree(desired.Tree), all)
+	var keep []*node
+	for _, n := range all {
+		switch {
+		case isProfile(n.text) && sc.profiles[n.text], isMapLine(n.text), isPFCGlobal(n):
+		case isInterface(n.text) && sc.ifs[n.text]:
+			c := &node{text: n.text, key: n.key}
+			for _, l := range n.kids {
+				switch {
+				case strings.HasPrefix(l.text, "tx-queue "):
+					q := &node{text: l.text, key: l.key}
+					for _, k := range l.kids {
+						if !queueLine(k.key) {
+							q.kids = append(q.kids, k)
+						}
+					}
+					if len(q.kids) > 0 {
+						c.kids = append(c.kids, q)
+					}
+				case !portLine(l.text):
+					c.kids = append(c.kids, l)
+				}
+			}
+			keep = append(keep, c)
+		default:
+			keep = append(keep, n)
+		}
+	}
+	return print(keep)
+}
+
+// inside is the scoped running config in the rendering's order, and the
+// rendering, both printed canonically.
+func inside(t *testing.T, text string, desired *config.Document) (got, want string) {
+	t.Helper()
+	all, err := parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := canonTree(desired.Tree)
+	return print(ordered(newScope(w, all).filter(all), w)), print(w)
+}
+
+func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
+	t.Helper()
+	drv, err := Dial(ctx, tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = drv.Close() })
+	run, err := drv.Running(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := drv.Diff(run, desired)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return drv, ch
+}
+
+// TestApplyConverges: from a running config with stale thresholds, an
+// extra lossless priority and DSCP map entry, another watchdog timeout
+// and unrelated config, apply converges: inside the scope the device
+// equals the rendering, outside it nothing changed, and the next plan is
+// empty. Both layouts of reference/eos.md §1a and §1b, and the move from
+// one to the other.
+func TestApplyConverges(t *testing.T) {
+	tests := []struct {
+		name          string
+		seed, desired string
+	}{
+		{"per-interface (§1a)", "", "canonical.cfg"},
+		{"qos profile (§1b)", "", "profile.cfg"},
+		{"per-interface to qos profile", "canonical.cfg", "profile.cfg"},
+		{"qos profile to per-interface", "profile.cfg", "canonical.cfg"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			want := document(t, readFile(t, tc.desired))
+			seed := LabSeed(want.Text)
+			if tc.seed != "" {
+				seed = LabSeed([]byte(readFile(t, tc.seed)))
+			}
+			n, tgt := startLab(t, seed)
+			before := running(n)
+			drv, ch := plan(t, ctx, tgt, want)
+			if ch.Empty() {
+				t.Fatal("plan is empty against a stale device")
+			}
+			if running(n) != before {
+				t.Fatal("planning changed the device")
+			}
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			if res.Err != nil || !res.Applied {
+				t.Fatalf("apply: %+v\ncommands:\n%s", res, strings.Join(ch.Commands, "\n"))
+			}
+			after := running(n)
+			if got, want := outside(t, after, want), outside(t, before, want); got != want {
+				t.Errorf("config outside the scope changed:\n%s", golden.Unified("before", "after", want, got))
+			}
+			if got, want := inside(t, after, want); got != want {
+				t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, want))
+			}
+			if _, again := plan(t, ctx, tgt, want); !again.Empty() {
+				t.Errorf("plan after apply is not empty:\n%s\n%q", again.Diff, again.Commands)
+			}
+			if strings.Contains(after, "lossless_") {
+				t.Errorf("session name left in the config:\n%s", after)
+			}
+		})
+	}
+}
+
+// TestApplyFaults: whatever fails during an apply, the device ends at
+// exactly its pre-apply running config and the error names the device and
+// the reason.
+func TestApplyFaults(t *testing.T) {
+	// Lines the lab counts before the first change line: terminal width
+	// and length on open, show running-config for the plan and again for
+	// the apply, the prompt probe and configure session NAME.
+	const beforeChange = 6
+	tests := []struct {
+		name   string
+		fault  func(f *device.Faults, commands int)
+		reason string
+	}{
+		{"connection dropped mid-apply", func(f *device.Faults, _ int) { f.CloseAfter = beforeChange + 3 }, "connection lost"},
+		// After the change lines: end, the diffs review, the commit timer,
+		// then the drop cuts the verification read; the timed commit is
+		// running and must be rolled back over a new connection.
+		{"connection dropped after the timed commit", func(f *device.Faults, commands int) { f.CloseAfter = beforeChange + commands + 8 }, "connection lost: errConnectionError; timed commit rolled back"},
+		{"command rejected", func(f *device.Faults, _ int) { f.RejectPattern = "^random-detect" }, `rejected "random-detect`},
+		{"commit failure", func(f *device.Faults, _ int) { f.FailCommit = true }, "% Cannot commit"},
+		{"commit timer not confirmed", func(f *device.Faults, _ int) { f.ExpireCommitTimer = true }, "commit timer run out"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			want := document(t, readFile(t, "canonical.cfg"))
+			n, tgt := startLab(t, LabSeed(want.Text))
+			before := running(n)
+			drv, ch := plan(t, ctx, tgt, want)
+			n.Faults().Update(func(f *device.Faults) { tc.fault(f, len(ch.Commands)) })
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter, f.RejectPattern, f.FailCommit, f.ExpireCommitTimer = 0, "", false, false })
+			if res.Err == nil || res.Applied {
+				t.Fatalf("apply succeeded despite the fault: %+v", res)
+			}
+			if !res.RolledBack {
+				t.Errorf("not rolled back: %v", res.Err)
+			}
+			t.Logf("result: %v", res.Err)
+			msg := res.Err.Error()
+			if !strings.Contains(msg, "leaf1") || !strings.Contains(msg, tc.reason) {
+				t.Errorf("error %q does not name the device and %q", msg, tc.reason)
+			}
+			if got := running(n); got != before {
+				t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, got))
+			}
+		})
+	}
+}
+
+// TestConfirmTimeout: -confirm-timeout reaches the device as the commit
+// timer, in hh:mm:ss.
+func TestConfirmTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "00:02:00"}, {90 * time.Second, "00:01:30"}, {1500 * time.Millisecond, "00:00:02"}, {26 * time.Hour, "26:00:00"}, {1000 * time.Hour, "99:59:59"},
+	} {
+		if got := timer(tc.d); got != tc.want {
+			t.Errorf("timer(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+// TestHostKey: an unknown or changed host key is refused unless the
+// insecure option is set.
+func TestHostKey(t *testing.T) {
+	ctx := t.Context()
+	n, tgt := startLab(t, nil)
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unknown := tgt
+	unknown.Login.KnownHosts = empty
+	var he *vendors.HostKeyError
+	if _, err := Dial(ctx, unknown); !errors.As(err, &he) || he.Changed {
+		t.Errorf("unknown host key: got %v, want a HostKeyError (unknown)", err)
+	}
+	n.Faults().Update(func(f *device.Faults) { f.ChangeHostKey = true })
+	if _, err := Dial(ctx, tgt); !errors.As(err, &he) || !he.Changed {
+		t.Errorf("changed host key: got %v, want a HostKeyError (changed)", err)
+	}
+	insecure := tgt
+	insecure.Login.InsecureIgnoreHostKey = true
+	drv, err := Dial(ctx, insecure)
+	if err != nil {
+		t.Fatalf("insecure dial: %v", err)
+	}
+	_ = drv.Close()
+}

@@ -1,0 +1,67 @@
+package eos
+
+import (
+	"strings"
+)
+
+// Stale and unrelated config LabSeed adds: earlier ECN thresholds, a
+// lossless class the intent no longer has (PFC priority 4 and DSCP 10 in
+// traffic class 4), an earlier watchdog timeout, and config lossless must
+// never touch (descriptions, mtu, ECN counters, an uplink port).
+const (
+	staleECN     = "random-detect ecn minimum-threshold 100 kbytes maximum-threshold 2000 kbytes max-mark-probability 50"
+	stalePFC     = "priority-flow-control priority 4 no-drop"
+	staleMap     = "qos map dscp 10 to traffic-class 4"
+	staleTimeout = "priority-flow-control pause watchdog default timeout 0.5"
+	ecnCount     = "random-detect ecn count"
+)
+
+// LabSeed returns a realistic running config for an emulated EOS switch
+// that should end at desired (its rendering): desired with stale ECN
+// thresholds, an extra lossless priority on every managed port or
+// profile, an extra DSCP map entry, another watchdog timeout, plus config
+// outside lossless' scope. Nil when desired does not parse.
+func LabSeed(desired []byte) []byte {
+	nodes, err := parse(desired)
+	if err != nil || len(nodes) == 0 {
+		return nil
+	}
+	var out []*node
+	first := true
+	for _, n := range nodes {
+		switch {
+		case isInterface(n.text) || isProfile(n.text):
+			stale(n)
+			if isInterface(n.text) && first {
+				first = false
+				n.kids = append([]*node{newNode("description rdma-host", nil), newNode("mtu 9214", nil)}, n.kids...)
+			}
+		case strings.HasPrefix(n.text, "priority-flow-control pause watchdog default timeout "):
+			n = newNode(staleTimeout, nil)
+		}
+		out = append(out, n)
+	}
+	out = append(out, newNode(staleMap, nil),
+		newNode("interface Ethernet32", []*node{newNode("description uplink-to-core", nil), newNode("mtu 9214", nil), newNode("qos trust cos", nil)}))
+	return []byte(print(out))
+}
+
+// stale rewrites a port or profile stanza: old ECN thresholds with ECN
+// counters on, and an extra no-drop priority after the others.
+func stale(n *node) {
+	var kids []*node
+	for _, c := range n.kids {
+		kids = append(kids, c)
+		if strings.HasPrefix(c.text, "priority-flow-control priority ") && (len(kids) == len(n.kids) || !strings.HasPrefix(n.kids[len(kids)].text, "priority-flow-control priority ")) {
+			kids = append(kids, newNode(stalePFC, nil))
+		}
+		for i, l := range c.kids {
+			if l.key == "random-detect ecn" {
+				c.kids[i] = newNode(staleECN, nil)
+				c.kids = append(c.kids, newNode(ecnCount, nil))
+				break
+			}
+		}
+	}
+	n.kids = kids
+}

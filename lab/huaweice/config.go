@@ -140,10 +140,19 @@ func (n *node) visible(all bool) bool {
 	return false
 }
 
-// lines renders a top-level node and its children as display lines.
+// lines renders a node and, for a section, its visible children, each
+// level indented by one more space (ai-service › ai-ecn › lines, §1.5).
 func (n *node) lines(all bool) []string {
 	out := []string{n.line}
 	for _, c := range n.children {
+		if c.section {
+			if c.visible(all) {
+				for _, l := range c.lines(all) {
+					out = append(out, " "+l)
+				}
+			}
+			continue
+		}
 		if all || !c.hidden {
 			out = append(out, " "+c.line)
 		}
@@ -172,43 +181,9 @@ func (root *node) body(all bool) []string {
 // Default-equal lines count: they are changes the user typed.
 func diff(running, cand *node) []string {
 	out := []string{"Building configuration"}
-	keys := unionKeys(running, cand)
 	changed := false
-	for _, k := range keys {
-		r, c := running.find(k), cand.find(k)
-		var block []string
-		switch {
-		case r == nil && c.visible(true):
-			for _, l := range c.lines(true) {
-				block = append(block, "+ "+l)
-			}
-		case c == nil && r.visible(true):
-			for _, l := range r.lines(true) {
-				block = append(block, "- "+l)
-			}
-		case r != nil && c != nil:
-			if r.line != c.line {
-				block = append(block, "- "+r.line, "+ "+c.line)
-			}
-			var inner []string
-			for _, ck := range unionKeys(r, c) {
-				rc, cc := r.find(ck), c.find(ck)
-				switch {
-				case rc == nil:
-					inner = append(inner, "+  "+cc.line)
-				case cc == nil:
-					inner = append(inner, "-  "+rc.line)
-				case rc.line != cc.line:
-					inner = append(inner, "-  "+rc.line, "+  "+cc.line)
-				}
-			}
-			if len(inner) > 0 {
-				if len(block) == 0 {
-					block = append(block, "  "+c.line)
-				}
-				block = append(block, inner...)
-			}
-		}
+	for _, k := range unionKeys(running, cand) {
+		block := diffNode(running.find(k), cand.find(k), "")
 		if len(block) > 0 {
 			out = append(out, "  #")
 			out = append(out, block...)
@@ -219,6 +194,34 @@ func diff(running, cand *node) []string {
 		out = append(out, "  #")
 	}
 	return out
+}
+
+// diffNode renders the changes of one line or section (r running, c
+// candidate; nil = absent) at an indentation.
+func diffNode(r, c *node, indent string) []string {
+	var block []string
+	switch {
+	case r == nil && c != nil && c.visible(true):
+		for _, l := range c.lines(true) {
+			block = append(block, "+ "+indent+l)
+		}
+	case c == nil && r != nil && r.visible(true):
+		for _, l := range r.lines(true) {
+			block = append(block, "- "+indent+l)
+		}
+	case r != nil && c != nil && r.section && c.section:
+		var inner []string
+		for _, k := range unionKeys(r, c) {
+			inner = append(inner, diffNode(r.find(k), c.find(k), indent+" ")...)
+		}
+		if len(inner) > 0 {
+			block = append(block, "  "+indent+c.line)
+			block = append(block, inner...)
+		}
+	case r != nil && c != nil && r.line != c.line:
+		block = append(block, "- "+indent+r.line, "+ "+indent+c.line)
+	}
+	return block
 }
 
 // unionKeys lists the children keys of a and b in display order.

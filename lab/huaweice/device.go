@@ -251,23 +251,29 @@ func (d *Device) render(root *node, all bool) string {
 }
 
 // load applies configuration text (display current-configuration form)
-// to a copy of root through the grammar and returns the copy.
+// to a copy of root through the grammar and returns the copy. A line
+// indented by one more space than a section header belongs to it.
 func (d *Device) load(root *node, text string) (*node, error) {
 	root = root.clone()
-	var cur *node
-	curView := viewSystem
+	type level struct {
+		sec *node
+		v   view
+	}
+	stack := []level{{root, viewSystem}}
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimRight(raw, " \r")
 		trimmed := strings.TrimSpace(line)
 		if trimmed == "" || trimmed == "#" || trimmed == "return" || strings.HasPrefix(trimmed, "!") {
 			continue
 		}
-		v, sec := curView, cur
-		if !strings.HasPrefix(line, " ") {
-			v, sec = viewSystem, root
+		depth := len(line) - len(strings.TrimLeft(line, " "))
+		if depth >= len(stack) {
+			return nil, fmt.Errorf("line %d %q: indented under no section", i+1, trimmed)
 		}
-		e := &edit{root: root, cur: sec, family: d.family, ports: d.ports}
-		m, perr := parse(d.commands(v, false), trimmed)
+		stack = stack[:depth+1]
+		at := stack[depth]
+		e := &edit{root: root, cur: at.sec, family: d.family, ports: d.ports}
+		m, perr := parse(d.commands(at.v, false), trimmed)
 		if perr != nil {
 			return nil, fmt.Errorf("line %d %q: %s", i+1, trimmed, perr.kind.text())
 		}
@@ -275,7 +281,7 @@ func (d *Device) load(root *node, text string) (*node, error) {
 			return nil, fmt.Errorf("line %d %q: %s", i+1, trimmed, errWrongParameter.text())
 		}
 		if m.cmd.enter != 0 {
-			cur, curView = e.entered, m.cmd.enter
+			stack = append(stack, level{e.entered, m.cmd.enter})
 		}
 	}
 	return root, nil

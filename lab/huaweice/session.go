@@ -37,10 +37,29 @@ const (
 
 // frame is one level of the view stack.
 type frame struct {
-	v      view
-	key    string // the section's key in the tree ("" for user and system view)
-	suffix string // prompt suffix: "-100GE1/0/1", "-dcb-pfc-default"
-	header *node  // the section header, to recreate it in a fresh candidate
+	v view
+	// path holds the keys of the section and its parents, from the top
+	// (empty for user and system view).
+	path   []string
+	suffix string  // prompt suffix: "-100GE1/0/1", "-ai-service-ai-ecn"
+	header []*node // the headers along path, to recreate them in a fresh candidate
+}
+
+// section returns the frame's section in a tree; with create, missing
+// sections along the path are added from the headers.
+func (f frame) section(root *node, create bool) *node {
+	cur := root
+	for i, k := range f.path {
+		next := cur.find(k)
+		if next == nil {
+			if !create {
+				return nil
+			}
+			next = cur.put(f.header[i].clone())
+		}
+		cur = next
+	}
+	return cur
 }
 
 // question is a pending Y/N prompt.
@@ -194,17 +213,9 @@ func (s *Session) config(m *matchResult, prompt string) string {
 		s.cand = s.base.clone()
 	}
 	f := s.view()
-	cur := s.cand
-	if f.key != "" {
-		if cur = s.cand.find(f.key); cur == nil {
-			cur = s.cand.put(f.header.clone())
-		}
-	}
+	f.section(s.cand, true)
 	work := s.cand.clone()
-	wcur := work
-	if f.key != "" {
-		wcur = work.find(f.key)
-	}
+	wcur := f.section(work, false)
 	e := &edit{root: work, cur: wcur, family: s.d.family, ports: s.d.ports}
 	if f.v == viewPortGroup && m.cmd.usableIn(viewInterface) {
 		// §1.2: the command lands under every member interface.
@@ -227,7 +238,12 @@ func (s *Session) config(m *matchResult, prompt string) string {
 	if v := m.cmd.enter; v != 0 {
 		hdr := &node{line: e.entered.line, key: e.entered.key, rank: e.entered.rank, section: true,
 			showEmpty: e.entered.showEmpty, view: v, children: []*node{}}
-		s.stack = append(s.stack, frame{v: v, key: e.entered.key, suffix: suffix(v, e.entered.line), header: hdr})
+		s.stack = append(s.stack, frame{
+			v:      v,
+			path:   append(append([]string(nil), f.path...), e.entered.key),
+			suffix: f.suffix + suffix(v, e.entered.line),
+			header: append(append([]*node(nil), f.header...), hdr),
+		})
 	}
 	return ""
 }
@@ -602,7 +618,7 @@ func (s *Session) displayThis(args) string {
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
 	lines := []string{"#"}
-	if n := s.d.running.find(s.view().key); n != nil {
+	if n := s.view().section(s.d.running, false); n != nil {
 		lines = append(lines, n.lines(false)...)
 	}
 	return strings.Join(append(lines, "#", "return"), "\n") + "\n"

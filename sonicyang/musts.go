@@ -17,30 +17,33 @@ type must struct {
 	Check  func(db config.DB) []string
 }
 
-// musts are the `must` constraints of the tables lossless writes or reads
-// (shared/yang/sonic at sonic-buildimage 086b03bd).
-var musts = []must{
-	wredMust("yellow"), wredMust("green"), wredMust("red"),
-	{"sonic-pfcwd", "../ifname != 'GLOBAL'", pfcwdPerPort},
-	{"sonic-pfcwd", "(not(boolean(current()/../../PFC_WD_LIST[ifname='GLOBAL'])) or (current() >= current()/../../PFC_WD_LIST[ifname='GLOBAL']/POLL_INTERVAL))", pfcwdPoll},
-	{"sonic-pfcwd", "../ifname = 'GLOBAL'", pfcwdGlobalOnly},
-	{"sonic-scheduler", "((current()/../cir) and (current()/../cir > 0))", schedNeedsCIR},
-	{"sonic-scheduler", "(current() >= current()/../cir)", schedPIR},
-	{"sonic-scheduler", "((current()/../pir) and (current()/../pir > 0))", schedPBSNeedsPIR},
-	{"sonic-scheduler", "((not(current()/../cbs)) or (current() >= current()/../cbs))", schedPBS},
-	{"sonic-buffer-pool", "(not(current()/../size))", poolPercentSize},
-	{"sonic-buffer-pool", "/device_metadata:sonic-device_metadata/device_metadata:DEVICE_METADATA/device_metadata:localhost/device_metadata:buffer_model = 'dynamic'", poolPercentDynamic},
+// musts returns the `must` constraints of the tables lossless writes or
+// reads (shared/yang/sonic at sonic-buildimage 086b03bd).
+func musts() []must {
+	return []must{
+		wredMust("yellow"), wredMust("green"), wredMust("red"),
+		{"sonic-pfcwd", "../ifname != 'GLOBAL'", pfcwdPerPort},
+		{"sonic-pfcwd", "(not(boolean(current()/../../PFC_WD_LIST[ifname='GLOBAL'])) or (current() >= current()/../../PFC_WD_LIST[ifname='GLOBAL']/POLL_INTERVAL))", pfcwdPoll},
+		{"sonic-pfcwd", "../ifname = 'GLOBAL'", pfcwdGlobalOnly},
+		{"sonic-scheduler", "((current()/../cir) and (current()/../cir > 0))", schedNeedsCIR},
+		{"sonic-scheduler", "(current() >= current()/../cir)", schedPIR},
+		{"sonic-scheduler", "((current()/../pir) and (current()/../pir > 0))", schedPBSNeedsPIR},
+		{"sonic-scheduler", "((not(current()/../cbs)) or (current() >= current()/../cbs))", schedPBS},
+		{"sonic-buffer-pool", "(not(current()/../size))", poolPercentSize},
+		{"sonic-buffer-pool", "/device_metadata:sonic-device_metadata/device_metadata:DEVICE_METADATA/device_metadata:localhost/device_metadata:buffer_model = 'dynamic'", poolPercentDynamic},
+	}
 }
 
-// mustsOutOfScope are the `must` constraints of the bundled modules that
-// Validate does not evaluate, with the reason: none is on a table lossless
-// renders.
-var mustsOutOfScope = map[string]string{
-	"sonic-port":            "adv_speeds / adv_interface_types leaf-lists: PORT is the switch's, never rendered",
-	"sonic-device_metadata": "suppress-fib-pending: DEVICE_METADATA is the switch's, never rendered",
-	"sonic-macsec":          "MACsec profiles: not a QoS table",
-	"sonic-queue":           "VOQ_QUEUE local-port rule: lossless renders QUEUE, not the VOQ chassis list",
-	"sonic-types":           "interface-name length typedef: enforced by ytypes as a pattern/length, not a must",
+// mustsOutOfScope returns, per module, why Validate does not evaluate its
+// `must` constraints: none is on a table lossless renders.
+func mustsOutOfScope() map[string]string {
+	return map[string]string{
+		"sonic-port":            "adv_speeds / adv_interface_types leaf-lists: PORT is the switch's, never rendered",
+		"sonic-device_metadata": "suppress-fib-pending: DEVICE_METADATA is the switch's, never rendered",
+		"sonic-macsec":          "MACsec profiles: not a QoS table",
+		"sonic-queue":           "VOQ_QUEUE local-port rule: lossless renders QUEUE, not the VOQ chassis list",
+		"sonic-types":           "interface-name length typedef: enforced by ytypes as a pattern/length, not a must",
+	}
 }
 
 func wredMust(colour string) must {
@@ -65,12 +68,10 @@ func wredMust(colour string) must {
 
 func title(s string) string { return string(s[0]-'a'+'A') + s[1:] }
 
-var perPortWD = []string{"action", "detection_time", "restoration_time", "pfc_stat_history"}
-
 func pfcwdPerPort(db config.DB) []string {
 	var errs []string
 	if g, ok := db["PFC_WD"]["GLOBAL"]; ok {
-		for _, f := range perPortWD {
+		for _, f := range []string{"action", "detection_time", "restoration_time", "pfc_stat_history"} {
 			if _, ok := g[f]; ok {
 				errs = append(errs, fmt.Sprintf("PFC_WD|GLOBAL: %s is a per-port field", f))
 			}
@@ -186,7 +187,7 @@ func num(s string) float64 {
 
 func checkMusts(db config.DB) []string {
 	var errs []string
-	for _, m := range musts {
+	for _, m := range musts() {
 		errs = append(errs, m.Check(db)...)
 	}
 	return errs

@@ -16,6 +16,8 @@ const (
 	viewDomain
 	viewDrop
 	viewPortGroup
+	viewAIService
+	viewAIECN
 )
 
 // family is a CE chip family (reference/huawei-ce.md §0): the syntax forks.
@@ -87,9 +89,9 @@ func (c *command) usableIn(v view) bool {
 }
 
 var (
-	anyView    = []view{viewUser, viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup}
-	configView = []view{viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup}
-	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup}
+	anyView    = []view{viewUser, viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN}
+	configView = []view{viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN}
+	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN}
 	sys        = []view{viewSystem}
 	pfcView    = []view{viewDCBPFC}
 	// ifView: the reference lists "interface, port-group" as the views of
@@ -97,6 +99,8 @@ var (
 	// applies to every member interface.
 	ifView    = []view{viewInterface, viewPortGroup}
 	groupView = []view{viewPortGroup}
+	aiView    = []view{viewAIService}
+	aiECNView = []view{viewAIECN}
 	domView   = []view{viewDomain}
 	dropView  = []view{viewDrop}
 )
@@ -207,6 +211,21 @@ func grammar() []*command {
 		{views: groupView, pattern: "group-member <a:iface> to <b:iface>", rank: 0, check: checkMembers},
 		{views: groupView, pattern: "undo group-member <a:iface>", remove: []string{"group-member {a}"}},
 		{views: groupView, pattern: "undo group-member <a:iface> to <b:iface>", remove: []string{"group-member {a} to {b}"}},
+
+		// AI ECN (§1.5, §2.7): ai-service › ai-ecn, families A and B.
+		{views: sys, pattern: "ai-service", rank: 100, enter: viewAIService, showEmpty: true},
+		{views: sys, pattern: "undo ai-service", remove: []string{"ai-service"}},
+		{views: aiView, pattern: "ai-ecn", rank: 1, enter: viewAIECN, showEmpty: true},
+		{views: aiView, pattern: "undo ai-ecn", remove: []string{"ai-ecn"}},
+		{views: aiView, pattern: "buffer optimization mode long-distance", rank: 2, check: checkNoBurstModeAnywhere},
+		{views: aiView, pattern: "undo buffer optimization mode long-distance", remove: []string{"buffer optimization mode long-distance"}},
+		{views: aiECNView, pattern: "ai-ecn enable", rank: 1},
+		{views: aiECNView, pattern: "undo ai-ecn enable", remove: []string{"ai-ecn enable"}},
+		{views: aiECNView, pattern: "assign queue <q:int:0-7>", key: "assign queue {q}", rank: 2, check: checkAssignLimit},
+		{views: aiECNView, pattern: "assign queue <q:int:0-7> model ai_ecn_centralizedstorage", key: "assign queue {q}", rank: 2, check: checkAssignLimit},
+		{views: aiECNView, pattern: "assign queue <q:int:0-7> model ai_ecn_hpc", key: "assign queue {q}", rank: 2, check: checkAssignLimit},
+		{views: aiECNView, pattern: "assign queue <q:int:0-7> model ai_ecn_distributedfilestorage", key: "assign queue {q}", rank: 2, check: checkAssignLimit},
+		{views: aiECNView, pattern: "undo assign queue <q:int:0-7>", remove: []string{"assign queue {q}"}},
 
 		// DCB PFC view (§2.1, §2.2).
 		{views: pfcView, families: "B", pattern: "priority <p:ints:0-7:4>", key: "priority", rank: 1, apply: applyPriority(4)},
@@ -601,6 +620,39 @@ func checkNoBufferQueueAnywhere(e *edit, a args) string {
 			if bad := checkNoBufferQueue(&edit{cur: n}, a); bad != "" {
 				return bad
 			}
+		}
+	}
+	return ""
+}
+
+// checkAssignLimit: §2.7, AI ECN takes at most 2 queues on family A and 4
+// on family B.
+func checkAssignLimit(e *edit, a args) string {
+	limit := 4
+	if e.family == familyA {
+		limit = 2
+	}
+	n := 0
+	for _, c := range e.cur.children {
+		if strings.HasPrefix(c.key, "assign queue ") && c.key != "assign queue "+a["q"] {
+			n++
+		}
+	}
+	if n >= limit {
+		return "q"
+	}
+	return ""
+}
+
+// checkNoBurstModeAnywhere: §2.3, long-distance buffer optimisation and
+// qos burst-mode exclude each other.
+func checkNoBurstModeAnywhere(e *edit, _ args) string {
+	for _, n := range e.root.children {
+		if strings.HasPrefix(n.key, "qos burst-mode") {
+			return "long-distance"
+		}
+		if n.view == viewInterface && n.find("qos burst-mode") != nil {
+			return "long-distance"
 		}
 	}
 	return ""

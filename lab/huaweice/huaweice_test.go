@@ -115,6 +115,53 @@ func TestPortGroupBulkForm(t *testing.T) {
 	}
 }
 
+// §1.5: AI ECN typed as the reference shows it, nested two views deep,
+// displayed with ai-ecn enable before assign queue.
+func TestAIECN(t *testing.T) {
+	d := newTestDevice(t, "")
+	s := d.NewSession("admin", nil)
+	out := transcript(s, "system-view", "ai-service", "ai-ecn", "assign queue 3", "ai-ecn enable", "quit", "quit", "commit",
+		"display current-configuration | begin ai-service")
+	want := `<HUAWEI>system-view
+Enter system view, return user view with return command.
+[~HUAWEI]ai-service
+[*HUAWEI-ai-service]ai-ecn
+[*HUAWEI-ai-service-ai-ecn]assign queue 3
+[*HUAWEI-ai-service-ai-ecn]ai-ecn enable
+[*HUAWEI-ai-service-ai-ecn]quit
+[*HUAWEI-ai-service]quit
+[*HUAWEI]commit
+[~HUAWEI]display current-configuration | begin ai-service
+ai-service
+ ai-ecn
+  ai-ecn enable
+  assign queue 3
+#
+return
+`
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// The printed config seeds an identical device (nested indentation).
+	d2 := newTestDevice(t, string(d.Running()))
+	if diff := cmp.Diff(string(d.Running()), string(d2.Running())); diff != "" {
+		t.Errorf("reseeded (-want +got):\n%s", diff)
+	}
+	// Changes inside the nested view show with their context.
+	out = transcript(s, "ai-service", "ai-ecn", "undo ai-ecn enable", "assign queue 4 model ai_ecn_hpc", "display configuration candidate changes")
+	wantChanges := `Building configuration
+  #
+  ai-service
+   ai-ecn
+-   ai-ecn enable
++   assign queue 4 model ai_ecn_hpc
+  #
+`
+	if !strings.HasSuffix(out, wantChanges) {
+		t.Errorf("changes:\n%s", out)
+	}
+}
+
 func TestPromptsAndViews(t *testing.T) {
 	d := newTestDevice(t, "")
 	s := d.NewSession("admin", nil)
@@ -203,6 +250,7 @@ func TestErrorStrings(t *testing.T) {
 		{"buffer queue B dynamic range", "", []string{"interface 100GE1/0/1"}, "qos buffer queue 1 shared-threshold dynamic 0", "[~HUAWEI-100GE1/0/1]", 44, "Error: Wrong parameter found at '^' position."},
 		{"recovery behaviour word", "", nil, "dcb pfc deadlock recovery-behavior drop slot 1", "[~HUAWEI]", 35, "Error: Unrecognized command found at '^' position."},
 		{"member range across cards", "", []string{"port-group g"}, "group-member 100GE1/0/1 to 100GE1/1/2", "[*HUAWEI-port-group-g]", 27, "Error: Wrong parameter found at '^' position."},
+		{"A AI ECN queue limit", "CE6866", []string{"ai-service", "ai-ecn", "assign queue 3", "assign queue 4"}, "assign queue 5", "[*HUAWEI-ai-service-ai-ecn]", 13, "Error: Wrong parameter found at '^' position."},
 		{"bad include regex", "", nil, "display current-configuration | include (", "[~HUAWEI]", 40, "Error: Wrong parameter found at '^' position."},
 		{"unknown pipe", "", nil, "display current-configuration | grep x", "[~HUAWEI]", 32, "Error: Unrecognized command found at '^' position."},
 		{"rollback outside user view", "", nil, "rollback configuration last 1", "[~HUAWEI]", 0, "Error: Unrecognized command found at '^' position."},

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"golang.org/x/crypto/ssh"
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/inventory"
@@ -72,6 +73,9 @@ func Load(in Input) ([]Device, map[string]*hcl.File, hcl.Diagnostics, error) {
 		return nil, files, diags, nil
 	}
 	devs := make([]Device, 0, len(ids))
+	// One host key callback per known_hosts file, shared by its devices:
+	// the file is read once, not once per connection.
+	hostKeys := map[string]ssh.HostKeyCallback{}
 	for _, id := range ids {
 		invDev := inv.Device(id.Name)
 		if invDev == nil {
@@ -88,7 +92,17 @@ func Load(in Input) ([]Device, map[string]*hcl.File, hcl.Diagnostics, error) {
 			return nil, files, diags, err
 		}
 		login.InsecureIgnoreHostKey = login.InsecureIgnoreHostKey || in.InsecureIgnoreHostKey
-		t := vendors.Target{Device: id.Name, Vendor: id.Vendor, Address: invDev.Address, Port: invDev.Port, Login: login, Logger: in.Logger}
+		if !login.InsecureIgnoreHostKey && login.HostKeys == nil && login.KnownHosts != "" {
+			cb, ok := hostKeys[login.KnownHosts]
+			if !ok {
+				if cb, err = vendors.KnownHosts(login.KnownHosts); err != nil {
+					return nil, files, diags, fmt.Errorf("load %s: %w", id.Name, err)
+				}
+				hostKeys[login.KnownHosts] = cb
+			}
+			login.HostKeys = cb
+		}
+		t := vendors.Target{Device: id.Name, Vendor: id.Vendor, Address: invDev.Address, Port: invDev.Port, Transport: invDev.Transport, Login: login, Logger: in.Logger}
 		devs = append(devs, Device{Intent: id, Target: t})
 	}
 	return sorted(devs), files, diags, nil

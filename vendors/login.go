@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/lossless-net/lossless/inventory"
 )
 
@@ -25,8 +27,14 @@ type Login struct {
 	Password Secret
 	// KeyFile is a private key file path; empty for none.
 	KeyFile string
+	// AgentSocket is the ssh-agent socket (SSH_AUTH_SOCK) to authenticate
+	// with; empty for none.
+	AgentSocket string
 	// KnownHosts is the known_hosts file the host key is checked against.
 	KnownHosts string
+	// HostKeys, when set, checks host keys instead of reading KnownHosts
+	// on every connection; build it once per file with [KnownHosts].
+	HostKeys ssh.HostKeyCallback `json:"-"`
 	// InsecureIgnoreHostKey skips the host key check
 	// (-insecure-ignore-host-key); never set it by default.
 	InsecureIgnoreHostKey bool
@@ -82,7 +90,12 @@ func LoginFor(device string, c *inventory.Credentials, env LookupEnv, home strin
 		}
 	}
 	if l.Password == "" && l.KeyFile == "" {
-		return Login{}, fmt.Errorf("login %s: credentials %q give neither a password nor a key file", device, c.Name)
+		// Neither in the credentials: the user's ssh-agent.
+		if sock, ok := env("SSH_AUTH_SOCK"); ok && sock != "" {
+			l.AgentSocket = sock
+		} else {
+			return Login{}, fmt.Errorf("login %s: credentials %q give neither a password nor a key file, and SSH_AUTH_SOCK names no ssh-agent", device, c.Name)
+		}
 	}
 	l.KnownHosts = c.KnownHosts
 	if l.KnownHosts == "" {

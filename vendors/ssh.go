@@ -13,7 +13,6 @@ import (
 	"github.com/scrapli/scrapligo/driver/options"
 	"github.com/scrapli/scrapligo/logging"
 	"github.com/scrapli/scrapligo/platform"
-	"github.com/scrapli/scrapligo/transport"
 	"github.com/scrapli/scrapligo/util"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -30,8 +29,12 @@ type Target struct {
 	Device  string
 	Vendor  string
 	Address string
-	Port    int
-	Login   Login
+	// Port is the management port; 0 means the transport's default.
+	Port int
+	// Transport is the inventory's "ssh" or "gnmi"; a driver that speaks
+	// only one refuses the other.
+	Transport string
+	Login     Login
 	// DialTimeout bounds the TCP connect and SSH handshake; 0 means
 	// DefaultDialTimeout.
 	DialTimeout time.Duration
@@ -42,8 +45,9 @@ type Target struct {
 	Logger *slog.Logger
 }
 
-// Session is an SSH CLI session with one device over scrapligo's standard
-// transport. Every call takes a ctx: cancelling it closes the transport,
+// Session is an SSH CLI session with one device: scrapligo's network
+// driver over scrapligo's standard transport code with our host key and
+// ssh-agent hooks (sshTransport). Every call takes a ctx: cancelling it closes the transport,
 // so no read can outlive it.
 type Session struct {
 	device    string
@@ -74,7 +78,8 @@ func (e *HostKeyError) Error() string {
 
 // DialSSH opens a CLI session with t using the scrapligo platform
 // definition def (YAML, the vendor's go:embed'ed file). The host key must
-// be in t.Login.KnownHosts unless t.Login.InsecureIgnoreHostKey is set.
+// be in t.Login's known_hosts (HostKeys, else the KnownHosts file) unless
+// t.Login.InsecureIgnoreHostKey is set.
 func DialSSH(ctx context.Context, t Target, def []byte) (*Session, error) {
 	if t.Address == "" {
 		return nil, fmt.Errorf("connect %s: no address", t.Device)
@@ -88,40 +93,33 @@ func DialSSH(ctx context.Context, t Target, def []byte) (*Session, error) {
 	if port == 0 {
 		port = 22
 	}
+	tr, err := newTransport(t.Login)
+	if err != nil {
+		return nil, fmt.Errorf("connect %s: %w", t.Device, err)
+	}
 	opts := []util.Option{
-		options.WithTransportType(transport.StandardTransport),
+		options.WithCustomTransport(tr),
 		options.WithPort(port),
 		options.WithAuthUsername(t.Login.User),
 		options.WithTimeoutSocket(orDefault(t.DialTimeout, DefaultDialTimeout)),
 		options.WithTimeoutOps(orDefault(t.OpTimeout, DefaultOpTimeout)),
 		options.WithLogger(wireLogger(log)),
 	}
-	if t.Login.Password != "" {
-		opts = append(opts, options.WithAuthPassword(t.Login.Password.Reveal()))
-	}
-	if t.Login.KeyFile != "" {
-		opts = append(opts, options.WithAuthPrivateKey(t.Login.KeyFile, ""))
-	}
-	if t.Login.InsecureIgnoreHostKey {
-		opts = append(opts, options.WithAuthNoStrictKey())
-	} else {
-		if t.Login.KnownHosts == "" {
-			return nil, fmt.Errorf("connect %s: no known_hosts file to check the host key against", t.Device)
-		}
-		opts = append(opts, options.WithSSHKnownHostsFile(t.Login.KnownHosts))
-	}
 	p, err := platform.NewPlatform(def, t.Address, opts...)
 	if err != nil {
+		tr.closeAll()
 		return nil, fmt.Errorf("connect %s: %w", t.Device, scrub(err, t.Login))
 	}
 	drv, err := p.GetNetworkDriver()
 	if err != nil {
+		tr.closeAll()
 		return nil, fmt.Errorf("connect %s: %w", t.Device, scrub(err, t.Login))
 	}
 	stop := context.AfterFunc(ctx, func() { _ = drv.Transport.Close(true) })
 	defer stop()
 	start := time.Now()
 	if err := drv.Open(); err != nil {
+		_ = tr.Close()
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("connect %s: %w", t.Device, ctx.Err())
 		}

@@ -173,10 +173,15 @@ func (fl *fleet) startLab(password vendors.Secret) error {
 	if err := l.WriteKnownHosts(kh); err != nil {
 		return fmt.Errorf("-lab: %w", err)
 	}
+	hostKeys, err := vendors.KnownHosts(kh)
+	if err != nil {
+		return fmt.Errorf("-lab: %w", err)
+	}
 	for i := range fl.devs {
 		t := &fl.devs[i].Target
 		n := nodes[t.Device]
-		t.Address, t.Port, t.Login.KnownHosts = "127.0.0.1", n.Port(), kh
+		t.Address, t.Port = "127.0.0.1", n.Port()
+		t.Login.KnownHosts, t.Login.HostKeys = kh, hostKeys
 	}
 	fl.log.Info("lab started", "devices", len(fl.devs))
 	return nil

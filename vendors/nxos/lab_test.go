@@ -2,12 +2,19 @@ package nxos
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/lossless-net/lossless/config"
 	"github.com/lossless-net/lossless/golden"
@@ -255,6 +262,78 @@ func TestDropAnywhere(t *testing.T) {
 			}
 			if after != before {
 				t.Errorf("failed apply (%v) left the device changed:\n--- before\n%s--- after\n%s", res.Err, before, after)
+			}
+		})
+	}
+}
+
+// TestKeyAuth: a key file and an ssh-agent authenticate; no password is
+// needed.
+func TestKeyAuth(t *testing.T) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := lab.New(lab.WithAuthorizedKey(signer.PublicKey()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	n, err := l.Add(Vendor, "leaf1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	kh := filepath.Join(dir, "known_hosts")
+	if err := l.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	pemBlock, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyFile := filepath.Join(dir, "id_ed25519")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(pemBlock), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	keyring := agent.NewKeyring()
+	if err := keyring.Add(agent.AddedKey{PrivateKey: priv}); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_ = agent.ServeAgent(keyring, c)
+			_ = c.Close()
+		}
+	}()
+	t.Cleanup(func() { _ = ln.Close(); <-done })
+	for name, login := range map[string]vendors.Login{
+		"key file":  {User: lab.DefaultUser, KeyFile: keyFile, KnownHosts: kh},
+		"ssh-agent": {User: lab.DefaultUser, AgentSocket: sock, KnownHosts: kh},
+	} {
+		t.Run(name, func(t *testing.T) {
+			drv, err := Dial(t.Context(), vendors.Target{Device: "leaf1", Address: "127.0.0.1", Port: n.Port(), Login: login})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer drv.Close()
+			if _, err := drv.Running(t.Context()); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}

@@ -57,6 +57,9 @@ type Driver struct {
 
 // Dial connects to an NX-OS device.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
+	if t.Transport != "" && t.Transport != "ssh" {
+		return nil, fmt.Errorf("connect %s: the NX-OS driver speaks ssh, not %q (reference/nxos.md §6: gNMI needs the native model)", t.Device, t.Transport)
+	}
 	s, err := vendors.DialSSH(ctx, t, platformYAML)
 	if err != nil {
 		return nil, err

@@ -779,8 +779,8 @@ func (r *renderer) buffersUnsupported() error {
 	if b == nil {
 		return nil
 	}
-	if !b.Headroom.Auto && (b.Headroom.Xoff != 0 || b.Headroom.Xon != 0) {
-		return r.unsupported("explicit headroom", "per-port `dcb pfc buffer` thresholds are not rendered by lossless yet; use headroom = \"auto\", which leaves the CloudEngine defaults (family B: xoff dynamic 3, hdrm 256 KB, reference/huawei-ce.md §1.1)")
+	if r.explicitHeadroom() && r.famName == FamilyA {
+		return r.unsupported("explicit headroom", "family A's headroom is not configurable per port and its `dcb pfc buffer` takes absolute xon/xoff thresholds, not headroom (reference/huawei-ce.md §0, §1.3); use headroom = \"auto\"")
 	}
 	if b.LosslessPool != 0 || b.LossyPool != 0 {
 		r.warn("buffer pool sizes (lossless %s, lossy %s) are not rendered: CloudEngine has no configurable lossless/lossy pools (reference/huawei-ce.md §2.3)", b.LosslessPool, b.LossyPool)
@@ -789,6 +789,88 @@ func (r *renderer) buffersUnsupported() error {
 		r.warn("buffer alpha %d is not rendered: CloudEngine's `qos buffer queue … shared-threshold dynamic N` takes an index, not alpha (reference/huawei-ce.md Errata)", *b.Alpha)
 	}
 	return nil
+}
+
+// explicitHeadroom reports whether the intent sizes headroom itself; with
+// "auto" the switch keeps its own (family B defaults: xoff dynamic 3, hdrm
+// 256 KB, guaranteed 1600 B, reference §1.1), as the canonical block does.
+func (r *renderer) explicitHeadroom() bool {
+	b := r.d.Buffers
+	return b != nil && !b.Headroom.Auto && (b.Headroom.Xoff != 0 || b.Headroom.Xon != 0)
+}
+
+// Family B `dcb pfc buffer` ranges (reference §2.1) and the block the
+// device rounds effective values to (§1.1).
+const (
+	hdrmMin, hdrmMax             = 16 * units.KB, 30720 * units.KB
+	xonOffsetMin, xonOffsetMax   = 1 * units.KB, 30720 * units.KB
+	guaranteedMin, guaranteedMax = 640, 25600 // bytes
+	bufferBlock                  = 320        // bytes
+	defaultXoffAlpha             = 3          // `xoff dynamic 3`, the default (§1.1)
+)
+
+// pfcBuffer renders a family-B port's explicit headroom per lossless
+// priority, in the form of reference §1.1's optional block: the headroom
+// after PAUSE (intent Xoff) as `hdrm` in kbytes, the resume offset (Xon)
+// as `xon offset` in kbytes on the default `xoff dynamic 3` trigger, and
+// the reserved buffer (Size) as `guaranteed` in bytes, rounded up to the
+// device's 320-byte blocks. Where these lines print among the interface's
+// children is not shown by the sources read [I]: after `dcb pfc enable`.
+func (r *renderer) pfcBuffer(p *intent.Port, lossless []int) ([]string, error) {
+	if !r.explicitHeadroom() {
+		return nil, nil
+	}
+	var out []string
+	for _, prio := range lossless {
+		var h *intent.Headroom
+		for i := range p.Headroom {
+			if p.Headroom[i].Priority == prio {
+				h = &p.Headroom[i]
+			}
+		}
+		if h == nil {
+			return nil, r.unsupported(fmt.Sprintf("headroom of port %s priority %d", p.Name, prio), "the intent gives explicit headroom but the port has none for this lossless priority")
+		}
+		feature := fmt.Sprintf("headroom of port %s priority %d", p.Name, prio)
+		if h.Xon != 0 {
+			kb, err := r.kbytes(feature+" xon offset", h.Xon, xonOffsetMin, xonOffsetMax)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fmt.Sprintf("dcb pfc buffer %d xoff dynamic %d xon offset %d kbytes", prio, defaultXoffAlpha, kb))
+		}
+		if h.Xoff != 0 {
+			kb, err := r.kbytes(feature+" hdrm", h.Xoff, hdrmMin, hdrmMax)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fmt.Sprintf("dcb pfc buffer %d hdrm %d kbytes", prio, kb))
+		}
+		if h.Size != 0 {
+			g := h.Size.Ceil(bufferBlock)
+			if g != h.Size {
+				r.warn("%s guaranteed %dB rounded up to %dB (320-byte blocks)", feature, int64(h.Size), int64(g))
+			}
+			if g < guaranteedMin || g > guaranteedMax {
+				return nil, r.unsupported(feature+" guaranteed", "%d bytes is outside family B's %d–%d bytes (reference/huawei-ce.md §2.1)", int64(g), guaranteedMin, guaranteedMax)
+			}
+			out = append(out, fmt.Sprintf("dcb pfc buffer %d guaranteed %d bytes", prio, g))
+		}
+	}
+	return out, nil
+}
+
+// kbytes converts a size to whole kbytes, rounding up with a warning, and
+// checks the range.
+func (r *renderer) kbytes(feature string, v, lo, hi units.Bytes) (int64, error) {
+	kb := v.Ceil(units.KB)
+	if kb != v {
+		r.warn("%s %dB rounded up to %s (whole kbytes)", feature, int64(v), kb)
+	}
+	if kb < lo || kb > hi {
+		return 0, r.unsupported(feature, "%s is outside family B's %s–%s (reference/huawei-ce.md §2.1)", kb, lo, hi)
+	}
+	return int64(kb / units.KB), nil
 }
 
 // iface renders one interface with its children in the order real CE
@@ -804,6 +886,13 @@ func (r *renderer) iface(p *intent.Port, s *profileSet) (*config.Node, error) {
 	add("trust upstream %s", s.domain)
 	if len(q.LosslessPriorities()) > 0 {
 		add("dcb pfc enable mode manual")
+		lines, err := r.pfcBuffer(p, q.LosslessPriorities())
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range lines {
+			add("%s", l)
+		}
 	}
 	for _, c := range q.Classes {
 		if c.ECN != nil {

@@ -156,6 +156,21 @@ func TestConversions(t *testing.T) {
 		{"drop recovery on family B", func(d *intent.Device) {
 			d.QoS.PFC.Watchdog.Action = "drop"
 		}, "dcb pfc deadlock recovery-behavior discard slot 1", ""},
+		{"explicit headroom: hdrm in kbytes", func(d *intent.Device) {
+			explicit(d, 256*units.KB, 6*units.KB, 1600)
+		}, " dcb pfc buffer 3 hdrm 256 kbytes", ""},
+		{"explicit headroom: xon offset on the default xoff", func(d *intent.Device) {
+			explicit(d, 256*units.KB, 6*units.KB, 1600)
+		}, " dcb pfc buffer 3 xoff dynamic 3 xon offset 6 kbytes", ""},
+		{"explicit headroom: guaranteed in bytes", func(d *intent.Device) {
+			explicit(d, 256*units.KB, 6*units.KB, 1600)
+		}, " dcb pfc buffer 3 guaranteed 1600 bytes", ""},
+		{"explicit headroom: hdrm rounded up to kbytes", func(d *intent.Device) {
+			explicit(d, 165568, 6*units.KB, 1600)
+		}, " dcb pfc buffer 3 hdrm 162 kbytes", "hdrm 165568B rounded up to 162KB"},
+		{"explicit headroom: guaranteed rounded up to 320-byte blocks", func(d *intent.Device) {
+			explicit(d, 256*units.KB, 6*units.KB, 1248)
+		}, " dcb pfc buffer 3 guaranteed 1280 bytes", "guaranteed 1248B rounded up to 1280B"},
 		{"two lossless classes", func(d *intent.Device) {
 			d.QoS.Classes = append(d.QoS.Classes[:2], intent.Class{Name: "rdma2", ID: 4, DSCP: []int{28}, Lossless: true,
 				Scheduling: intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 20}}, d.QoS.Classes[2])
@@ -179,8 +194,8 @@ func TestConversions(t *testing.T) {
 			switch {
 			case tc.wantWarn == "" && len(ws) > 0:
 				t.Errorf("unexpected warnings %q", ws)
-			case tc.wantWarn != "" && (len(ws) != 1 || !strings.Contains(ws[0], tc.wantWarn)):
-				t.Errorf("warnings = %q, want one containing %q", ws, tc.wantWarn)
+			case tc.wantWarn != "" && !allContain(ws, tc.wantWarn):
+				t.Errorf("warnings = %q, want one per port, each containing %q", ws, tc.wantWarn)
 			}
 		})
 	}
@@ -244,9 +259,16 @@ func TestUnsupported(t *testing.T) {
 		}, "PFC watchdog detection 2s", "10ms–1.5s"},
 		{"unknown family", "H", func(d *intent.Device) {}, "platform CE6881H", `"H"`},
 		{"trust 802.1p", FamilyB, func(d *intent.Device) { d.QoS.Trust = "cos" }, `trust "cos"`, "DSCP trust only"},
-		{"explicit headroom", FamilyB, func(d *intent.Device) {
+		{"explicit headroom on family A", FamilyA, func(d *intent.Device) {
+			d.Buffers.HeadroomPool = 0
 			d.Buffers.Headroom = intent.HeadroomPolicy{Xoff: 100 * units.KB, Xon: 6 * units.KB}
-		}, "explicit headroom", "auto"},
+		}, "explicit headroom", "absolute xon/xoff"},
+		{"hdrm below 16 KB", FamilyB, func(d *intent.Device) {
+			explicit(d, 8*units.KB, 6*units.KB, 1600)
+		}, "headroom of port 100GE1/0/1 priority 3 hdrm", "16KB–30MB"},
+		{"guaranteed above 25600 B", FamilyB, func(d *intent.Device) {
+			explicit(d, 256*units.KB, 6*units.KB, 30000)
+		}, "headroom of port 100GE1/0/1 priority 3 guaranteed", "640–25600"},
 		{"unknown option", FamilyB, func(d *intent.Device) { d.Options = map[string]string{"huawei-ce.style": "x"} },
 			`option "huawei-ce.style"`, "knows only"},
 		{"bad dscp-map value", FamilyB, func(d *intent.Device) { d.Options = map[string]string{OptionDSCPMap: "all"} },
@@ -371,6 +393,25 @@ func TestRegistered(t *testing.T) {
 	if !ok || r.Render == nil {
 		t.Fatalf("%s not registered", Vendor)
 	}
+}
+
+// explicit gives the device explicit headroom, as the intent resolves it:
+// the policy and each port's per-priority values.
+func explicit(d *intent.Device, xoff, xon, size units.Bytes) {
+	d.Buffers.Headroom = intent.HeadroomPolicy{Xoff: xoff, Xon: xon}
+	for i := range d.Ports {
+		d.Ports[i].Headroom = []intent.Headroom{{Priority: 3, Xoff: xoff, Xon: xon, Size: size}}
+	}
+}
+
+// allContain reports whether ws is not empty and each holds sub.
+func allContain(ws []string, sub string) bool {
+	for _, w := range ws {
+		if !strings.Contains(w, sub) {
+			return false
+		}
+	}
+	return len(ws) > 0
 }
 
 // withoutDSCPWarning drops the warning every intent with a default class

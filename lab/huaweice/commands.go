@@ -18,6 +18,7 @@ const (
 	viewPortGroup
 	viewAIService
 	viewAIECN
+	viewETS
 )
 
 // family is a CE chip family (reference/huawei-ce.md §0): the syntax forks.
@@ -89,9 +90,9 @@ func (c *command) usableIn(v view) bool {
 }
 
 var (
-	anyView    = []view{viewUser, viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN}
-	configView = []view{viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN}
-	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN}
+	anyView    = []view{viewUser, viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS}
+	configView = []view{viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS}
+	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS}
 	sys        = []view{viewSystem}
 	pfcView    = []view{viewDCBPFC}
 	// ifView: the reference lists "interface, port-group" as the views of
@@ -101,6 +102,7 @@ var (
 	groupView = []view{viewPortGroup}
 	aiView    = []view{viewAIService}
 	aiECNView = []view{viewAIECN}
+	etsView   = []view{viewETS}
 	domView   = []view{viewDomain}
 	dropView  = []view{viewDrop}
 )
@@ -212,6 +214,26 @@ func grammar() []*command {
 		{views: groupView, pattern: "undo group-member <a:iface>", remove: []string{"group-member {a}"}},
 		{views: groupView, pattern: "undo group-member <a:iface> to <b:iface>", remove: []string{"group-member {a} to {b}"}},
 
+		// ETS (§2.6). An ETS profile cannot go on a port with WRED, shaping
+		// or non-PQ qos scheduling, and ETS and qos queue scheduling do not
+		// coexist (§1.1 "Do not also use an ETS profile").
+		{views: sys, pattern: "dcb ets-profile <name:name>", rank: 25, enter: viewETS, showEmpty: true},
+		{views: sys, pattern: "undo dcb ets-profile <name:name>", remove: []string{"dcb ets-profile {name}"}, check: checkUndoETS},
+		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7>", key: "priority-group queue {s}", rank: 1},
+		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7> to <e:int:0-7>", key: "priority-group queue {s}", rank: 1, check: notAbove("s", "e")},
+		{views: etsView, pattern: "undo priority-group queue <s:int:0-7>", remove: []string{"priority-group queue {s}"}},
+		{views: etsView, pattern: "priority-group <pg:int:0-15> drr weight <w:int:1-100>", key: "priority-group {pg} drr weight", rank: 2},
+		{views: etsView, pattern: "undo priority-group <pg:int:0-15> drr weight <w:int:1-100>", remove: []string{"priority-group {pg} drr weight"}},
+		{views: etsView, pattern: "priority-group 15 pq", rank: 3},
+		{views: etsView, pattern: "queue <s:int:0-7> pq", key: "queue {s}", rank: 4},
+		{views: etsView, pattern: "queue <s:int:0-7> lpq", key: "queue {s}", rank: 4},
+		{views: etsView, pattern: "queue <s:int:0-7> drr", key: "queue {s}", rank: 4},
+		{views: etsView, pattern: "queue <s:int:0-7> drr weight <w:int:1-100>", key: "queue {s}", rank: 4},
+		{views: etsView, pattern: "undo queue <s:int:0-7> lpq", remove: []string{"queue {s}"}},
+		{views: etsView, pattern: "undo queue <s:int:0-7> drr weight <w:int:1-100>", remove: []string{"queue {s}"}},
+		{views: ifView, pattern: "dcb ets enable <prof:name>", key: "dcb ets enable", rank: 7, check: checkETSEnable},
+		{views: ifView, pattern: "undo dcb ets enable", remove: []string{"dcb ets enable"}},
+
 		// AI ECN (§1.5, §2.7): ai-service › ai-ecn, families A and B.
 		{views: sys, pattern: "ai-service", rank: 100, enter: viewAIService, showEmpty: true},
 		{views: sys, pattern: "undo ai-service", remove: []string{"ai-service"}},
@@ -299,12 +321,12 @@ func grammar() []*command {
 
 		// Interface view: WRED/ECN and scheduling (§2.5, §2.6), in the
 		// display order of the Errata: wred → drr|wfq A to B → weights → ecn.
-		{views: ifView, pattern: "qos queue <q:int:0-7> wred <p:name>", key: "qos queue {q} wred", rank: 10, check: checkDropRef},
+		{views: ifView, pattern: "qos queue <q:int:0-7> wred <p:name>", key: "qos queue {q} wred", rank: 10, check: all(noETS, checkDropRef)},
 		{views: ifView, pattern: "undo qos queue <q:int:0-7> wred", remove: []string{"qos queue {q} wred"}},
-		{views: ifView, pattern: "qos drr <s:int:0-7> to <e:int:0-7>", key: "qos drr", rank: 20, check: notAbove("s", "e")},
-		{views: ifView, pattern: "qos drr <s:int:0-7>", key: "qos drr", rank: 20},
-		{views: ifView, pattern: "qos wfq <s:int:0-7> to <e:int:0-7>", key: "qos wfq", rank: 20, check: notAbove("s", "e")},
-		{views: ifView, pattern: "qos lpq <s:int:0-7> to <e:int:0-7>", key: "qos lpq", rank: 21, check: notAbove("s", "e")},
+		{views: ifView, pattern: "qos drr <s:int:0-7> to <e:int:0-7>", key: "qos drr", rank: 20, check: all(noETS, notAbove("s", "e"))},
+		{views: ifView, pattern: "qos drr <s:int:0-7>", key: "qos drr", rank: 20, check: noETS},
+		{views: ifView, pattern: "qos wfq <s:int:0-7> to <e:int:0-7>", key: "qos wfq", rank: 20, check: all(noETS, notAbove("s", "e"))},
+		{views: ifView, pattern: "qos lpq <s:int:0-7> to <e:int:0-7>", key: "qos lpq", rank: 21, check: all(noETS, notAbove("s", "e"))},
 		{views: ifView, pattern: "qos pq <s:int:0-7> to <e:int:0-7>", key: "qos pq", rank: 19, check: notAbove("s", "e")},
 		// Errata: undo qos drr A to B also removes the per-queue drr weights.
 		{views: ifView, pattern: "undo qos drr <s:int:0-7> to <e:int:0-7>", apply: undoSched("drr")},
@@ -654,6 +676,49 @@ func checkNoBurstModeAnywhere(e *edit, _ args) string {
 		if n.view == viewInterface && n.find("qos burst-mode") != nil {
 			return "long-distance"
 		}
+	}
+	return ""
+}
+
+// all runs checks in order; the first refusal wins.
+func all(checks ...func(*edit, args) string) func(*edit, args) string {
+	return func(e *edit, a args) string {
+		for _, c := range checks {
+			if bad := c(e, a); bad != "" {
+				return bad
+			}
+		}
+		return ""
+	}
+}
+
+// noETS refuses WRED and non-PQ scheduling on a port with an ETS profile.
+func noETS(e *edit, _ args) string {
+	if e.cur.find("dcb ets enable") != nil {
+		return "qos"
+	}
+	return ""
+}
+
+// checkETSEnable: the profile exists (default always does), and the port
+// has no WRED, shaping or non-PQ qos scheduling.
+func checkETSEnable(e *edit, a args) string {
+	if p := a["prof"]; p != "default" && e.root.find("dcb ets-profile "+p) == nil {
+		return "prof"
+	}
+	for _, c := range e.cur.children {
+		if strings.HasSuffix(c.key, " wred") || strings.HasSuffix(c.key, " shaping") ||
+			c.key == "qos drr" || c.key == "qos wfq" || c.key == "qos lpq" {
+			return "enable"
+		}
+	}
+	return ""
+}
+
+func checkUndoETS(e *edit, a args) string {
+	if a["name"] == "default" || e.root.find("dcb ets-profile "+a["name"]) == nil ||
+		usedBy(e.root, "dcb ets enable", "dcb ets enable "+a["name"]) {
+		return "name"
 	}
 	return ""
 }

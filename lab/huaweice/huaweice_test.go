@@ -251,6 +251,8 @@ func TestErrorStrings(t *testing.T) {
 		{"recovery behaviour word", "", nil, "dcb pfc deadlock recovery-behavior drop slot 1", "[~HUAWEI]", 35, "Error: Unrecognized command found at '^' position."},
 		{"member range across cards", "", []string{"port-group g"}, "group-member 100GE1/0/1 to 100GE1/1/2", "[*HUAWEI-port-group-g]", 27, "Error: Wrong parameter found at '^' position."},
 		{"A AI ECN queue limit", "CE6866", []string{"ai-service", "ai-ecn", "assign queue 3", "assign queue 4"}, "assign queue 5", "[*HUAWEI-ai-service-ai-ecn]", 13, "Error: Wrong parameter found at '^' position."},
+		{"ets on a wred port", "", []string{"drop-profile p", "quit", "interface 100GE1/0/1", "qos queue 3 wred p"}, "dcb ets enable default", "[*HUAWEI-100GE1/0/1]", 8, "Error: Wrong parameter found at '^' position."},
+		{"drr on an ets port", "", []string{"interface 100GE1/0/1", "dcb ets enable default"}, "qos drr 0 to 5", "[*HUAWEI-100GE1/0/1]", 0, "Error: Wrong parameter found at '^' position."},
 		{"bad include regex", "", nil, "display current-configuration | include (", "[~HUAWEI]", 40, "Error: Wrong parameter found at '^' position."},
 		{"unknown pipe", "", nil, "display current-configuration | grep x", "[~HUAWEI]", 32, "Error: Unrecognized command found at '^' position."},
 		{"rollback outside user view", "", nil, "rollback configuration last 1", "[~HUAWEI]", 0, "Error: Unrecognized command found at '^' position."},
@@ -314,6 +316,8 @@ func TestAcceptedLines(t *testing.T) {
 		{"", []string{"interface 100GE1/0/1"}, "qos wfq 0 to 7", " qos wfq 0 to 7"},
 		{"", nil, "dcb pfc deadlock recovery-behavior forwarding slot 1", "dcb pfc deadlock recovery-behavior forwarding slot 1"},
 		{"", nil, "qos burst-mode extreme slot 1", "qos burst-mode extreme slot 1"},
+		{"", []string{"dcb ets-profile myets"}, "priority-group 1 queue 3", " priority-group 1 queue 3"},
+		{"", []string{"dcb ets-profile myets", "quit", "interface 100GE1/0/1"}, "dcb ets enable myets", " dcb ets enable myets"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

@@ -264,6 +264,8 @@ func suffix(v view, line string) string {
 		return "-drop-" + strings.TrimPrefix(line, "drop-profile ")
 	case viewPortGroup:
 		return "-port-group-" + strings.TrimPrefix(line, "port-group ")
+	case viewETS:
+		return "-ets-" + strings.TrimPrefix(line, "dcb ets-profile ")
 	case viewAIService, viewAIECN:
 		return "-" + line // [*DeviceA-ai-service], [*DeviceA-ai-service-ai-ecn]
 	}

@@ -18,7 +18,8 @@ func FuzzHandle(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		d := newTestDevice(t, "")
 		for _, setup := range [][]string{nil, {"system-view"}, {"system-view", "interface 100GE1/0/1"}, {"system-view", "dcb pfc"},
-			{"system-view", "drop-profile p"}, {"system-view", "diffserv domain d"}} {
+			{"system-view", "drop-profile p"}, {"system-view", "diffserv domain d"}, {"system-view", "ai-service", "ai-ecn"},
+			{"system-view", "port-group g", "group-member 100GE1/0/1 to 100GE1/0/3"}, {"system-view", "dcb ets-profile e"}} {
 			s := d.NewSession("fuzz", nil)
 			transcript(s, setup...)
 			before := string(d.Running())

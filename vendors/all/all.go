@@ -9,5 +9,6 @@ package all
 
 import (
 	_ "github.com/lossless-net/lossless/vendors/eos"
+	_ "github.com/lossless-net/lossless/vendors/huaweice"
 	_ "github.com/lossless-net/lossless/vendors/nxos"
 )

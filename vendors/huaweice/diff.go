@@ -1,0 +1,752 @@
+package huaweice
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/golden"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// Scope is the part of a CloudEngine running config lossless reads and may
+// change; the plan prints it.
+const Scope = "display current-configuration: the PFC deadlock, dscp-mapping, headroom-pool, qos ecn enable and dcb pfc global lines; " +
+	"the default PFC profile (dcb pfc); the DiffServ domains and drop-profiles lossless renders, their -N variants and <domain>-ecn* profiles; " +
+	"the trust, dcb pfc enable, qos drr/wfq/pq/lpq and qos queue wred/ecn/weight lines of managed ports and of ports using lossless' domains or drop-profiles. " +
+	"Everything else (other profiles, port-groups, buffers, LLDP, other interface lines) is never touched."
+
+// Phases of a remediation, in the order the commands are typed into the
+// candidate. The candidate checks each line on entry (reference/huawei-ce.md
+// §1.2), so objects exist before they are referenced and are deleted only
+// after no port uses them (Errata: clean interfaces before `undo diffserv
+// domain` / `undo drop-profile`); the headroom pool comes before
+// `dcb pfc enable` (§0, family B) and the PFC deadlock lines after the
+// interface blocks (§1.2: the safe order).
+const (
+	phaseGlobalSet = iota
+	phaseDomain
+	phaseDrop
+	phaseInterface
+	phasePFC
+	phaseDeleteDrop
+	phaseDeleteDomain
+	phaseGlobalRemove
+)
+
+// Steps inside a section.
+const (
+	// stepUndoDep removes lines others depend on being removed first:
+	// `qos queue Q ecn` before its wred (§2.5), deadlock lines before
+	// their priority (§1.2).
+	stepUndoDep = iota
+	stepUndo
+	// stepUndoSched removes a scheduling range (`undo qos drr A to B`,
+	// which also removes the weights of A..B: Errata) and PFC priorities.
+	stepUndoSched
+	stepSet
+	// stepSetDep sets lines that need a line of stepSet (deadlock times
+	// after `priority P`).
+	stepSetDep
+)
+
+// node is a canonical config line with its identity among its siblings.
+type node struct {
+	text, key string
+	kids      []*node
+}
+
+func newNode(text string, kids []*node) *node {
+	return &node{text: text, key: keyOf(text), kids: kids}
+}
+
+// child returns the child with key k, or nil.
+func (n *node) child(k string) *node {
+	if n == nil {
+		return nil
+	}
+	for _, c := range n.kids {
+		if c.key == k {
+			return c
+		}
+	}
+	return nil
+}
+
+// isSection reports whether a top-level line opens a view.
+func isSection(text string) bool {
+	return text == "dcb pfc" || strings.HasPrefix(text, "interface ") || strings.HasPrefix(text, "diffserv domain ") ||
+		strings.HasPrefix(text, "drop-profile ") || (strings.HasPrefix(text, "dcb pfc ") && !strings.Contains(text[len("dcb pfc "):], " "))
+}
+
+// keyOf is a line's identity among its siblings: a new line with the same
+// key replaces the old one on the device, so a changed value is one
+// command (reference/huawei-ce.md §2 tables). The key is a prefix or a
+// rewrite of the text.
+func keyOf(text string) string {
+	f := strings.Fields(text)
+	if len(f) < 2 {
+		return text
+	}
+	join := func(n int) string { return strings.Join(f[:n], " ") }
+	switch f[0] {
+	case "priority":
+		if len(f) >= 3 && (f[2] == "deadlock-detect" || f[2] == "deadlock-recovery" || f[2] == "turn-off" || f[2] == "error-down") {
+			return join(3)
+		}
+		return "priority"
+	case "ip-dscp-inbound", "8021p-inbound":
+		return join(2)
+	case "ip-dscp-outbound":
+		if len(f) >= 3 {
+			return join(3)
+		}
+	case "ecn":
+		return "ecn"
+	case "color":
+		return join(2)
+	case "trust":
+		if f[1] == "upstream" {
+			return "trust upstream"
+		}
+		return "trust"
+	case "qos":
+		switch {
+		case f[1] == "drr" || f[1] == "wfq" || f[1] == "pq" || f[1] == "lpq":
+			return join(2)
+		case f[1] == "queue" && len(f) >= 4 && f[3] == "wred":
+			return join(4)
+		case f[1] == "queue" && len(f) >= 5 && f[4] == "weight":
+			return join(5)
+		case len(f) >= 3 && f[1] == "buffer" && f[2] == "headroom-pool":
+			return "qos buffer headroom-pool slot " + f[len(f)-1]
+		}
+	case "dcb":
+		switch {
+		case len(f) >= 3 && f[1] == "pfc" && f[2] == "enable":
+			return "dcb pfc enable"
+		case len(f) == 5 && f[1] == "pfc" && (f[2] == "deadlock-detect" || f[2] == "deadlock-recovery"):
+			return join(4)
+		case len(f) == 7 && f[1] == "pfc" && f[2] == "deadlock" && f[3] == "recovery-behavior":
+			return "dcb pfc deadlock recovery-behavior slot " + f[6]
+		}
+	}
+	return text
+}
+
+// undo is the negation of a line (reference/huawei-ce.md §2 tables,
+// "Negation" column, in the forms the V300R023 pages give).
+func undo(n *node) string {
+	switch {
+	case strings.HasPrefix(n.key, "qos buffer headroom-pool slot "):
+		return "undo qos buffer headroom-pool slot " + n.key[strings.LastIndexByte(n.key, ' ')+1:]
+	case n.key == "dcb pfc deadlock-detect interval", // undo … interval (no value)
+		strings.HasPrefix(n.key, "priority ") && (strings.HasSuffix(n.key, " deadlock-detect") || strings.HasSuffix(n.key, " deadlock-recovery")),
+		n.key == "ecn", strings.HasPrefix(n.key, "color "),
+		strings.HasPrefix(n.key, "ip-dscp-inbound "), strings.HasPrefix(n.key, "8021p-inbound "),
+		n.key == "trust", n.key == "trust upstream", n.key == "dcb pfc enable",
+		strings.HasPrefix(n.key, "qos queue ") && n.key != n.text:
+		return "undo " + n.key
+	case isSection(n.text) && !strings.HasPrefix(n.text, "interface "):
+		return "undo " + n.text
+	}
+	return "undo " + n.text
+}
+
+// canon returns a line's canonical text: single spaces, interface names as
+// the device prints them, the defaults the device fills in written out.
+func canon(text string) string {
+	switch {
+	case strings.HasPrefix(text, "interface "):
+		return "interface " + ifName(text[len("interface "):])
+	case text == "dcb pfc default":
+		return "dcb pfc"
+	case text == "dcb pfc enable", text == "dcb pfc enable default", text == "dcb pfc enable default mode manual":
+		// §2.1: omitted mode = manual; the profile default is the default.
+		return "dcb pfc enable mode manual"
+	case strings.HasPrefix(text, "dcb pfc enable default "):
+		return "dcb pfc enable " + text[len("dcb pfc enable default "):]
+	case strings.HasPrefix(text, "priority ") && !strings.Contains(text, "-"):
+		// priority P [P …]: a set, printed in ascending order.
+		f := strings.Fields(text)[1:]
+		sort.Slice(f, func(i, j int) bool { a, _ := strconv.Atoi(f[i]); b, _ := strconv.Atoi(f[j]); return a < b })
+		return "priority " + strings.Join(slices.Compact(f), " ")
+	case strings.HasPrefix(text, "ip-dscp-inbound ") || strings.HasPrefix(text, "8021p-inbound "):
+		// §2.4: colour default green.
+		if f := strings.Fields(text); len(f) == 4 {
+			return text + " green"
+		}
+	}
+	return text
+}
+
+// ifName writes an interface name as CloudEngine prints it: "100ge 1/0/1"
+// → "100GE1/0/1" (reference Counters: names print without a space).
+func ifName(s string) string {
+	s = strings.ReplaceAll(s, " ", "")
+	i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+	if i > 0 && len(s) > i+2 && strings.EqualFold(s[i:i+2], "ge") {
+		return s[:i] + "GE" + s[i+2:]
+	}
+	return s
+}
+
+// defaultLine reports a line equal to the device default, which the device
+// may hide and which means the same as its absence (reference/huawei-ce.md
+// §1.1: "expect priority 3 and other default-equal lines to be absent";
+// defaults from §2.2 and §2.6). Dropping them on both sides keeps a device
+// that hides them from showing a change on every plan.
+func defaultLine(parent, text string) bool {
+	switch parent {
+	case "":
+		return text == "dcb pfc deadlock-detect interval 10" || // §2.2 default 10
+			text == "dcb pfc deadlock-detect timer 100" || text == "dcb pfc deadlock-recovery timer 100" // §2.2 family A default 100 ms
+	case "dcb pfc":
+		if text == "priority 3" { // §2.1 default priority 3
+			return true
+		}
+		f := strings.Fields(text) // priority P deadlock-detect|deadlock-recovery time 10 (§2.2 default 10)
+		return len(f) == 5 && (f[2] == "deadlock-detect" || f[2] == "deadlock-recovery") && f[4] == "10"
+	}
+	if strings.HasPrefix(parent, "interface ") {
+		// §2.6: DRR weight default 1.
+		return strings.HasPrefix(text, "qos queue ") && strings.HasSuffix(text, " drr weight 1")
+	}
+	return false
+}
+
+// dropDefaults removes default lines, and a `dcb pfc` section left empty
+// (the default profile always exists, reference §2.1).
+func dropDefaults(nodes []*node) []*node {
+	out := nodes[:0]
+	for _, n := range nodes {
+		if defaultLine("", n.text) {
+			continue
+		}
+		if len(n.kids) > 0 {
+			kids := n.kids[:0]
+			for _, c := range n.kids {
+				if !defaultLine(n.text, c.text) {
+					kids = append(kids, c)
+				}
+			}
+			n.kids = kids
+		}
+		if n.text == "dcb pfc" && len(n.kids) == 0 {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// canonTree copies a document's nodes with canonical text, without default
+// lines.
+func canonTree(nodes []*config.Node) []*node {
+	var conv func(ns []*config.Node) []*node
+	conv = func(ns []*config.Node) []*node {
+		out := make([]*node, 0, len(ns))
+		for _, n := range ns {
+			out = append(out, newNode(canon(n.Text), conv(n.Children)))
+		}
+		return out
+	}
+	return dropDefaults(conv(nodes))
+}
+
+// ownedGlobal reports whether a top-level line without children is
+// lossless': the DCB/PFC globals and the system-view QoS lines the
+// renderer writes (reference §1.1, §1.3, §2.1, §2.2).
+func ownedGlobal(text string) bool {
+	return strings.HasPrefix(text, "dcb pfc deadlock") || strings.HasPrefix(text, "dcb pfc dscp-mapping ") ||
+		text == "dcb pfc global disable" || strings.HasPrefix(text, "qos buffer headroom-pool ") || text == "qos ecn enable"
+}
+
+// ownedIfLine reports whether an interface line is lossless' (trust, PFC,
+// scheduling, WRED/ECN; reference §1.1 interface block).
+func ownedIfLine(text string) bool {
+	switch {
+	case text == "trust" || strings.HasPrefix(text, "trust "):
+		return true
+	case strings.HasPrefix(text, "dcb pfc enable"):
+		return true
+	case strings.HasPrefix(text, "qos drr ") || strings.HasPrefix(text, "qos wfq ") || strings.HasPrefix(text, "qos pq ") || strings.HasPrefix(text, "qos lpq "):
+		return true
+	case strings.HasPrefix(text, "qos queue "):
+		f := strings.Fields(text)
+		return len(f) >= 4 && (f[3] == "wred" || f[3] == "ecn" || (len(f) >= 5 && f[4] == "weight"))
+	}
+	return false
+}
+
+// scope knows which running sections lossless owns.
+type scope struct {
+	domains map[string]bool // domain names
+	drops   map[string]bool // drop-profile names
+	ifs     map[string]bool // interface section texts
+	bases   []string        // the desired domain names
+}
+
+func newScope(want, have []*node) *scope {
+	sc := &scope{domains: map[string]bool{}, drops: map[string]bool{}, ifs: map[string]bool{}}
+	for _, n := range want {
+		switch {
+		case strings.HasPrefix(n.text, "diffserv domain "):
+			name := n.text[len("diffserv domain "):]
+			sc.domains[name] = true
+			sc.bases = append(sc.bases, name)
+		case strings.HasPrefix(n.text, "drop-profile "):
+			sc.drops[n.text[len("drop-profile "):]] = true
+		case strings.HasPrefix(n.text, "interface "):
+			sc.ifs[n.text] = true
+		}
+	}
+	for _, n := range have {
+		switch {
+		case strings.HasPrefix(n.text, "diffserv domain "):
+			if name := n.text[len("diffserv domain "):]; sc.ownedDomain(name) {
+				sc.domains[name] = true
+			}
+		case strings.HasPrefix(n.text, "drop-profile "):
+			if name := n.text[len("drop-profile "):]; sc.ownedDrop(name) {
+				sc.drops[name] = true
+			}
+		}
+	}
+	for _, n := range have {
+		if !strings.HasPrefix(n.text, "interface ") || sc.ifs[n.text] {
+			continue
+		}
+		for _, c := range n.kids {
+			f := strings.Fields(c.text)
+			switch {
+			case c.key == "trust upstream" && len(f) == 3 && sc.domains[f[2]],
+				strings.HasSuffix(c.key, " wred") && len(f) == 5 && sc.drops[f[4]]:
+				sc.ifs[n.text] = true
+			}
+		}
+	}
+	return sc
+}
+
+// ownedDomain: a rendered domain name or its per-port override variant
+// "<name>-N" (renderers/huaweice names domains that way); never the
+// built-in default.
+func (sc *scope) ownedDomain(name string) bool {
+	if name == "default" {
+		return false
+	}
+	for _, b := range sc.bases {
+		if name == b || digitSuffix(name, b+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+// ownedDrop: "<domain>-ecn" and "<domain>-ecn-N" of an owned domain name
+// (renderers/huaweice's drop-profile names).
+func (sc *scope) ownedDrop(name string) bool {
+	if name == "default" {
+		return false
+	}
+	base, ok := strings.CutSuffix(name, "-ecn")
+	if !ok {
+		i := strings.LastIndex(name, "-ecn-")
+		if i < 0 || !digitSuffix(name, name[:i+len("-ecn-")]) {
+			return false
+		}
+		base = name[:i]
+	}
+	return sc.ownedDomain(base)
+}
+
+// digitSuffix reports whether s is prefix followed by digits only.
+func digitSuffix(s, prefix string) bool {
+	rest, ok := strings.CutPrefix(s, prefix)
+	if !ok || rest == "" {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// filter keeps the running sections and lines inside the scope.
+func (sc *scope) filter(have []*node) []*node {
+	var out []*node
+	for _, n := range have {
+		switch {
+		case n.text == "dcb pfc":
+			out = append(out, n)
+		case strings.HasPrefix(n.text, "diffserv domain "):
+			if sc.domains[n.text[len("diffserv domain "):]] {
+				out = append(out, n)
+			}
+		case strings.HasPrefix(n.text, "drop-profile "):
+			if sc.drops[n.text[len("drop-profile "):]] {
+				out = append(out, n)
+			}
+		case strings.HasPrefix(n.text, "interface "):
+			if !sc.ifs[n.text] {
+				continue
+			}
+			c := &node{text: n.text, key: n.key}
+			for _, l := range n.kids {
+				if ownedIfLine(l.text) {
+					c.kids = append(c.kids, l)
+				}
+			}
+			out = append(out, c)
+		case len(n.kids) == 0 && ownedGlobal(n.text):
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Diff returns the change that takes the running config (a Running result
+// or the full `display current-configuration`) to desired, inside Scope.
+// Commands are the lines typed into the candidate in system view; Apply
+// adds the review, `commit trial` and confirm around them. It is pure.
+func Diff(device string, running []byte, desired *config.Document) (*vendors.Change, error) {
+	if desired == nil || desired.Format != config.CLI {
+		return nil, fmt.Errorf("diff %s: desired config is not a CloudEngine CLI document", device)
+	}
+	have, err := parse(running)
+	if err != nil {
+		return nil, fmt.Errorf("diff %s: %w", device, err)
+	}
+	want := canonTree(desired.Tree)
+	sc := newScope(want, have)
+	have = sc.filter(have)
+	d := &differ{}
+	d.diff(want, have)
+	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
+	ch.Commands = d.commands()
+	if len(ch.Commands) > 0 {
+		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(d.only(ordered(have, want))), print(d.only(want)))
+		ch.Disruptive = d.disruptive()
+	}
+	return ch, nil
+}
+
+// op is one command of the remediation: the section to be in ("" for
+// system view), then line.
+type op struct {
+	phase, section, step int
+	path                 string
+	line                 string
+}
+
+type differ struct {
+	ops      []op
+	sections map[string]int // section → order first seen
+	touched  map[string]bool
+	disrupts map[string]bool
+}
+
+func (d *differ) add(phase, step int, path, line string) {
+	if d.sections == nil {
+		d.sections, d.touched, d.disrupts = map[string]int{}, map[string]bool{}, map[string]bool{}
+	}
+	s, ok := d.sections[path]
+	if !ok {
+		s = len(d.sections)
+		d.sections[path] = s
+	}
+	d.ops = append(d.ops, op{phase: phase, section: s, step: step, path: path, line: line})
+	top := path
+	if top == "" {
+		top = strings.TrimPrefix(line, "undo ")
+	}
+	d.touched[keyOf(top)] = true
+	if r := disruptive(path, line); r != "" {
+		d.disrupts[r] = true
+	}
+}
+
+// disruptive says why a command can disturb traffic when committed, or "".
+func disruptive(path, line string) string {
+	l := strings.TrimPrefix(line, "undo ")
+	switch {
+	case strings.HasPrefix(l, "dcb pfc enable"):
+		return "PFC enable/disable on a port changes its pause behaviour at commit, and may fail while the port is congested (reference/huawei-ce.md §1.2: configure on idle ports)"
+	case strings.HasPrefix(l, "qos buffer headroom-pool"):
+		return "headroom pool change re-carves the lossless buffer (reference/huawei-ce.md §0)"
+	case strings.HasPrefix(path, "interface ") && (strings.HasPrefix(l, "qos drr") || strings.HasPrefix(l, "qos wfq") || strings.HasPrefix(l, "qos pq") || strings.HasPrefix(l, "qos lpq") || strings.Contains(l, " weight")):
+		return "egress scheduling change takes effect at commit on the port"
+	case strings.HasPrefix(path, "drop-profile ") || strings.Contains(l, " wred") || strings.HasSuffix(l, " ecn"):
+		return "WRED/ECN change takes effect at commit on every port using the drop-profile"
+	}
+	return ""
+}
+
+func (d *differ) disruptive() []string {
+	var out []string
+	for r := range d.disrupts {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// phaseOf is the create/modify phase of a top-level line.
+func phaseOf(text string) int {
+	switch {
+	case strings.HasPrefix(text, "diffserv domain "):
+		return phaseDomain
+	case strings.HasPrefix(text, "drop-profile "):
+		return phaseDrop
+	case strings.HasPrefix(text, "interface "):
+		return phaseInterface
+	case text == "dcb pfc":
+		return phasePFC
+	}
+	return phaseGlobalSet
+}
+
+func index(nodes []*node) map[string]*node {
+	m := make(map[string]*node, len(nodes))
+	for _, n := range nodes {
+		m[n.key] = n
+	}
+	return m
+}
+
+func (d *differ) diff(want, have []*node) {
+	haveBy, wantBy := index(have), index(want)
+	for _, w := range want {
+		h := haveBy[w.key]
+		if !isSection(w.text) {
+			if h == nil || h.text != w.text {
+				d.add(phaseGlobalSet, stepSet, "", w.text)
+			}
+			continue
+		}
+		d.section(phaseOf(w.text), w.text, h, w)
+	}
+	for _, h := range have {
+		if wantBy[h.key] != nil {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(h.text, "interface "), h.text == "dcb pfc":
+			// A port that is no longer managed keeps its other config: its
+			// QoS and PFC lines go back to their defaults one by one (a
+			// physical interface cannot be deleted). The default PFC
+			// profile cannot be deleted either (§2.1).
+			d.section(phaseOf(h.text), h.text, h, &node{text: h.text, key: h.key})
+		case strings.HasPrefix(h.text, "diffserv domain "):
+			d.add(phaseDeleteDomain, stepUndo, "", undo(h))
+		case strings.HasPrefix(h.text, "drop-profile "):
+			d.add(phaseDeleteDrop, stepUndo, "", undo(h))
+		default:
+			d.add(phaseGlobalRemove, stepUndo, "", undo(h))
+		}
+	}
+}
+
+// schedRange returns the queues a `qos drr|wfq A to B` line covers.
+func schedRange(text string) (mode string, lo, hi int, ok bool) {
+	f := strings.Fields(text)
+	if len(f) < 3 || f[0] != "qos" {
+		return "", 0, 0, false
+	}
+	lo, err := strconv.Atoi(f[2])
+	if err != nil {
+		return "", 0, 0, false
+	}
+	hi = lo
+	if len(f) == 5 && f[3] == "to" {
+		if hi, err = strconv.Atoi(f[4]); err != nil {
+			return "", 0, 0, false
+		}
+	}
+	return f[1], lo, hi, true
+}
+
+// section diffs the children of one section; have is nil when it is new.
+func (d *differ) section(phase int, path string, have, want *node) {
+	// Queues whose weights go with an `undo qos drr|wfq A to B` (Errata):
+	// they are not undone again, and desired weights there are re-sent.
+	gone := map[string]bool{}
+	for _, h := range have.kidsOrNil() {
+		w := want.child(h.key)
+		if w != nil && w.text == h.text {
+			continue
+		}
+		if mode, lo, hi, ok := schedRange(h.text); ok && (mode == "drr" || mode == "wfq") {
+			for q := lo; q <= hi; q++ {
+				gone[fmt.Sprintf("qos queue %d %s weight", q, mode)] = true
+			}
+		}
+	}
+	for _, h := range have.kidsOrNil() {
+		if want.child(h.key) != nil || gone[h.key] {
+			continue
+		}
+		switch {
+		case h.key == "priority":
+			d.priorities(phase, path, h, nil)
+		case strings.HasPrefix(h.text, "qos queue ") && strings.HasSuffix(h.text, " ecn"),
+			strings.HasPrefix(h.key, "priority "):
+			d.add(phase, stepUndoDep, path, undo(h))
+		case strings.HasPrefix(h.key, "qos drr"), strings.HasPrefix(h.key, "qos wfq"), strings.HasPrefix(h.key, "qos pq"), strings.HasPrefix(h.key, "qos lpq"):
+			d.add(phase, stepUndoSched, path, undo(h))
+		default:
+			d.add(phase, stepUndo, path, undo(h))
+		}
+	}
+	for _, w := range want.kids {
+		h := have.child(w.key)
+		switch {
+		case w.key == "priority":
+			d.priorities(phase, path, h, w)
+		case h != nil && h.text == w.text && !gone[w.key]:
+		case h != nil && w.key != w.text && (strings.HasPrefix(w.key, "qos drr") || strings.HasPrefix(w.key, "qos wfq")):
+			// A changed scheduling range is undone (which takes the
+			// weights of its queues with it) and set anew.
+			d.add(phase, stepUndoSched, path, undo(h))
+			d.add(phase, stepSet, path, w.text)
+		case strings.HasPrefix(w.key, "priority "):
+			d.add(phase, stepSetDep, path, w.text)
+		default:
+			d.add(phase, stepSet, path, w.text)
+		}
+	}
+}
+
+func (n *node) kidsOrNil() []*node {
+	if n == nil {
+		return nil
+	}
+	return n.kids
+}
+
+// priorities changes the PFC priority set of `dcb pfc`: `priority P …`
+// adds to the set (§2.1: "repeated runs accumulate"), so priorities that
+// leave are undone first, then the full desired list is sent; no line
+// means the default, priority 3.
+func (d *differ) priorities(phase int, path string, have, want *node) {
+	set := func(n *node) []string {
+		if n == nil {
+			return []string{"3"}
+		}
+		return strings.Fields(n.text)[1:]
+	}
+	h, w := set(have), set(want)
+	var gone []string
+	for _, p := range h {
+		if !slices.Contains(w, p) {
+			gone = append(gone, p)
+		}
+	}
+	added := false
+	for _, p := range w {
+		if !slices.Contains(h, p) {
+			added = true
+		}
+	}
+	if len(gone) > 0 {
+		d.add(phase, stepUndoSched, path, "undo priority "+strings.Join(gone, " "))
+	}
+	if added {
+		d.add(phase, stepSet, path, "priority "+strings.Join(w, " "))
+	}
+}
+
+// commands orders the ops and writes them as typed in system view:
+// a section's header, its lines, then quit (reference/huawei-ce.md §1.2).
+func (d *differ) commands() []string {
+	slices.SortStableFunc(d.ops, func(a, b op) int {
+		if a.phase != b.phase {
+			return a.phase - b.phase
+		}
+		if a.section != b.section {
+			return a.section - b.section
+		}
+		return a.step - b.step
+	})
+	var out []string
+	cur := ""
+	for _, o := range d.ops {
+		if o.path != cur {
+			if cur != "" {
+				out = append(out, "quit")
+			}
+			if o.path != "" {
+				out = append(out, o.path)
+			}
+			cur = o.path
+		}
+		out = append(out, o.line)
+	}
+	if cur != "" {
+		out = append(out, "quit")
+	}
+	return out
+}
+
+// ordered returns have with top-level sections and their lines in the
+// order of want, lines want lacks after them, for a readable diff.
+func ordered(have, want []*node) []*node {
+	pos := make(map[string]int, len(want))
+	for i, w := range want {
+		pos[w.key] = i
+	}
+	rank := func(n *node) int {
+		if p, ok := pos[n.key]; ok {
+			return p
+		}
+		return len(pos)
+	}
+	out := slices.Clone(have)
+	slices.SortStableFunc(out, func(a, b *node) int { return rank(a) - rank(b) })
+	for i, n := range out {
+		if p, ok := pos[n.key]; ok && len(n.kids) > 1 {
+			out[i] = &node{text: n.text, key: n.key, kids: ordered(n.kids, want[p].kids)}
+		}
+	}
+	return out
+}
+
+// only keeps the top-level nodes that change.
+func (d *differ) only(nodes []*node) []*node {
+	var out []*node
+	for _, n := range nodes {
+		if d.touched[n.key] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// print writes nodes as display current-configuration does, without the
+// closing return.
+func print(nodes []*node) string {
+	var b strings.Builder
+	b.Grow(64 * len(nodes))
+	var walk func(ns []*node, depth int)
+	walk = func(ns []*node, depth int) {
+		for _, n := range ns {
+			if depth == 0 {
+				b.WriteString("#\n")
+			}
+			for range depth {
+				b.WriteByte(' ')
+			}
+			b.WriteString(n.text)
+			b.WriteByte('\n')
+			walk(n.kids, depth+1)
+		}
+	}
+	walk(nodes, 0)
+	return b.String()
+}

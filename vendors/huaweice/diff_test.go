@@ -1,0 +1,266 @@
+package huaweice
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// canonicalText is reference/huawei-ce.md §1.1 (family B), the desired
+// config of these tests.
+func canonicalText(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/canonical.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func commands(t *testing.T, running, desired string) []string {
+	t.Helper()
+	ch, err := Diff("leaf1", []byte(running), document(t, desired))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch.Commands
+}
+
+func indexOf(t *testing.T, cmds []string, line string) int {
+	t.Helper()
+	i := slices.Index(cmds, line)
+	if i < 0 {
+		t.Fatalf("%q not sent; commands:\n%s", line, strings.Join(cmds, "\n"))
+	}
+	return i
+}
+
+// TestIdenticalIsEmpty: the same config, printed differently (the header,
+// hidden default lines, a lower-case interface name with a space, a DSCP
+// map without its default colour, another section order, priority list
+// order), needs no change.
+func TestIdenticalIsEmpty(t *testing.T) {
+	want := canonicalText(t)
+	running := "!Software Version V300R023C00\n!Last configuration was updated at 2026-11-29 10:00:00+00:00\n#\nsysname leaf1\n" + strings.NewReplacer(
+		"dcb pfc deadlock-detect interval 10\n#\n", "",
+		" priority 3\n", "",
+		" priority 3 deadlock-recovery time 10\n", "",
+		"ip-dscp-inbound 48 phb cs6 green", "ip-dscp-inbound 48 phb cs6",
+		"interface 100GE1/0/2", "interface 100ge 1/0/2",
+	).Replace(want)
+	// drop-profile before the domain.
+	dom := "#\ndiffserv domain roce\n ip-dscp-inbound 24 phb af3 green\n ip-dscp-inbound 26 phb af3 green\n ip-dscp-inbound 48 phb cs6\n"
+	running = strings.Replace(running, dom, "", 1)
+	running = strings.Replace(running, "#\ninterface 100GE1/0/1\n", dom+"#\ninterface 100GE1/0/1\n", 1)
+	if cmds := commands(t, running, want); len(cmds) != 0 {
+		t.Errorf("equal configs give commands:\n%s", strings.Join(cmds, "\n"))
+	}
+	desired := strings.Replace(want, " priority 3\n", " priority 4 3\n", 1)
+	if cmds := commands(t, strings.Replace(want, " priority 3\n", " priority 3 4\n", 1), desired); len(cmds) != 0 {
+		t.Errorf("equal priority sets give commands:\n%s", strings.Join(cmds, "\n"))
+	}
+}
+
+// TestECNReplacedInOneStep: changed ECN thresholds are sent as the full new
+// `ecn buffer-size` line, which replaces the old one; the queue is never
+// without ECN (no "undo ecn", no undo of the wred or ecn port lines).
+func TestECNReplacedInOneStep(t *testing.T) {
+	want := canonicalText(t)
+	running := strings.Replace(want, "low-limit 153600 high-limit 3072000 discard-percentage 10", "low-limit 102400 high-limit 2048000 discard-percentage 5", 1)
+	got := commands(t, running, want)
+	wantCmds := []string{
+		"drop-profile roce-ecn",
+		"ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10",
+		"quit",
+	}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+}
+
+// TestDSCPRemapInOneStep: a DSCP moving to another queue is one
+// ip-dscp-inbound line, never an undo (which would send it to its default
+// queue for a moment); a stale DSCP is undone after the new mappings.
+func TestDSCPRemapInOneStep(t *testing.T) {
+	want := canonicalText(t)
+	running := strings.Replace(want, "ip-dscp-inbound 26 phb af3 green", "ip-dscp-inbound 26 phb af2 green\n ip-dscp-inbound 10 phb af3 green", 1)
+	got := commands(t, running, want)
+	wantCmds := []string{
+		"diffserv domain roce",
+		"undo ip-dscp-inbound 10",
+		"ip-dscp-inbound 26 phb af3 green",
+		"quit",
+	}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+	for _, c := range got {
+		if c == "undo ip-dscp-inbound 26" {
+			t.Errorf("the RoCE DSCP is unmapped before it is remapped:\n%s", strings.Join(got, "\n"))
+		}
+	}
+}
+
+// TestPortsCleanedBeforeDelete: a stale drop-profile and domain are deleted
+// only after every port stopped using them (reference Errata: clean
+// interfaces before undo diffserv domain / undo drop-profile), and a
+// queue's ECN goes before its WRED (§2.5: ecn needs wred).
+func TestPortsCleanedBeforeDelete(t *testing.T) {
+	want := canonicalText(t)
+	running := strings.Replace(want, "#\ninterface 100GE1/0/1\n", "#\ndrop-profile roce-ecn-4\n ecn buffer-size low-limit 204800 high-limit 1024000 discard-percentage 20\n#\ninterface 100GE1/0/1\n", 1)
+	running = strings.ReplaceAll(running, " qos queue 3 ecn\n", " qos queue 3 ecn\n qos queue 4 wred roce-ecn-4\n qos queue 4 ecn\n")
+	running = strings.Replace(running, "diffserv domain roce\n", "diffserv domain roce-2\n ip-dscp-inbound 10 phb af1 green\n#\ndiffserv domain roce\n", 1)
+	running = strings.Replace(running, "interface 100GE1/0/2\n trust dscp\n trust upstream roce\n", "interface 100GE1/0/2\n trust dscp\n trust upstream roce-2\n", 1)
+	got := commands(t, running, want)
+	delDrop := indexOf(t, got, "undo drop-profile roce-ecn-4")
+	delDom := indexOf(t, got, "undo diffserv domain roce-2")
+	for i, c := range got {
+		if (c == "undo qos queue 4 wred" && i > delDrop) || (c == "trust upstream roce" && i > delDom) {
+			t.Errorf("%q sent after the object it stops using was deleted:\n%s", c, strings.Join(got, "\n"))
+		}
+	}
+	for _, port := range []string{"interface 100GE1/0/1", "interface 100GE1/0/2"} {
+		at := indexOf(t, got[indexOf(t, got, port):], "undo qos queue 4 ecn")
+		wred := indexOf(t, got[indexOf(t, got, port):], "undo qos queue 4 wred")
+		if at > wred {
+			t.Errorf("%s: wred removed before ecn:\n%s", port, strings.Join(got, "\n"))
+		}
+	}
+	if n := strings.Count(strings.Join(got, "\n"), "undo qos queue 4 wred"); n != 2 {
+		t.Errorf("undo qos queue 4 wred sent %d times, want once per port:\n%s", n, strings.Join(got, "\n"))
+	}
+}
+
+// TestUndoDRRTakesWeights: `undo qos drr A to B` also removes the weights
+// of queues A..B (reference Errata), so they are never undone again, and
+// desired weights in the new range are sent again after the new range.
+func TestUndoDRRTakesWeights(t *testing.T) {
+	want := canonicalText(t)
+	// Running: queues 0..6 in DRR with a weight on the stale queue 5.
+	running := strings.ReplaceAll(want, " qos drr 0 to 5\n qos queue 0 drr weight 40\n qos queue 3 drr weight 60\n",
+		" qos drr 0 to 6\n qos queue 0 drr weight 40\n qos queue 3 drr weight 60\n qos queue 5 drr weight 20\n")
+	got := commands(t, running, want)
+	wantPort := []string{
+		"undo qos drr 0 to 6",
+		"qos drr 0 to 5",
+		"qos queue 0 drr weight 40",
+		"qos queue 3 drr weight 60",
+		"quit",
+	}
+	for _, port := range []string{"interface 100GE1/0/1", "interface 100GE1/0/2"} {
+		i := indexOf(t, got, port)
+		if d := cmp.Diff(wantPort, got[i+1:i+1+len(wantPort)]); d != "" {
+			t.Errorf("%s commands (-want +got):\n%s", port, d)
+		}
+	}
+	for _, c := range got {
+		if strings.HasPrefix(c, "undo qos queue") && strings.HasSuffix(c, "drr weight") {
+			t.Errorf("%q undoes a weight undo qos drr already removed", c)
+		}
+	}
+	// A port leaving lossless: its range goes, its weights go with it.
+	running = want + "#\ninterface 100GE1/0/9\n trust upstream roce\n qos drr 0 to 5\n qos queue 0 drr weight 40\n qos queue 7 drr weight 5\n"
+	got = commands(t, running, want)
+	wantCmds := []string{"interface 100GE1/0/9", "undo trust upstream", "undo qos queue 7 drr weight", "undo qos drr 0 to 5", "quit"}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("port leaving (-want +got):\n%s", d)
+	}
+}
+
+// TestWeightReplacedInOneStep: a changed DRR weight is one line that
+// replaces the old weight; the range is untouched.
+func TestWeightReplacedInOneStep(t *testing.T) {
+	want := canonicalText(t)
+	running := strings.ReplaceAll(want, "qos queue 3 drr weight 60", "qos queue 3 drr weight 50")
+	got := commands(t, running, want)
+	wantCmds := []string{"interface 100GE1/0/1", "qos queue 3 drr weight 60", "quit", "interface 100GE1/0/2", "qos queue 3 drr weight 60", "quit"}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+}
+
+// TestRemovedPortReset: a port that leaves the intent but still uses
+// lossless' domain gets its QoS and PFC lines reset one by one; its other
+// lines stay, and the interface is never removed (a physical port).
+func TestRemovedPortReset(t *testing.T) {
+	want := canonicalText(t)
+	running := want + "#\ninterface 100GE1/0/3\n trust dscp\n trust upstream roce\n dcb pfc enable mode manual\n port pfc-deadlock trigger error-down\n qos queue 3 wred roce-ecn\n qos queue 3 ecn\n"
+	got := commands(t, running, want)
+	wantCmds := []string{
+		"interface 100GE1/0/3",
+		"undo qos queue 3 ecn",
+		"undo trust",
+		"undo trust upstream",
+		"undo dcb pfc enable",
+		"undo qos queue 3 wred",
+		"quit",
+	}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+	for _, c := range got {
+		if strings.HasPrefix(c, "undo interface") || strings.Contains(c, "pfc-deadlock") {
+			t.Errorf("%q touches the port beyond lossless' lines", c)
+		}
+	}
+}
+
+// TestPFCPriorities: priorities that leave are undone (with their
+// deadlock lines first), then the whole desired list is sent, since
+// `priority` adds to the set (§2.1); deadlock lines follow their priority.
+func TestPFCPriorities(t *testing.T) {
+	want := strings.Replace(canonicalText(t), " priority 3\n", " priority 3 4\n priority 4 deadlock-detect time 5\n", 1)
+	running := strings.Replace(canonicalText(t), " priority 3\n", " priority 3 5\n priority 5 deadlock-detect time 5\n", 1)
+	got := commands(t, running, want)
+	wantCmds := []string{
+		"dcb pfc",
+		"undo priority 5 deadlock-detect",
+		"undo priority 5",
+		"priority 3 4",
+		"priority 4 deadlock-detect time 5",
+		"quit",
+	}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+}
+
+// TestOutOfScopeUntouched: config lossless does not own (another team's
+// domain and drop-profile and the unmanaged port using them, a named PFC
+// profile, port-groups, LLDP and deadlock triggers, buffers) is never in
+// the change.
+func TestOutOfScopeUntouched(t *testing.T) {
+	want := canonicalText(t)
+	running := "#\nlldp enable\n#\ndcb pfc storage\n priority 4\n" + want +
+		"#\ndiffserv domain storage\n 8021p-inbound 1 phb af1 green\n#\ndrop-profile bulk\n color green buffer-size low-limit 1024000 high-limit 2048000 discard-percentage 20\n" +
+		"#\ninterface 100GE1/0/9\n trust upstream storage\n qos queue 1 wred bulk\n qos drr 0 to 3\n#\nport-group all\n group-member 100GE1/0/9\n"
+	running = strings.Replace(running, "interface 100GE1/0/1\n", "interface 100GE1/0/1\n lldp tlv-enable dcbx\n qos buffer queue 3 shared-threshold dynamic 5\n", 1)
+	if got := commands(t, running, want); len(got) != 0 {
+		t.Errorf("out-of-scope config changed:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestFromFactory: an empty device gets objects before their users: the
+// headroom pool and globals, the domain, the drop-profile, then ports with
+// wred before ecn; default-equal lines are not sent.
+func TestFromFactory(t *testing.T) {
+	got := commands(t, "#\nsysname leaf1\n#\nreturn\n", canonicalText(t))
+	pool := indexOf(t, got, "qos buffer headroom-pool size 4 mbytes slot 1")
+	dom := indexOf(t, got, "diffserv domain roce")
+	drop := indexOf(t, got, "drop-profile roce-ecn")
+	port := indexOf(t, got, "interface 100GE1/0/1")
+	if !(pool < dom && dom < drop && drop < port) {
+		t.Errorf("objects not created before their users:\n%s", strings.Join(got, "\n"))
+	}
+	if indexOf(t, got[port:], "qos queue 3 wred roce-ecn") > indexOf(t, got[port:], "qos queue 3 ecn") {
+		t.Errorf("ecn before wred:\n%s", strings.Join(got, "\n"))
+	}
+	for _, c := range got {
+		if c == "priority 3" || strings.HasSuffix(c, " time 10") || c == "dcb pfc deadlock-detect interval 10" {
+			t.Errorf("default-equal line %q sent", c)
+		}
+	}
+}

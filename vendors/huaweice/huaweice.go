@@ -1,0 +1,328 @@
+// Package huaweice is the Huawei CloudEngine (V300R023, families A and B)
+// driver: it reads `display current-configuration` over SSH, diffs it
+// against the CloudEngine rendering inside lossless' scope (Scope) with
+// safe remediation, and applies a change through the two-stage candidate
+// (reference/huawei-ce.md §4): the lines into the candidate, `display
+// configuration candidate changes`, `commit trial N`, a re-read that must
+// show no difference, the confirming `commit` and `save`. On any failure
+// the candidate is cleared (`clear configuration candidate`), an active
+// trial is aborted (`abort trial`), over a new session when the old one
+// dropped, and the device is checked to be byte-identical to its pre-apply
+// configuration.
+package huaweice
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/lossless-net/lossless/config"
+	render "github.com/lossless-net/lossless/renderers/huaweice"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// Vendor is the inventory name of CloudEngine devices.
+const Vendor = render.Vendor
+
+// platformYAML is the project's scrapligo platform definition: the stock
+// huawei_vrp one does not know the [~X] / [*X] prompts (reference §6).
+//
+//go:embed platform.yaml
+var platformYAML []byte
+
+func init() {
+	vendors.Register(vendors.Vendor{Name: Vendor, Render: render.Render, Dial: Dial, Scope: Scope, LabSeed: LabSeed})
+}
+
+// Commands and texts of the apply (reference/huawei-ce.md §3.2, §4, §5).
+const (
+	showConfig     = "display current-configuration"
+	showChanges    = "display configuration candidate changes"
+	showTrial      = "display configuration trial status"
+	clearCandidate = "clear configuration candidate"
+	trialActive    = "Trial status: ACTIVE"
+	// questionYN matches the [Y/N] questions of abort trial and save.
+	questionYN      = `Continue\? \[Y/N\]:`
+	abortTrialDone  = "rollback succeeded"
+	saveDone        = "successfully"
+	trialMinSeconds = 60 // §4: commit trial T, 60–65535 s
+	trialMaxSeconds = 65535
+)
+
+// recoverTimeout bounds the recovery after a failure, which runs even
+// after ctx is cancelled (Ctrl-C must not leave a trial running).
+const recoverTimeout = 2 * time.Minute
+
+// Driver is a connected CloudEngine device.
+type Driver struct {
+	t   vendors.Target
+	s   *vendors.Session
+	log *slog.Logger
+}
+
+// Dial connects to a CloudEngine device.
+func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
+	s, err := vendors.DialSSH(ctx, t, platformYAML)
+	if err != nil {
+		return nil, err
+	}
+	log := t.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Driver{t: t, s: s, log: log.With("device", t.Device, "vendor", Vendor)}, nil
+}
+
+// Running returns the sections of `display current-configuration` that
+// can fall inside the scope (DCB and QoS system lines, the PFC profiles,
+// DiffServ domains, drop-profiles, and the QoS lines of interfaces), so
+// that a change elsewhere does not make a saved plan stale.
+func (d *Driver) Running(ctx context.Context) ([]byte, error) {
+	out, err := d.s.Command(ctx, showConfig)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
+	}
+	return Scoped([]byte(out))
+}
+
+// Scoped keeps the parts of a display current-configuration text that may
+// be in the scope, in the device's own text form.
+func Scoped(text []byte) ([]byte, error) {
+	nodes, err := Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	var keep []*config.Node
+	for _, n := range nodes {
+		t := canon(n.Text)
+		switch {
+		case strings.HasPrefix(t, "interface "):
+			c := &config.Node{Text: n.Text}
+			for _, l := range n.Children {
+				if ownedIfLine(canon(l.Text)) {
+					c.Children = append(c.Children, l)
+				}
+			}
+			if len(c.Children) > 0 {
+				keep = append(keep, c)
+			}
+		case strings.HasPrefix(t, "dcb pfc"), strings.HasPrefix(t, "diffserv domain "), strings.HasPrefix(t, "drop-profile "),
+			len(n.Children) == 0 && ownedGlobal(t):
+			keep = append(keep, n)
+		}
+	}
+	return Text(keep), nil
+}
+
+// Diff returns the change from running (a Running result) to desired.
+func (d *Driver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
+	return Diff(d.t.Device, running, desired)
+}
+
+// Close ends the session.
+func (d *Driver) Close() error { return d.s.Close() }
+
+// trialSeconds is the commit trial time of a confirm timeout, within §4's
+// 60–65535 s.
+func trialSeconds(d time.Duration) int {
+	if d <= 0 {
+		d = vendors.DefaultConfirmTimeout
+	}
+	s := int((d + time.Second - 1) / time.Second)
+	return min(max(s, trialMinSeconds), trialMaxSeconds)
+}
+
+// Apply sends c into the candidate and commits it with a trial that the
+// device reverts by itself unless confirmed. On any failure the candidate
+// is cleared and the trial aborted (reconnecting if the session dropped),
+// and the device is checked to be back at its pre-apply configuration.
+func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.ApplyOptions) vendors.Result {
+	start := time.Now()
+	res := vendors.Result{Device: d.t.Device}
+	done := func(err error) vendors.Result {
+		res.Err, res.Duration = err, time.Since(start)
+		return res
+	}
+	if c.Empty() {
+		return done(nil)
+	}
+	out, err := d.s.Command(ctx, showConfig)
+	if err != nil {
+		return done(fmt.Errorf("apply %s: read: %w", d.t.Device, err))
+	}
+	before := Body([]byte(out))
+	err = d.push(ctx, c, trialSeconds(opts.ConfirmTimeout))
+	if err == nil {
+		res.Applied = true
+		d.log.Info("applied", "op", "apply", "commands", len(c.Commands), "duration", time.Since(start))
+		if serr := d.save(ctx); serr != nil {
+			// The change is committed and confirmed; only the startup
+			// configuration is behind.
+			return done(fmt.Errorf("apply %s: committed, but save failed (the startup configuration is not updated): %w", d.t.Device, serr))
+		}
+		return done(nil)
+	}
+	confirmed, rerr := d.recover(ctx, before, c.Desired)
+	switch {
+	case rerr != nil:
+		d.log.Error("recovery failed", "op", "rollback", "err", rerr)
+		return done(fmt.Errorf("apply %s: %w; RECOVERY FAILED, the device may not be at its pre-apply config: %w", d.t.Device, err, rerr))
+	case confirmed:
+		// The session dropped after the confirming commit went through.
+		res.Applied = true
+		d.log.Warn("confirmed before the session dropped", "op", "apply", "err", err)
+		if serr := d.save(ctx); serr != nil {
+			return done(fmt.Errorf("apply %s: committed, but save failed (the startup configuration is not updated): %w", d.t.Device, serr))
+		}
+		return done(nil)
+	}
+	res.RolledBack = true
+	d.log.Warn("rolled back", "op", "rollback", "err", err)
+	return done(fmt.Errorf("apply %s: %w; the device is back at its pre-apply config", d.t.Device, err))
+}
+
+// errTrialReverted is a trial the device rolled back before the confirm
+// arrived (the commit timer ran out).
+var errTrialReverted = errors.New("the device reverted the trial commit before it was confirmed (commit timer expired)")
+
+// push enters the lines, commits them on trial, verifies and confirms.
+func (d *Driver) push(ctx context.Context, c *vendors.Change, trial int) error {
+	if err := d.s.Configure(ctx, c.Commands); err != nil {
+		return err
+	}
+	changes, err := d.s.ConfigCommand(ctx, showChanges)
+	if err != nil {
+		return fmt.Errorf("review candidate: %w", err)
+	}
+	d.log.Debug("candidate changes", "op", "apply", "changes", changes)
+	if _, err := d.s.ConfigCommand(ctx, fmt.Sprintf("commit trial %d", trial)); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	if err := d.verify(ctx, c.Desired); err != nil {
+		if active, terr := d.trialActive(ctx); terr == nil && !active {
+			return fmt.Errorf("%w: %w", errTrialReverted, err)
+		}
+		return err
+	}
+	if _, err := d.s.ConfigCommand(ctx, "commit"); err != nil {
+		return fmt.Errorf("confirm: %w", err)
+	}
+	// The timer may have run out just before the confirm: then the
+	// device is back at the old config and the confirm did nothing.
+	if err := d.verify(ctx, c.Desired); err != nil {
+		return fmt.Errorf("after confirm: %w: %w", errTrialReverted, err)
+	}
+	if active, err := d.trialActive(ctx); err != nil {
+		return fmt.Errorf("confirm: %w", err)
+	} else if active {
+		return errors.New("confirm: the trial is still active after commit")
+	}
+	return nil
+}
+
+// verify re-reads the running config (from system view) and diffs it
+// against desired: the diff must be empty.
+func (d *Driver) verify(ctx context.Context, desired *config.Document) error {
+	out, err := d.s.ConfigCommand(ctx, showConfig)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	left, err := Diff(d.t.Device, []byte(out), desired)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	if !left.Empty() {
+		return fmt.Errorf("verify: the running config differs from the desired one after commit:\n%s", left.Diff)
+	}
+	return nil
+}
+
+// trialActive asks whether a commit trial is running (§4).
+func (d *Driver) trialActive(ctx context.Context) (bool, error) {
+	out, err := d.s.Command(ctx, showTrial)
+	if err != nil {
+		return false, err
+	}
+	return strings.Contains(out, trialActive), nil
+}
+
+// save writes the startup configuration (§4: commit updates the running
+// config only), answering its [Y/N] question; when the session drops it
+// saves again over a new one.
+func (d *Driver) save(ctx context.Context) error {
+	steps := []vendors.Step{{Input: "save", Question: questionYN}, {Input: "y"}}
+	out, err := d.s.Interact(ctx, "", steps)
+	if errors.Is(err, vendors.ErrConnectionLost) {
+		_ = d.s.Close()
+		ns, derr := vendors.DialSSH(ctx, d.t, platformYAML)
+		if derr != nil {
+			return fmt.Errorf("%w; reconnect: %w", err, derr)
+		}
+		d.s = ns
+		out, err = d.s.Interact(ctx, "", steps)
+	}
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(out, saveDone) {
+		return &vendors.DeviceError{Device: d.t.Device, Line: "save", Reply: strings.TrimSpace(out)}
+	}
+	return nil
+}
+
+// recover undoes a failed apply: clears the candidate, aborts an active
+// trial (on a new session if the old one is gone: a dropped session's
+// candidate is discarded by the device, but its trial stays until it
+// expires, §4), and checks the running config is byte-identical to before.
+// confirmed is true when instead the device runs desired with no trial
+// active: the confirm went through before the session dropped.
+func (d *Driver) recover(ctx context.Context, before []byte, desired *config.Document) (confirmed bool, err error) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recoverTimeout)
+	defer cancel()
+	if _, err := d.s.ConfigCommand(rctx, clearCandidate); err != nil {
+		if isDeviceError(err) {
+			return false, fmt.Errorf("clear candidate: %w", err)
+		}
+		_ = d.s.Close()
+		ns, derr := vendors.DialSSH(rctx, d.t, platformYAML)
+		if derr != nil {
+			return false, fmt.Errorf("reconnect: %w", derr)
+		}
+		d.s = ns
+		d.log.Info("reconnected", "op", "rollback")
+	}
+	active, err := d.trialActive(rctx)
+	if err != nil {
+		return false, fmt.Errorf("trial status: %w", err)
+	}
+	if active {
+		out, err := d.s.Interact(rctx, "configuration", []vendors.Step{{Input: "abort trial", Question: questionYN}, {Input: "y"}})
+		if err != nil {
+			return false, fmt.Errorf("abort trial: %w", err)
+		}
+		if !strings.Contains(out, abortTrialDone) {
+			return false, &vendors.DeviceError{Device: d.t.Device, Line: "abort trial", Reply: strings.TrimSpace(out)}
+		}
+		d.log.Info("trial aborted", "op", "rollback")
+	}
+	out, err := d.s.Command(rctx, showConfig)
+	if err != nil {
+		return false, fmt.Errorf("re-read: %w", err)
+	}
+	if string(Body([]byte(out))) == string(before) {
+		return false, nil
+	}
+	if left, derr := Diff(d.t.Device, []byte(out), desired); !active && derr == nil && left.Empty() {
+		return true, nil
+	}
+	return false, errors.New("the running config differs from the pre-apply one")
+}
+
+func isDeviceError(err error) bool {
+	var de *vendors.DeviceError
+	return errors.As(err, &de)
+}

@@ -1,0 +1,271 @@
+package huaweice
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/golden"
+	"github.com/lossless-net/lossless/lab"
+	"github.com/lossless-net/lossless/lab/device"
+	_ "github.com/lossless-net/lossless/lab/huaweice"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// canonical is the rendering of reference/huawei-ce.md §1.1 (family B, the
+// lab's default model CE8855) as a desired document.
+func canonical(t testing.TB) *config.Document {
+	t.Helper()
+	b, err := os.ReadFile("testdata/canonical.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return document(t, string(b))
+}
+
+func document(t testing.TB, text string) *config.Document {
+	t.Helper()
+	tree, err := Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &config.Document{Device: "leaf1", Format: config.CLI, Tree: tree, Text: []byte(text)}
+}
+
+// startLab starts a lab with one CloudEngine seeded with seed and returns
+// the node and a target that trusts its host key.
+func startLab(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
+	t.Helper()
+	l, err := lab.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	n, err := l.Add(Vendor, "leaf1", seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	if err := l.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	return n, vendors.Target{Device: "leaf1", Vendor: Vendor, Address: "127.0.0.1", Port: n.Port(),
+		Login: vendors.Login{User: lab.DefaultUser, Password: lab.DefaultPassword, KnownHosts: kh}}
+}
+
+// body is the lab's full running config without its header.
+func body(n *lab.Node) string { return string(Body(n.Device().Running())) }
+
+// outside is the running config with everything in lossless' scope for
+// desired removed: what apply must leave byte-identical.
+func outside(t *testing.T, running string, desired *config.Document) string {
+	t.Helper()
+	have, err := parse([]byte(running))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := newScope(canonTree(desired.Tree), have)
+	var keep []*node
+	for _, n := range have {
+		switch {
+		case strings.HasPrefix(n.text, "interface "):
+			c := &node{text: n.text, key: n.key}
+			for _, l := range n.kids {
+				if !(ownedIfLine(l.text) && sc.ifs[n.text]) {
+					c.kids = append(c.kids, l)
+				}
+			}
+			if len(c.kids) > 0 {
+				keep = append(keep, c)
+			}
+		case n.text == "dcb pfc", len(n.kids) == 0 && ownedGlobal(n.text):
+		case strings.HasPrefix(n.text, "diffserv domain ") && sc.domains[strings.TrimPrefix(n.text, "diffserv domain ")]:
+		case strings.HasPrefix(n.text, "drop-profile ") && sc.drops[strings.TrimPrefix(n.text, "drop-profile ")]:
+		default:
+			keep = append(keep, n)
+		}
+	}
+	return print(keep)
+}
+
+func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
+	t.Helper()
+	drv, err := Dial(ctx, tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = drv.Close() })
+	run, err := drv.Running(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := drv.Diff(run, desired)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return drv, ch
+}
+
+// TestApplyConverges: from a running config with stale thresholds, an
+// extra class, another DRR split, a tuned deadlock timer and unrelated
+// config, apply converges: inside the scope the device equals the
+// rendering, outside it nothing changed, and the next plan is empty.
+func TestApplyConverges(t *testing.T) {
+	ctx := t.Context()
+	want := canonical(t)
+	n, tgt := startLab(t, LabSeed(want.Text))
+	before := body(n)
+	drv, ch := plan(t, ctx, tgt, want)
+	if ch.Empty() {
+		t.Fatal("plan is empty against a stale device")
+	}
+	if before != body(n) {
+		t.Fatal("planning changed the device")
+	}
+	res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+	if res.Err != nil || !res.Applied {
+		t.Fatalf("apply: %+v\ncommands:\n%s", res, strings.Join(ch.Commands, "\n"))
+	}
+	after := body(n)
+	if got, want := outside(t, after, want), outside(t, before, want); got != want {
+		t.Errorf("config outside the scope changed:\n%s", golden.Unified("before", "after", want, got))
+	}
+	_, again := plan(t, ctx, tgt, want)
+	if !again.Empty() {
+		t.Errorf("plan after apply is not empty:\n%s\n%q", again.Diff, again.Commands)
+	}
+	have, _ := parse([]byte(after))
+	wantTree := canonTree(want.Tree)
+	scoped := newScope(wantTree, have).filter(have)
+	if got := print(ordered(scoped, wantTree)); got != print(wantTree) {
+		t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, print(wantTree)))
+	}
+	if strings.Contains(after, "ecn-4") {
+		t.Errorf("stale class left in the config:\n%s", after)
+	}
+}
+
+// TestApplyFaults: whatever fails during an apply, the device ends at
+// exactly its pre-apply running config and the error names the device and
+// the reason.
+func TestApplyFaults(t *testing.T) {
+	want := canonical(t)
+	tests := []struct {
+		name   string
+		fault  func(f *device.Faults)
+		reason string
+	}{
+		// The plan took 5 lines (scrapligo's prompt probes count): the
+		// connection drops among the change lines.
+		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 12 }, "connection lost"},
+		{"command rejected", func(f *device.Faults) { f.RejectPattern = "^ecn buffer-size" }, `rejected "ecn buffer-size`},
+		{"commit failure", func(f *device.Faults) { f.FailCommit = true }, "Failed to commit"},
+		{"commit timer not confirmed", func(f *device.Faults) { f.ExpireCommitTimer = true }, "commit timer expired"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			n, tgt := startLab(t, LabSeed(want.Text))
+			before := body(n)
+			drv, ch := plan(t, ctx, tgt, want)
+			n.Faults().Update(tc.fault)
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			if res.Err == nil || res.Applied {
+				t.Fatalf("apply succeeded despite the fault: %+v", res)
+			}
+			if !res.RolledBack {
+				t.Errorf("not rolled back: %v", res.Err)
+			}
+			msg := res.Err.Error()
+			if !strings.Contains(msg, "leaf1") || !strings.Contains(msg, tc.reason) {
+				t.Errorf("error %q does not name the device and %q", msg, tc.reason)
+			}
+			if got := body(n); got != before {
+				t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, got))
+			}
+		})
+	}
+}
+
+// TestDropAnywhere: wherever the connection drops during an apply (among
+// the change lines, after commit trial, during the verification, after the
+// confirm), the device ends either at the desired config, reported
+// applied, or at exactly its pre-apply config, reported failed; a trial
+// left by the dropped session is aborted from a new one.
+func TestDropAnywhere(t *testing.T) {
+	want := canonical(t)
+	var aborted, confirmed bool
+	for k := 1; ; k++ {
+		if k > 200 {
+			t.Fatal("apply never succeeded")
+		}
+		var logs strings.Builder
+		n, tgt := startLab(t, LabSeed(want.Text))
+		tgt.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+		before := body(n)
+		ctx := t.Context()
+		drv, ch := plan(t, ctx, tgt, want)
+		n.Faults().Update(func(f *device.Faults) { f.CloseAfter = k })
+		res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+		n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
+		_ = drv.Close()
+		aborted = aborted || strings.Contains(logs.String(), "trial aborted")
+		after := body(n)
+		if res.Err == nil {
+			if _, again := plan(t, ctx, tgt, want); !again.Empty() {
+				t.Errorf("after %d lines: apply reported success but the device differs:\n%s", k, again.Diff)
+			}
+			if strings.Contains(logs.String(), "confirmed before the session dropped") {
+				confirmed = true
+				continue
+			}
+			break
+		}
+		// A drop before the first change line leaves nothing to roll back.
+		if !strings.Contains(res.Err.Error(), "leaf1") || res.Applied || (!res.RolledBack && !strings.Contains(res.Err.Error(), ": read: ")) {
+			t.Errorf("after %d lines: %+v", k, res)
+		}
+		if after != before {
+			t.Errorf("after %d lines: failed apply (%v) left the device changed:\n%s", k, res.Err, golden.Unified("before", "after", before, after))
+		}
+	}
+	if !aborted {
+		t.Error("no drop left a trial to abort")
+	}
+	if !confirmed {
+		t.Error("no drop came after the confirm")
+	}
+}
+
+// TestHostKey: an unknown or changed host key is refused unless the
+// insecure option is set.
+func TestHostKey(t *testing.T) {
+	ctx := t.Context()
+	n, tgt := startLab(t, nil)
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unknown := tgt
+	unknown.Login.KnownHosts = empty
+	var he *vendors.HostKeyError
+	if _, err := Dial(ctx, unknown); !errors.As(err, &he) || he.Changed {
+		t.Errorf("unknown host key: got %v, want a HostKeyError (unknown)", err)
+	}
+	n.Faults().Update(func(f *device.Faults) { f.ChangeHostKey = true })
+	if _, err := Dial(ctx, tgt); !errors.As(err, &he) || !he.Changed {
+		t.Errorf("changed host key: got %v, want a HostKeyError (changed)", err)
+	}
+	insecure := tgt
+	insecure.Login.InsecureIgnoreHostKey = true
+	drv, err := Dial(ctx, insecure)
+	if err != nil {
+		t.Fatalf("insecure dial: %v", err)
+	}
+	_ = drv.Close()
+}

@@ -1,0 +1,107 @@
+package huaweice
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lossless-net/lossless/config"
+)
+
+// LabSeed returns a realistic running config for an emulated CloudEngine
+// switch that should end at desired (its rendering): desired with stale
+// ECN thresholds, an older DRR split and range, a tuned deadlock timer, an
+// extra DSCP mapping and an extra ECN class (drop-profile "<domain>-ecn-4"
+// on queue 4 of every managed port), plus config outside lossless' scope
+// (LLDP, a storage domain and WRED profile on an unmanaged port, a
+// deadlock trigger on a managed port). Nil when desired does not parse.
+func LabSeed(desired []byte) []byte {
+	nodes, err := Parse(desired)
+	if err != nil || len(nodes) == 0 {
+		return nil
+	}
+	managed := map[string]bool{}
+	var out []*config.Node
+	domain := ""
+	for _, n := range nodes {
+		switch {
+		case n.Text == "dcb pfc":
+			for _, c := range n.Children {
+				if f := strings.Fields(c.Text); len(f) == 5 && f[2] == "deadlock-detect" {
+					c.Text = strings.Join(f[:4], " ") + " 5"
+				}
+			}
+		case strings.HasPrefix(n.Text, "dcb pfc deadlock-detect timer "):
+			n.Text = "dcb pfc deadlock-detect timer 200"
+		case strings.HasPrefix(n.Text, "diffserv domain "):
+			if domain == "" {
+				domain = strings.TrimPrefix(n.Text, "diffserv domain ")
+				n.Children = append(n.Children, &config.Node{Text: "ip-dscp-inbound 10 phb af1 green"})
+			}
+		case strings.HasPrefix(n.Text, "drop-profile "):
+			for _, c := range n.Children {
+				if strings.HasPrefix(c.Text, "ecn ") {
+					c.Text = "ecn buffer-size low-limit 102400 high-limit 2048000 discard-percentage 5"
+				}
+			}
+		case strings.HasPrefix(n.Text, "interface "):
+			managed[strings.TrimPrefix(n.Text, "interface ")] = true
+		}
+		out = append(out, n)
+	}
+	if domain == "" {
+		return nil
+	}
+	extraDrop := domain + "-ecn-4"
+	first := true
+	for _, n := range out {
+		if !strings.HasPrefix(n.Text, "interface ") {
+			continue
+		}
+		var kids []*config.Node
+		for _, c := range n.Children {
+			switch {
+			case strings.HasPrefix(c.Text, "qos drr 0 to "):
+				// An older split: one queue less in DRR.
+				c.Text = "qos drr 0 to 4"
+			case strings.HasSuffix(c.Text, " drr weight 60"):
+				c.Text = strings.Replace(c.Text, "weight 60", "weight 50", 1)
+			}
+			kids = append(kids, c)
+			if strings.HasSuffix(c.Text, " ecn") {
+				kids = append(kids, &config.Node{Text: "qos queue 4 ecn"})
+			}
+			if strings.HasPrefix(c.Text, "qos queue ") && strings.Contains(c.Text, " wred ") && !strings.Contains(c.Text, extraDrop) {
+				kids = append(kids, &config.Node{Text: "qos queue 4 wred " + extraDrop})
+			}
+		}
+		if first {
+			first = false
+			kids = append(kids, &config.Node{Text: "port pfc-deadlock trigger error-down"})
+		}
+		n.Children = kids
+	}
+	seed := []*config.Node{{Text: "lldp enable"}}
+	var ifs []*config.Node
+	for _, n := range out {
+		if strings.HasPrefix(n.Text, "interface ") {
+			ifs = append(ifs, n)
+			continue
+		}
+		seed = append(seed, n)
+	}
+	seed = append(seed,
+		&config.Node{Text: "diffserv domain storage", Children: []*config.Node{{Text: "8021p-inbound 1 phb af1 green"}}},
+		&config.Node{Text: "drop-profile " + extraDrop, Children: []*config.Node{{Text: "ecn buffer-size low-limit 204800 high-limit 1024000 discard-percentage 20"}}},
+		&config.Node{Text: "drop-profile bulk", Children: []*config.Node{{Text: "color green buffer-size low-limit 1024000 high-limit 2048000 discard-percentage 20"}}})
+	seed = append(seed, ifs...)
+	// An unmanaged port with another team's QoS.
+	for p := 32; p >= 1; p-- {
+		name := fmt.Sprintf("100GE1/0/%d", p)
+		if !managed[name] {
+			seed = append(seed, &config.Node{Text: "interface " + name, Children: []*config.Node{
+				{Text: "trust upstream storage"}, {Text: "qos queue 1 wred bulk"}, {Text: "lldp tlv-enable dcbx"}}})
+			break
+		}
+	}
+	return Text(seed)
+}

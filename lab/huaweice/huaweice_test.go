@@ -1,6 +1,7 @@
 package huaweice
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -725,5 +726,36 @@ func TestSave(t *testing.T) {
 	out := transcript(s, "save", "y")
 	if out != "<HUAWEI>save\n"+qSave+"y\n"+msgSaved+"\n" {
 		t.Errorf("transcript:\n%s", out)
+	}
+}
+
+// The grammar table is well formed: every pattern compiles, no view holds
+// the same pattern twice for a family, every entry either runs, enters,
+// removes or stores, and every view a config command enters has a prompt.
+func TestGrammarTable(t *testing.T) {
+	g := grammar()
+	if err := compile(g); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, c := range g {
+		for _, v := range c.views {
+			for _, f := range []family{familyA, familyB} {
+				if !c.inFamily(f) {
+					continue
+				}
+				k := fmt.Sprintf("%d/%s/%s", v, f, c.pattern)
+				if seen[k] {
+					t.Errorf("pattern %q twice in view %d for family %s", c.pattern, v, f)
+				}
+				seen[k] = true
+			}
+		}
+		if c.enter != 0 && suffix(c.enter, "x") == "" {
+			t.Errorf("%q enters a view without a prompt suffix", c.pattern)
+		}
+		if c.run != nil && (c.enter != 0 || c.remove != nil || c.apply != nil) {
+			t.Errorf("%q is both an exec and a config command", c.pattern)
+		}
 	}
 }

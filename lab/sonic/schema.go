@@ -209,7 +209,17 @@ func (s *schema) validateEntry(d db, t *table, key string, fields map[string]str
 		return ""
 	}
 	for _, f := range sortedKeys(fields) {
-		leaf := entry.Dir[f]
+		leaf := entry.Dir[strings.TrimSuffix(f, "@")]
+		if leaf != nil && leaf.IsLeafList() {
+			// A leaf-list is one comma-separated CONFIG_DB string
+			// (reference/sonic.md §1, §2.15).
+			for _, item := range strings.Split(fields[f], ",") {
+				if msg := s.checkLeaf(d, leaf, item, fields); msg != "" {
+					return errAt(msg, loc+"/"+leaf.Name)
+				}
+			}
+			continue
+		}
 		if leaf == nil || !leaf.IsLeaf() {
 			// sonic_yang cannot translate a field the model lacks.
 			return fmt.Sprintf("All Keys are not parsed in %s\ndict_keys(['%s'])", t.name, f)

@@ -184,6 +184,20 @@ func TestEveryMustIsKnown(t *testing.T) {
 	}
 }
 
+// Leaf-lists are comma-separated strings in CONFIG_DB; each item is
+// checked (PORT adv_speeds, BUFFER_PORT_INGRESS_PROFILE_LIST profile_list).
+func TestLeafLists(t *testing.T) {
+	d := newTestDevice(t, canonicalJSON(t))
+	ok := `[{"op":"add","path":"/BUFFER_PORT_INGRESS_PROFILE_LIST","value":{"Ethernet0":{"profile_list":"ingress_lossy_profile,pg_lossless_100000_5m_profile"}}}]`
+	if err := d.Patch([]byte(ok)); err != nil {
+		t.Fatalf("valid profile list refused: %v", err)
+	}
+	bad := `[{"op":"replace","path":"/BUFFER_PORT_INGRESS_PROFILE_LIST/Ethernet0/profile_list","value":"ingress_lossy_profile,nope"}]`
+	if err := d.Patch([]byte(bad)); err == nil || !strings.Contains(err.Error(), `Invalid leafref value "nope"`) {
+		t.Errorf("unknown profile in a list: %v", err)
+	}
+}
+
 func TestFactoryConfigIsValid(t *testing.T) {
 	d := newTestDevice(t, nil)
 	if msg := d.schema.validate(d.db); msg != "" {

@@ -105,13 +105,16 @@ func isStanza(text string) bool {
 // holds the one value of a setting (false: it is one value of a set). The
 // key is a substring of text, so computing it allocates nothing.
 func keyOf(text string) (key string, single bool) {
-	word, rest, _ := strings.Cut(text, " ")
+	word, _, _ := strings.Cut(text, " ")
 	switch word {
 	case "class-map":
 		// class-map type qos [match-any|match-all] NAME: the match type
 		// is a value, the name the identity.
-		if i := strings.LastIndexByte(rest, ' '); i >= 0 {
-			return text[:len("class-map type qos ")] + rest[i+1:], true
+		const prefix = "class-map type qos "
+		if rest, ok := strings.CutPrefix(text, prefix); ok {
+			if i := strings.LastIndexByte(rest, ' '); i >= 0 {
+				return text[:len(prefix)] + rest[i+1:], true
+			}
 		}
 		return text, true
 	case "policy-map", "class", "system", "interface":
@@ -120,7 +123,10 @@ func keyOf(text string) (key string, single bool) {
 		return text, false
 	case "service-policy":
 		// service-policy type T [input|output] NAME: one per direction.
-		return text[:strings.LastIndexByte(text, ' ')], true
+		if i := strings.LastIndexByte(text, ' '); i >= 0 {
+			return text[:i], true
+		}
+		return text, true
 	case "bandwidth":
 		return word, true
 	}
@@ -222,6 +228,46 @@ func canonTree(nodes []*config.Node) []*node {
 		}
 		out = append(out, newNode(t, canonTree(n.Children)))
 	}
+	return dedupe(out)
+}
+
+// smallDup reports whether a short list repeats a single-valued key.
+func smallDup(nodes []*node) bool {
+	for i, a := range nodes {
+		for _, b := range nodes[i+1:] {
+			if a.single && b.single && a.key == b.key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dedupe keeps the last of siblings with the same single-valued key: a
+// later line replaces an earlier one, as on the device (which never
+// prints both).
+func dedupe(nodes []*node) []*node {
+	if len(nodes) < 2 {
+		return nodes
+	}
+	if len(nodes) <= 8 && !smallDup(nodes) {
+		return nodes
+	}
+	last := make(map[string]int, len(nodes))
+	for i, n := range nodes {
+		if n.single {
+			last[n.key] = i
+		}
+	}
+	if len(last) == len(nodes) {
+		return nodes
+	}
+	out := nodes[:0:0]
+	for i, n := range nodes {
+		if !n.single || last[n.key] == i {
+			out = append(out, n)
+		}
+	}
 	return out
 }
 
@@ -281,6 +327,9 @@ func dscpList(s string) string {
 
 // scope knows which running stanzas lossless owns.
 type scope struct {
+	// want indexes the desired top-level nodes: whatever lossless renders
+	// is in the scope.
+	want      map[string]*node
 	policies  map[string]bool // "policy-map type T NAME" keys
 	classMaps map[string]bool // class-map keys
 	ifs       map[string]bool // interface stanza texts
@@ -296,7 +345,7 @@ func policyName(text string) (typ, name string, ok bool) {
 }
 
 func newScope(want, have []*node) *scope {
-	sc := &scope{policies: map[string]bool{}, classMaps: map[string]bool{}, ifs: map[string]bool{}}
+	sc := &scope{want: index(want), policies: map[string]bool{}, classMaps: map[string]bool{}, ifs: map[string]bool{}}
 	names := map[string]bool{}
 	for _, n := range want {
 		switch {
@@ -352,11 +401,26 @@ func ownedLine(text string) bool {
 	return strings.HasPrefix(text, "priority-flow-control ") || strings.HasPrefix(text, "service-policy ")
 }
 
-// filter keeps the running stanzas and lines inside the scope.
+// filter keeps the running stanzas and lines inside the scope: what the
+// desired config has, and what lossless owns by the rules of Scope.
 func (sc *scope) filter(have []*node) []*node {
 	var out []*node
 	for _, n := range have {
+		w := sc.want[n.key]
 		switch {
+		case strings.HasPrefix(n.text, "interface "), n.text == "system qos":
+			if n.text != "system qos" && !sc.ifs[n.text] {
+				continue
+			}
+			c := &node{text: n.text, key: n.key, single: true}
+			for _, l := range n.kids {
+				if ownedLine(l.text) || w.child(l.key) != nil {
+					c.kids = append(c.kids, l)
+				}
+			}
+			out = append(out, c)
+		case w != nil:
+			out = append(out, n)
 		case strings.HasPrefix(n.text, "policy-map "):
 			if sc.policies[n.key] {
 				out = append(out, n)
@@ -365,17 +429,6 @@ func (sc *scope) filter(have []*node) []*node {
 			if sc.classMaps[n.key] {
 				out = append(out, n)
 			}
-		case strings.HasPrefix(n.text, "interface "), n.text == "system qos":
-			if n.text != "system qos" && !sc.ifs[n.text] {
-				continue
-			}
-			c := &node{text: n.text, key: n.key, single: true}
-			for _, l := range n.kids {
-				if ownedLine(l.text) {
-					c.kids = append(c.kids, l)
-				}
-			}
-			out = append(out, c)
 		case strings.HasPrefix(n.text, "priority-flow-control ") && len(n.kids) == 0:
 			out = append(out, n)
 		}

@@ -71,7 +71,7 @@ func dropHidden(nodes []*node) []*node {
 		}
 		out = append(out, n)
 	}
-	return out
+	return dedupe(out)
 }
 
 // lines calls fn for each config line of text with its 1-based number,

@@ -1,0 +1,40 @@
+package nxos
+
+import (
+	"os"
+	"testing"
+)
+
+// FuzzParseRunning: any running config text parses or fails with an
+// error, never a panic, and diffing it against the canonical rendering
+// never panics; a config diffed against itself is empty.
+func FuzzParseRunning(f *testing.F) {
+	canon, err := os.ReadFile("testdata/canonical.cfg")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(canon)
+	f.Add(LabSeed(canon))
+	f.Add([]byte("!Command: show running-config ipqos\n!Time: Wed Apr 24 22:15:06 2019\n\nversion 9.3(8) Bios:version\n\nclass-map type qos ROCE\n  match dscp af31,cs3,24-26\n"))
+	f.Add([]byte("interface eth1/1\n    priority-flow-control mode on\n"))
+	f.Add([]byte("policy-map type queuing P\n  class type queuing c-out-8q-q3\n\tbandwidth percent 10\n"))
+	desired := document(f, string(canon))
+	f.Fuzz(func(t *testing.T, running []byte) {
+		tree, err := Parse(running)
+		if err != nil {
+			return
+		}
+		if _, err := Diff("leaf1", running, desired); err != nil {
+			t.Fatalf("diff of parsable config: %v", err)
+		}
+		self := document(t, string(running))
+		self.Tree = tree
+		ch, err := Diff("leaf1", running, self)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ch.Empty() {
+			t.Fatalf("a config diffed against itself gives commands %q", ch.Commands)
+		}
+	})
+}

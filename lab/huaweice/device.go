@@ -202,8 +202,11 @@ type Device struct {
 // commitPoint is one entry of display configuration commit list: the
 // configuration before and after the commit.
 type commitPoint struct {
-	id            int64
-	label, user   string
+	id          int64
+	label, user string
+	// kind is the Type column of the verbose list: CLI, ROLLBACK or
+	// SYSTEM (V300R023 "display configuration commit list").
+	kind          string
 	at            time.Time
 	before, after *node
 }
@@ -330,12 +333,12 @@ func (d *Device) applyConfig(e *edit, m *matchResult) string {
 	return ""
 }
 
-// commit makes cand the running config as a new commit point.
-func (d *Device) commitLocked(cand *node, user, label string) {
+// commitLocked makes cand the running config as a new commit point.
+func (d *Device) commitLocked(cand *node, user, label, kind string) {
 	before := d.running
 	d.running = cand.clone()
 	d.updated = d.opts.clock()
-	d.commits = append(d.commits, commitPoint{id: d.nextID, label: label, user: user, at: d.updated, before: before, after: d.running.clone()})
+	d.commits = append(d.commits, commitPoint{id: d.nextID, label: label, user: user, kind: kind, at: d.updated, before: before, after: d.running.clone()})
 	d.nextID++
 	if len(d.commits) > 80 {
 		d.commits = d.commits[1:]
@@ -371,7 +374,7 @@ func (d *Device) revertTrialLocked() {
 	t := d.trial
 	t.timer.Stop()
 	d.trial = nil
-	d.commitLocked(t.before, "_SYSTEM_", "")
+	d.commitLocked(t.before, "_SYSTEM_", "", "SYSTEM")
 }
 
 // Checkpoint implements device.Checkpointer: the whole configuration,
@@ -396,6 +399,6 @@ func (d *Device) Restore(cp []byte) error {
 		d.trial.timer.Stop()
 		d.trial = nil
 	}
-	d.commitLocked(root, "_SYSTEM_", "")
+	d.commitLocked(root, "_SYSTEM_", "", "SYSTEM")
 	return nil
 }

@@ -529,6 +529,20 @@ No.  CommitId    Label      User         TimeStamp
 	if diff := cmp.Diff(wantList, list); diff != "" {
 		t.Errorf("commit list (-want +got):\n%s", diff)
 	}
+	verbose := transcript(s, "display configuration commit list verbose 1")
+	wantVerbose := `<HUAWEI>display configuration commit list verbose 1
+1) CommitId: 1000000003
+        Label: -
+        User: admin
+        User-Intf: VTY 0
+        Type: CLI
+        TimeStamp: 2026-01-02 03:04:05
+        Description:
+
+`
+	if diff := cmp.Diff(wantVerbose, verbose); diff != "" {
+		t.Errorf("verbose list (-want +got):\n%s", diff)
+	}
 	changes := transcript(s, "display configuration commit changes last 2", "display configuration commit changes at 1000000003")
 	wantChanges := `<HUAWEI>display configuration commit changes last 2
 Building configuration

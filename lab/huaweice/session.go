@@ -459,7 +459,7 @@ func (s *Session) commitNow(label string, secs int64, trial bool, persist string
 		if conflicts(s.base, s.cand, s.d.running) {
 			return msgConflict + "\n"
 		}
-		s.d.commitLocked(s.merged(), s.user, label)
+		s.d.commitLocked(s.merged(), s.user, label, "CLI")
 	}
 	s.cand, s.base = nil, nil
 	if !trial {
@@ -565,7 +565,7 @@ func (s *Session) rollback(a args) string {
 		if s.faults.Load().FailCommit {
 			return msgRollbackFailed + "\n"
 		}
-		s.d.commitLocked(target, s.user, "")
+		s.d.commitLocked(target, s.user, "", "ROLLBACK")
 		return msgRollbackDone + "\n"
 	})}
 	return ""
@@ -652,20 +652,36 @@ func (s *Session) displayTrial(args) string {
 	return "Trial status: ACTIVE\nTrial time left (sec): " + strconv.FormatInt(max(left, 0), 10) + "\n"
 }
 
-// displayCommitList prints the commit points, newest first, in the
-// columns of §4 (No. CommitId Label User TimeStamp).
-func (s *Session) displayCommitList(args) string {
+// displayCommitList prints the commit points, newest first: the compact
+// form in the columns of §4 (No. CommitId Label User TimeStamp; the
+// spacing is [I]), or the verbose form of the V300R023 command reference.
+func (s *Session) displayCommitList(a args) string {
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
+	cps := s.d.commits
+	if a["n"] != "" {
+		if n := int(a.int("n")); n < len(cps) {
+			cps = cps[len(cps)-n:]
+		}
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-4s %-11s %-10s %-12s %s\n", "No.", "CommitId", "Label", "User", "TimeStamp")
-	for i := len(s.d.commits) - 1; i >= 0; i-- {
-		c := s.d.commits[i]
+	verbose := strings.Contains(s.canon, " verbose")
+	if !verbose {
+		fmt.Fprintf(&b, "%-4s %-11s %-10s %-12s %s\n", "No.", "CommitId", "Label", "User", "TimeStamp")
+	}
+	for i := len(cps) - 1; i >= 0; i-- {
+		c := cps[i]
 		label := c.label
 		if label == "" {
 			label = "-"
 		}
-		fmt.Fprintf(&b, "%-4d %-11d %-10s %-12s %s\n", len(s.d.commits)-i, c.id, label, c.user, c.at.UTC().Format("2006-01-02 15:04:05"))
+		at := c.at.UTC().Format("2006-01-02 15:04:05")
+		if verbose {
+			fmt.Fprintf(&b, "%d) CommitId: %d\n        Label: %s\n        User: %s\n        User-Intf: VTY 0\n        Type: %s\n        TimeStamp: %s\n        Description:\n\n",
+				len(cps)-i, c.id, label, c.user, c.kind, at)
+			continue
+		}
+		fmt.Fprintf(&b, "%-4d %-11d %-10s %-12s %s\n", len(cps)-i, c.id, label, c.user, at)
 	}
 	return b.String()
 }

@@ -41,7 +41,7 @@ const (
 	stepShrink = iota
 	stepSet
 	stepGrow
-	stepRemove // + removeRank
+	stepRemove       // + removeRank
 	stepRemoveStanza = stepRemove + 4
 )
 
@@ -116,35 +116,44 @@ func queueLine(key string) bool {
 // "no X" (untrusted, PFC off, round-robin) is a value of X's setting.
 func keyOf(text string) string {
 	t := strings.TrimPrefix(text, "no ")
-	switch {
-	case isStanza(t):
+	word, rest, _ := strings.Cut(t, " ")
+	switch word {
+	case "interface", "tx-queue", "uc-tx-queue", "mc-tx-queue":
 		return t
-	case t == "qos trust" || strings.HasPrefix(t, "qos trust "):
-		return "qos trust"
-	case strings.HasPrefix(t, "service-profile"):
-		return "service-profile"
-	case t == "priority-flow-control" || t == "priority-flow-control on" || t == "priority-flow-control mode on":
-		return "priority-flow-control"
-	case strings.HasPrefix(t, "priority-flow-control priority "):
-		return firstWords(t, 3)
-	case strings.HasPrefix(t, "priority-flow-control pause watchdog default "):
-		return firstWords(t, 5)
-	case strings.HasPrefix(t, "priority-flow-control pause watchdog action"),
-		strings.HasPrefix(t, "priority-flow-control pause watchdog port action"),
-		strings.HasPrefix(t, "priority-flow-control pause watchdog port timer"):
-		if strings.Contains(t, " port ") {
-			return firstWords(t, 5)
+	case "qos":
+		switch {
+		case rest == "trust" || strings.HasPrefix(rest, "trust "):
+			return "qos trust"
+		case strings.HasPrefix(rest, "profile "):
+			return t
+		case strings.HasPrefix(rest, "map dscp "):
+			if i := strings.Index(t, " to "); i >= 0 {
+				return "qos map dscp" + t[i:]
+			}
 		}
-		return firstWords(t, 4)
-	case t == "priority" || strings.HasPrefix(t, "priority "):
+	case "service-profile":
+		return "service-profile"
+	case "priority-flow-control":
+		switch {
+		case rest == "" || rest == "on" || rest == "mode on":
+			return "priority-flow-control"
+		case strings.HasPrefix(rest, "priority "):
+			return firstWords(t, 3)
+		case strings.HasPrefix(rest, "pause watchdog default "), strings.HasPrefix(rest, "pause watchdog port action"),
+			strings.HasPrefix(rest, "pause watchdog port timer"):
+			return firstWords(t, 5)
+		case strings.HasPrefix(rest, "pause watchdog action"):
+			return firstWords(t, 4)
+		}
+	case "priority":
 		return "priority"
-	case strings.HasPrefix(t, "bandwidth percent"):
-		return "bandwidth percent"
-	case strings.HasPrefix(t, "random-detect ecn minimum-threshold"), t == "random-detect ecn":
-		return "random-detect ecn"
-	case isMapLine(t):
-		if i := strings.Index(t, " to "); i >= 0 {
-			return "qos map dscp" + t[i:]
+	case "bandwidth":
+		if strings.HasPrefix(rest, "percent") {
+			return "bandwidth percent"
+		}
+	case "random-detect":
+		if rest == "ecn" || strings.HasPrefix(rest, "ecn minimum-threshold") {
+			return "random-detect ecn"
 		}
 	}
 	return text
@@ -168,31 +177,64 @@ func firstWords(s string, n int) string {
 // DSCP lists sorted, watchdog seconds without trailing zeros ("0.20" →
 // "0.2", §9 item 4). Lines arrive single-spaced (lines).
 func canon(text string) string {
-	switch {
-	case isInterface(text):
-		return "interface " + ifName(text[len("interface "):])
-	case text == "priority-flow-control mode on":
-		return "priority-flow-control on"
-	case isMapLine(text):
-		return mapLine(text)
-	case strings.HasPrefix(text, "priority-flow-control pause watchdog default "):
-		i := strings.LastIndexByte(text, ' ')
-		return text[:i+1] + decimal(text[i+1:])
+	if text == "" {
+		return text
+	}
+	switch text[0] {
+	case 'i':
+		if isInterface(text) && !strings.HasPrefix(text, "interface Ethernet") {
+			return "interface " + ifName(text[len("interface "):])
+		}
+	case 'p':
+		switch {
+		case text == "priority-flow-control mode on":
+			return "priority-flow-control on"
+		case strings.HasPrefix(text, "priority-flow-control pause watchdog default "):
+			i := strings.LastIndexByte(text, ' ')
+			return text[:i+1] + decimal(text[i+1:])
+		}
+	case 'q':
+		if isMapLine(text) {
+			return mapLine(text)
+		}
 	}
 	return text
 }
 
 // canonTree copies nodes with canonical text, without hidden lines.
 func canonTree(nodes []*config.Node) []*node {
+	var a arena
+	return a.canonTree(nodes)
+}
+
+func (a *arena) canonTree(nodes []*config.Node) []*node {
 	out := make([]*node, 0, len(nodes))
 	for _, n := range nodes {
 		t := canon(n.Text)
 		if hidden[t] && len(n.Children) == 0 {
 			continue
 		}
-		out = append(out, newNode(t, canonTree(n.Children)))
+		nd := a.node(t)
+		if len(n.Children) > 0 {
+			nd.kids = a.canonTree(n.Children)
+		}
+		out = append(out, nd)
 	}
 	return out
+}
+
+// arena hands out nodes from slabs: one allocation per slab instead of
+// one per line.
+type arena struct{ slab []node }
+
+const slabSize = 256
+
+func (a *arena) node(text string) *node {
+	if len(a.slab) == cap(a.slab) {
+		a.slab = make([]node, 0, slabSize)
+	}
+	a.slab = append(a.slab, node{text: text, key: keyOf(text)})
+	return &a.slab[len(a.slab)-1]
 }
 
 // ifName spells an interface name out as EOS prints it ("et1" →
@@ -284,7 +326,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	if len(ch.Commands) > 0 {
 		// The diff shows the stanzas that change, whole: on a switch
 		// with many ports the rest is noise (and time).
-		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(d.only(ordered(have, want))), print(d.only(want)))
+		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(ordered(d.only(have), want)), print(d.only(want)))
 		ch.Disruptive = d.disruptive()
 	}
 	return ch, nil
@@ -348,20 +390,25 @@ func (sc *scope) filter(have []*node) []*node {
 	return out
 }
 
-// scoped copies a port or profile stanza with its in-scope lines only.
+// scoped copies a port or profile stanza with its in-scope lines only;
+// a stanza that has nothing else is returned as it is.
 func scoped(n *node) *node {
-	c := &node{text: n.text, key: n.key}
+	if allScoped(n) {
+		return n
+	}
+	c := &node{text: n.text, key: n.key, kids: make([]*node, 0, len(n.kids))}
 	for _, l := range n.kids {
 		if !portLine(l.text) {
 			continue
 		}
 		if strings.HasPrefix(l.text, "tx-queue ") {
-			q := &node{text: l.text, key: l.key}
-			for _, k := range l.kids {
-				if queueLine(k.key) {
-					q.kids = append(q.kids, k)
-				} else {
-					q.extra = true
+			q := l
+			if !allQueue(l) {
+				q = &node{text: l.text, key: l.key, extra: true, kids: make([]*node, 0, len(l.kids))}
+				for _, k := range l.kids {
+					if queueLine(k.key) {
+						q.kids = append(q.kids, k)
+					}
 				}
 			}
 			if len(q.kids) == 0 {
@@ -372,6 +419,44 @@ func scoped(n *node) *node {
 		c.kids = append(c.kids, l)
 	}
 	return c
+}
+
+// allQueue reports whether every line of a tx-queue block is inside the
+// scope.
+func allQueue(q *node) bool {
+	for _, k := range q.kids {
+		if !queueLine(k.key) {
+			return false
+		}
+	}
+	return true
+}
+
+// allScoped reports whether every line of a port or profile stanza is
+// inside the scope.
+func allScoped(n *node) bool {
+	for _, l := range n.kids {
+		if !portLine(l.text) {
+			return false
+		}
+		if strings.HasPrefix(l.text, "tx-queue ") && (len(l.kids) == 0 || !allQueue(l)) {
+			return false
+		}
+	}
+	return true
+}
+
+// equal reports whether two trees are the same line for line.
+func equal(a, b *node) bool {
+	if a.text != b.text || len(a.kids) != len(b.kids) {
+		return false
+	}
+	for i := range a.kids {
+		if !equal(a.kids[i], b.kids[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // op is one command of the remediation: the stanzas to be in, then line.
@@ -461,6 +546,8 @@ func (d *differ) diff(want, have []*node) {
 		}
 		if h == nil {
 			d.add(phase, stepSet, nil, w.text)
+		} else if equal(h, w) {
+			continue
 		}
 		d.stanza(phase, []string{w.text}, h, w)
 	}
@@ -548,6 +635,8 @@ func (d *differ) stanza(phase int, path []string, have, want *node) {
 		case isQueue(w.text):
 			if h == nil {
 				d.add(phase, stepSet, path, w.text)
+			} else if equal(h, w) {
+				continue
 			}
 			d.stanza(phase, append(slices.Clip(path), w.text), h, w)
 		case h != nil && h.text == w.text:

@@ -110,7 +110,7 @@ func timer(d time.Duration) string {
 	if d <= 0 {
 		d = vendors.DefaultConfirmTimeout
 	}
-	d = min((d+time.Second-1).Truncate(time.Second), maxTimer)
+	d = min((d + time.Second - 1).Truncate(time.Second), maxTimer)
 	s := int(d / time.Second)
 	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
 }

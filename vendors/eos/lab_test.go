@@ -196,7 +196,9 @@ func TestApplyFaults(t *testing.T) {
 			drv, ch := plan(t, ctx, tgt, want)
 			n.Faults().Update(func(f *device.Faults) { tc.fault(f, len(ch.Commands)) })
 			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
-			n.Faults().Update(func(f *device.Faults) { f.CloseAfter, f.RejectPattern, f.FailCommit, f.ExpireCommitTimer = 0, "", false, false })
+			n.Faults().Update(func(f *device.Faults) {
+				f.CloseAfter, f.RejectPattern, f.FailCommit, f.ExpireCommitTimer = 0, "", false, false
+			})
 			if res.Err == nil || res.Applied {
 				t.Fatalf("apply succeeded despite the fault: %+v", res)
 			}

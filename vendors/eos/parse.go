@@ -1,6 +1,7 @@
 package eos
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -45,43 +46,70 @@ func Parse(text []byte) ([]*config.Node, error) {
 }
 
 // parse is Parse into canonical nodes (canon, hidden lines dropped), in
-// one pass.
+// one pass over the text and one over the lines: every node comes from
+// one arena and every child list from one backing array.
 func parse(text []byte) ([]*node, error) {
-	var roots []*node
 	type level struct {
 		spaces int
-		n      *node
+		i      int32
 	}
 	var stack []level
+	size := bytes.Count(text, []byte{'\n'}) + 1
+	a := arena{slab: make([]node, 0, size)}
+	all := make([]*node, 0, size)
+	parent := make([]int32, 0, size) // index into all; -1 for a top-level line
+	kids := 0
 	err := lines(text, func(n, spaces int, body string) error {
 		for len(stack) > 0 && stack[len(stack)-1].spaces >= spaces {
 			stack = stack[:len(stack)-1]
 		}
-		nd := newNode(canon(body), nil)
+		p := int32(-1)
 		if len(stack) == 0 {
-			if spaces > 0 && len(roots) == 0 {
+			if spaces > 0 && len(all) == 0 {
 				return fmt.Errorf("parse running config line %d %q: indented with no line above it", n, body)
 			}
-			roots = append(roots, nd)
 		} else {
-			p := stack[len(stack)-1].n
-			p.kids = append(p.kids, nd)
+			p = stack[len(stack)-1].i
+			kids++
 		}
-		stack = append(stack, level{spaces, nd})
+		stack = append(stack, level{spaces, int32(len(all))})
+		all = append(all, a.node(canon(body)))
+		parent = append(parent, p)
 		return nil
 	})
-	return dropHidden(roots), err
+	if err != nil {
+		return nil, err
+	}
+	count := make([]int32, len(all))
+	for _, p := range parent {
+		if p >= 0 {
+			count[p]++
+		}
+	}
+	backing := make([]*node, kids)
+	off := 0
+	roots := make([]*node, 0, len(all)-kids)
+	for i, n := range all {
+		if c := int(count[i]); c > 0 {
+			n.kids = backing[off : off : off+c]
+			off += c
+		}
+		if p := parent[i]; p >= 0 {
+			all[p].kids = append(all[p].kids, n)
+		} else {
+			roots = append(roots, n)
+		}
+	}
+	return dropHidden(roots), nil
 }
 
-// dropHidden removes hidden default lines that have no children.
+// dropHidden removes hidden default lines: top-level ones without
+// children (every line of hidden is a global one).
 func dropHidden(nodes []*node) []*node {
 	out := nodes[:0]
 	for _, n := range nodes {
-		if hidden[n.text] && len(n.kids) == 0 {
+		if len(n.kids) == 0 && hidden[n.text] {
 			continue
-		}
-		if len(n.kids) > 0 {
-			n.kids = dropHidden(n.kids)
 		}
 		out = append(out, n)
 	}

@@ -1,0 +1,366 @@
+package eos
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func commands(t *testing.T, running, desired string) []string {
+	t.Helper()
+	ch, err := Diff("leaf1", []byte(running), document(t, desired))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch.Commands
+}
+
+func indexOf(t *testing.T, cmds []string, line string) int {
+	t.Helper()
+	i := slices.Index(cmds, line)
+	if i < 0 {
+		t.Fatalf("%q not sent; commands:\n%s", line, strings.Join(cmds, "\n"))
+	}
+	return i
+}
+
+// TestIdenticalIsEmpty: the same config printed differently (header,
+// other block order, DSCP order, legacy PFC keyword, trailing zeros,
+// the hidden default watchdog action) and with config outside the scope
+// needs no change.
+func TestIdenticalIsEmpty(t *testing.T) {
+	want := readFile(t, "canonical.cfg")
+	running := "! Command: show running-config\n! device: leaf1 (DCS-7050CX3-32S, EOS-4.32.2F)\n!\nhostname leaf1\n!\n" + strings.NewReplacer(
+		"qos map dscp 24 26 to", "qos map dscp 26 24 to",
+		"interface Ethernet2\n   qos trust dscp\n   priority-flow-control on\n", "interface Ethernet2\n   description host-2\n   qos trust dscp\n   priority-flow-control mode on\n",
+		"default timeout 0.2\n", "default timeout 0.20\n",
+		"max-mark-probability 100\n", "max-mark-probability 100\n      random-detect ecn count\n",
+	).Replace(want) + "!\ninterface Ethernet9\n   qos trust cos\n   priority-flow-control on\n!\nend\n"
+	// tx-queue 6 before tx-queue 3 on Ethernet1.
+	running = strings.Replace(running, "   !\n   tx-queue 6\n      priority strict\n!\ninterface Ethernet2", "!\ninterface Ethernet2", 1)
+	running = strings.Replace(running, "   priority-flow-control pause watchdog\n   !\n   tx-queue 3", "   priority-flow-control pause watchdog\n   !\n   tx-queue 6\n      priority strict\n   !\n   tx-queue 3", 1)
+	desired := want + "priority-flow-control pause watchdog action errdisable\n"
+	desired = strings.Replace(desired, "priority-flow-control pause watchdog action drop\n", "", 1)
+	running = strings.Replace(running, "priority-flow-control pause watchdog action drop\n", "", 1)
+	if cmds := commands(t, running, desired); len(cmds) != 0 {
+		t.Errorf("equal configs give commands:\n%s", strings.Join(cmds, "\n"))
+	}
+}
+
+// TestECNReplacedInOneStep: a changed random-detect ecn value is sent as
+// the full new line, which replaces the old one; the queue is never
+// without ECN (no "no random-detect ecn").
+func TestECNReplacedInOneStep(t *testing.T) {
+	want := readFile(t, "canonical.cfg")
+	running := strings.ReplaceAll(want, "minimum-threshold 150 kbytes", "minimum-threshold 100 kbytes")
+	ecn := "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 3000 kbytes max-mark-probability 100"
+	wantCmds := []string{"interface Ethernet1", "tx-queue 3", ecn, "exit", "exit", "interface Ethernet2", "tx-queue 3", ecn}
+	if d := cmp.Diff(wantCmds, commands(t, running, want)); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+}
+
+// TestDSCPNeverUnmapped: a changed DSCP map is sent as the full desired
+// line (moving 26 from another class, keeping 24), and only then is the
+// stale value 25 returned to the default map; no command unmaps a value
+// the intent keeps.
+func TestDSCPNeverUnmapped(t *testing.T) {
+	want := readFile(t, "canonical.cfg")
+	running := strings.Replace(want, "qos map dscp 24 26 to traffic-class 3\n", "qos map dscp 24 25 to traffic-class 3\nqos map dscp 26 to traffic-class 5\n", 1)
+	got := commands(t, running, want)
+	wantCmds := []string{"qos map dscp 24 26 to traffic-class 3", "no qos map dscp 25 to traffic-class 3"}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+}
+
+// TestProfileDetachedBeforeDelete: the new qos profile exists before a
+// port applies it, a port's service-profile is replaced in one step (no
+// `no service-profile` in between), and the old profile is deleted only
+// after no port applies it (reference/eos.md §3.1).
+func TestProfileDetachedBeforeDelete(t *testing.T) {
+	want := readFile(t, "profile.cfg")
+	running := strings.ReplaceAll(want, "ROCE_LOSSLESS", "ROCE_OLD")
+	got := commands(t, running, want)
+	create := indexOf(t, got, "qos profile ROCE_LOSSLESS")
+	del := indexOf(t, got, "no qos profile ROCE_OLD")
+	for _, port := range []string{"interface Ethernet1", "interface Ethernet2"} {
+		i := indexOf(t, got, port)
+		if got[i+1] != "service-profile ROCE_LOSSLESS" {
+			t.Errorf("%s: %q after it, want the new service-profile", port, got[i+1])
+		}
+		if i < create || i > del {
+			t.Errorf("%s switched before the profile exists or after the old one is deleted:\n%s", port, strings.Join(got, "\n"))
+		}
+	}
+	if slices.Contains(got, "no service-profile") {
+		t.Errorf("a port is left without a profile:\n%s", strings.Join(got, "\n"))
+	}
+	if del != len(got)-1 {
+		t.Errorf("old profile not deleted last:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestDirectLinesBeforeProfileLeaves: a port moving from a qos profile
+// to direct lines gets its lines before `no service-profile`, and the
+// profile is deleted after that.
+func TestDirectLinesBeforeProfileLeaves(t *testing.T) {
+	got := commands(t, readFile(t, "profile.cfg"), readFile(t, "canonical.cfg"))
+	for _, port := range []string{"interface Ethernet1", "interface Ethernet2"} {
+		i := indexOf(t, got, port)
+		j := i + slices.Index(got[i:], "no service-profile")
+		if j < i || !slices.Contains(got[i:j], "priority-flow-control priority 3 no-drop") {
+			t.Errorf("%s: no service-profile before its direct PFC lines:\n%s", port, strings.Join(got, "\n"))
+		}
+	}
+	if indexOf(t, got, "no qos profile ROCE_LOSSLESS") != len(got)-1 {
+		t.Errorf("profile not deleted last:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// bandwidths replays commands and calls check with each port's bandwidth
+// shares after every command.
+func bandwidths(t *testing.T, running string, cmds []string, check func(port string, sum int, after string)) {
+	t.Helper()
+	share := map[string]map[string]int{} // port → queue → percent
+	nodes, err := parse([]byte(running))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes {
+		share[n.text] = map[string]int{}
+		for _, q := range n.kids {
+			if b := q.child("bandwidth percent"); b != nil {
+				share[n.text][q.text] = percent(b.text)
+			}
+		}
+	}
+	var ctx []string
+	for _, c := range cmds {
+		switch {
+		case c == "exit":
+			ctx = ctx[:len(ctx)-1]
+		case isStanza(c):
+			ctx = append(ctx, c)
+			if share[c] == nil && len(ctx) == 1 {
+				share[c] = map[string]int{}
+			}
+		case strings.HasPrefix(c, "no tx-queue "):
+			delete(share[ctx[0]], c[3:])
+		case strings.HasPrefix(c, "bandwidth percent "):
+			share[ctx[0]][ctx[1]] = percent(c)
+		case c == "no bandwidth percent":
+			delete(share[ctx[0]], ctx[1])
+		}
+		if len(ctx) > 0 {
+			sum := 0
+			for _, v := range share[ctx[0]] {
+				sum += v
+			}
+			check(ctx[0], sum, c)
+		}
+	}
+}
+
+// TestBandwidthNeverAbove100: shares move so that a port's bandwidth
+// percentages add up to at most 100 after every command, also when a
+// queue with a share is removed while another grows.
+func TestBandwidthNeverAbove100(t *testing.T) {
+	queues := func(shares ...int) string {
+		var b strings.Builder
+		b.WriteString("interface Ethernet1\n   qos trust dscp\n")
+		for i, s := range shares {
+			if s > 0 {
+				fmt.Fprintf(&b, "   !\n   tx-queue %d\n      no priority\n      bandwidth percent %d\n", i+2, s)
+			}
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name          string
+		running, want string
+	}{
+		{"swap", queues(0, 70, 30), queues(0, 30, 70)},
+		{"queue removed", queues(40, 30, 30), queues(0, 60, 40)},
+		{"queue added", queues(0, 50, 50), queues(20, 40, 40)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmds := commands(t, tc.running, tc.want)
+			if len(cmds) == 0 {
+				t.Fatal("no commands")
+			}
+			bandwidths(t, tc.running, cmds, func(port string, sum int, after string) {
+				if sum > 100 {
+					t.Errorf("%s: bandwidth sum %d%% after %q:\n%s", port, sum, after, strings.Join(cmds, "\n"))
+				}
+			})
+			bandwidths(t, tc.running, cmds, func(string, int, string) {})
+			if again := commands(t, apply(t, tc.running, cmds), tc.want); len(again) != 0 {
+				t.Errorf("commands do not converge; left:\n%s", strings.Join(again, "\n"))
+			}
+		})
+	}
+}
+
+// noLine are the "no" forms EOS keeps as lines of their own (a value,
+// not a removal; reference/eos.md §3).
+var noLine = map[string]bool{"no qos trust": true, "no priority-flow-control": true, "no priority": true}
+
+// apply is a small model of a device for the pure tests: it runs
+// commands on a running config text the way EOS edits it (set by key,
+// no/default removes) and prints the result.
+func apply(t *testing.T, running string, cmds []string) string {
+	t.Helper()
+	roots, err := parse([]byte(running))
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := &node{kids: roots}
+	stack := []*node{top}
+	for _, c := range cmds {
+		cur := stack[len(stack)-1]
+		switch {
+		case c == "exit":
+			stack = stack[:len(stack)-1]
+		case noLine[c]:
+			n := newNode(c, nil)
+			if old := cur.child(n.key); old != nil {
+				old.text = c
+			} else {
+				cur.kids = append(cur.kids, n)
+			}
+		case strings.HasPrefix(c, "no "), strings.HasPrefix(c, "default "):
+			_, rest, _ := strings.Cut(c, " ")
+			k := keyOf(rest)
+			cur.kids = slices.DeleteFunc(cur.kids, func(n *node) bool { return n.key == k })
+		default:
+			n := newNode(c, nil)
+			if old := cur.child(n.key); old != nil {
+				old.text = n.text
+				n = old
+			} else {
+				cur.kids = append(cur.kids, n)
+			}
+			if isStanza(c) {
+				stack = append(stack, n)
+			}
+		}
+	}
+	return print(top.kids)
+}
+
+// TestRemovedPortKeepsItsConfig: a port that leaves the intent (it still
+// applies lossless' profile) loses only its QoS lines; it is never
+// removed or defaulted, and its other lines stay.
+func TestRemovedPortKeepsItsConfig(t *testing.T) {
+	want := readFile(t, "profile.cfg")
+	running := strings.Replace(want, "qos map dscp 24 26", "interface Ethernet3\n   description storage\n   mtu 9214\n   service-profile ROCE_LOSSLESS\n   priority-flow-control on\n!\nqos map dscp 24 26", 1)
+	got := commands(t, running, want)
+	wantCmds := []string{"interface Ethernet3", "default priority-flow-control", "no service-profile"}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s\nrunning:\n%s", d, running)
+	}
+	for _, c := range got {
+		if strings.HasPrefix(c, "no interface") || strings.HasPrefix(c, "default interface") {
+			t.Errorf("%q sent", c)
+		}
+	}
+}
+
+// TestNegations: lines leave with the negation that restores the factory
+// default, not one that sets another value (`no qos trust` is
+// untrusted, `no priority` round-robin, reference/eos.md §3), PFC in the
+// order of §3.1, and a tx-queue block holding lines outside the scope is
+// emptied line by line instead of removed.
+func TestNegations(t *testing.T) {
+	want := readFile(t, "canonical.cfg")
+	running := strings.Replace(want, "      priority strict\n!\ninterface Ethernet2", "      priority strict\n      random-detect ecn count\n!\ninterface Ethernet2", 1)
+	desired := strings.Replace(want, "interface Ethernet1\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   priority-flow-control pause watchdog\n", "interface Ethernet1\n", 1)
+	desired = strings.Replace(desired, "   !\n   tx-queue 6\n      priority strict\n!\ninterface Ethernet2", "!\ninterface Ethernet2", 1)
+	got := commands(t, running, desired)
+	wantCmds := []string{
+		"interface Ethernet1",
+		"no priority-flow-control pause watchdog",
+		"no priority-flow-control priority 3",
+		"default priority-flow-control",
+		"default qos trust",
+		"tx-queue 6",
+		"default priority",
+	}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+}
+
+// TestParseIndentation: nesting follows relative indentation, so AVD's
+// 4-space blocks read as well as EOS's 3 (reference/eos.md §2.1).
+func TestParseIndentation(t *testing.T) {
+	nodes, err := Parse([]byte("platform trident mmu queue profile P\n    egress unicast queue 3 threshold 1/8\n!\ninterface Ethernet1\n   tx-queue 3\n      priority strict\n   qos trust dscp\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 2 || len(nodes[0].Children) != 1 || len(nodes[1].Children) != 2 || len(nodes[1].Children[0].Children) != 1 {
+		t.Errorf("wrong tree: %+v", nodes)
+	}
+	if _, err := Parse([]byte("   tx-queue 3\n")); err == nil {
+		t.Error("an indented first line parsed")
+	}
+}
+
+// BenchmarkDiff10k: parse, scope, diff and remediation of a 10,000-line
+// running config (goal ≤ 5 ms per device, issue 5).
+func BenchmarkDiff10k(b *testing.B) {
+	running, desired := bigConfigs(b, 10_000)
+	doc := document(b, desired)
+	b.SetBytes(int64(len(running)))
+	cpu := cpuTime()
+	for b.Loop() {
+		ch, err := Diff("leaf1", running, doc)
+		if err != nil || ch.Empty() {
+			b.Fatal(err, ch.Empty())
+		}
+	}
+	// On a shared machine wall time includes waiting for a core; the
+	// process CPU time per op (GC included) is the work itself.
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+}
+
+// cpuTime is the process's user+system CPU time in nanoseconds.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// bigConfigs returns a running config of about lines lines (ports with
+// the canonical lossless lines and unrelated ones, every 50th port with
+// stale ECN thresholds, the DSCP map and watchdog globals) and its
+// desired config.
+func bigConfigs(b testing.TB, lines int) ([]byte, string) {
+	var run, des strings.Builder
+	n := 0
+	for port := 1; n < lines; port++ {
+		name := "interface Ethernet" + strconv.Itoa(port/48+1) + "/" + strconv.Itoa(port%48+1)
+		ecn := "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 3000 kbytes max-mark-probability 100"
+		stale := ecn
+		if port%50 == 0 {
+			stale = strings.Replace(ecn, "150", "100", 1)
+		}
+		const body = "   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   priority-flow-control pause watchdog\n   !\n   tx-queue 3\n      %s\n   !\n   tx-queue 6\n      priority strict\n!\n"
+		fmt.Fprintf(&run, "%s\n   description host-%d\n   mtu 9214\n"+body, name, port, stale)
+		fmt.Fprintf(&des, "%s\n"+body, name, ecn)
+		n += 13
+	}
+	globals := "qos map dscp 24 26 to traffic-class 3\nqos map dscp 48 to traffic-class 6\n!\npriority-flow-control pause watchdog default timeout 0.2\npriority-flow-control pause watchdog action drop\n"
+	run.WriteString(globals)
+	des.WriteString(globals)
+	return []byte(run.String()), des.String()
+}

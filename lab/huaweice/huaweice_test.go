@@ -428,11 +428,12 @@ Enter system view, return user view with return command.
 Info: The system enters the trial configuration mode.
 The system will revert to previous configuration if the trial configuration is not confirmed in 120 seconds.
 [~ROLLBACK]display configuration trial status
-Trial status: ACTIVE
+Trial status: ACTIVE 
 Trial time left (sec): 120
 [~ROLLBACK]commit
 [~ROLLBACK]display configuration trial status
-Trial status: INACTIVE
+Trial status: INACTIVE 
+Trial time left (sec): 0
 `
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -455,7 +456,8 @@ Enter system view, return user view with return command.
 Error: Wrong parameter found at '^' position.
 [~HUAWEI]commit persist job7
 [~HUAWEI]display configuration trial status
-Trial status: INACTIVE
+Trial status: INACTIVE 
+Trial time left (sec): 0
 `
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -473,7 +475,7 @@ func TestCommitTrialExpires(t *testing.T) {
 	before := string(d.Running())
 	s := d.NewSession("admin", &device.Faults{ExpireCommitTimer: true})
 	out := transcript(s, "system-view", "interface 100GE1/0/1", "undo trust", "commit trial", "display configuration trial status")
-	if !strings.Contains(out, "confirmed in 600 seconds.\n[~HUAWEI-100GE1/0/1]display configuration trial status\nTrial status: INACTIVE\n") {
+	if !strings.Contains(out, "confirmed in 600 seconds.\n[~HUAWEI-100GE1/0/1]display configuration trial status\nTrial status: INACTIVE \n") {
 		t.Errorf("transcript:\n%s", out)
 	}
 	if diff := cmp.Diff(before, string(d.Running())); diff != "" {
@@ -655,7 +657,7 @@ func TestFaults(t *testing.T) {
 			t.Error("failed commit changed the running config")
 		}
 		transcript(s, "clear configuration candidate")
-		if s.Prompt() != "[~HUAWEI-drop-p]" {
+		if s.Prompt() != "[~HUAWEI]" {
 			t.Errorf("after clear: prompt %q", s.Prompt())
 		}
 	})

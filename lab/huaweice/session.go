@@ -478,8 +478,11 @@ func (s *Session) commitNow(label string, secs int64, trial bool, persist string
 	return out
 }
 
+// clearCandidate drops the uncommitted changes and, as the V300R023
+// command reference says, returns to the system view.
 func (s *Session) clearCandidate(args) string {
 	s.cand, s.base = nil, nil
+	s.stack = s.stack[:2]
 	return ""
 }
 
@@ -643,13 +646,19 @@ func (s *Session) displayChanges(args) string {
 }
 
 func (s *Session) displayTrial(args) string {
+	// The V300R023 command reference examples, trailing space included.
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
-	if s.d.trial == nil {
-		return "Trial status: INACTIVE\n"
+	t := s.d.trial
+	if t == nil {
+		return "Trial status: INACTIVE \nTrial time left (sec): 0\n"
 	}
-	left := int64(s.d.trial.ends.Sub(s.d.opts.clock()).Seconds())
-	return "Trial status: ACTIVE\nTrial time left (sec): " + strconv.FormatInt(max(left, 0), 10) + "\n"
+	left := max(int64(t.ends.Sub(s.d.opts.clock()).Seconds()), 0)
+	out := "Trial status: ACTIVE \n"
+	if t.persist != "" {
+		out += "Persist id: " + t.persist + "\n"
+	}
+	return out + "Trial time left (sec): " + strconv.FormatInt(left, 10) + "\n"
 }
 
 // displayCommitList prints the commit points, newest first: the compact

@@ -89,6 +89,12 @@ var hidden = map[string]bool{
 	"priority-flow-control watch-dog shutdown-multiplier 1": true,
 }
 
+// isHidden reports whether a line is one of hidden, looking the map up
+// only for the lines that can be.
+func isHidden(text string) bool {
+	return (strings.HasPrefix(text, "mtu ") || strings.HasPrefix(text, "priority-flow-control ")) && hidden[text]
+}
+
 // stanzaPrefixes start lines that enter a sub-mode.
 var stanzaPrefixes = []string{"class-map ", "policy-map ", "class ", "system qos", "interface "}
 
@@ -128,6 +134,8 @@ func keyOf(text string) (key string, single bool) {
 		}
 		return text, true
 	case "bandwidth":
+		return word, true
+	case "mtu", "priority", "queue-limit":
 		return word, true
 	}
 	for _, k := range keyed {
@@ -188,7 +196,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	if len(ch.Commands) > 0 {
 		// The diff shows the stanzas that change, whole: on a switch
 		// with thousands of ports the rest is noise (and time).
-		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(d.only(ordered(have, want))), print(d.only(want)))
+		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(ordered(d.only(have), want)), print(d.only(want)))
 		ch.Disruptive = d.disruptive()
 	}
 	return ch, nil
@@ -223,7 +231,7 @@ func canonTree(nodes []*config.Node) []*node {
 	out := make([]*node, 0, len(nodes))
 	for _, n := range nodes {
 		t := canon(n.Text)
-		if hidden[t] && len(n.Children) == 0 {
+		if len(n.Children) == 0 && isHidden(t) {
 			continue
 		}
 		out = append(out, newNode(t, canonTree(n.Children)))
@@ -412,13 +420,15 @@ func (sc *scope) filter(have []*node) []*node {
 			if n.text != "system qos" && !sc.ifs[n.text] {
 				continue
 			}
-			c := &node{text: n.text, key: n.key, single: true}
+			// The parsed tree is ours: filter the lines in place.
+			kids := n.kids[:0]
 			for _, l := range n.kids {
 				if ownedLine(l.text) || w.child(l.key) != nil {
-					c.kids = append(c.kids, l)
+					kids = append(kids, l)
 				}
 			}
-			out = append(out, c)
+			n.kids = kids
+			out = append(out, n)
 		case w != nil:
 			out = append(out, n)
 		case strings.HasPrefix(n.text, "policy-map "):

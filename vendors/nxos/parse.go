@@ -1,6 +1,7 @@
 package nxos
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -41,13 +42,17 @@ func Parse(text []byte) ([]*config.Node, error) {
 func parse(text []byte) ([]*node, error) {
 	var roots []*node
 	var stack []*node
+	// One allocation for all the nodes.
+	slab := make([]node, 0, bytes.Count(text, []byte{'\n'})+1)
 	err := lines(text, func(n, depth int, body string) error {
 		if depth > len(stack) {
 			return fmt.Errorf("parse running config line %d %q: indented under a line at depth %d", n, body, len(stack)-1)
 		}
 		stack = stack[:depth]
 		t := canon(body)
-		nd := newNode(t, nil)
+		k, single := keyOf(t)
+		slab = append(slab, node{text: t, key: k, single: single})
+		nd := &slab[len(slab)-1]
 		if depth == 0 {
 			roots = append(roots, nd)
 		} else {
@@ -63,7 +68,7 @@ func parse(text []byte) ([]*node, error) {
 func dropHidden(nodes []*node) []*node {
 	out := nodes[:0]
 	for _, n := range nodes {
-		if hidden[n.text] && len(n.kids) == 0 {
+		if len(n.kids) == 0 && isHidden(n.text) {
 			continue
 		}
 		if len(n.kids) > 0 {
@@ -72,6 +77,15 @@ func dropHidden(nodes []*node) []*node {
 		out = append(out, n)
 	}
 	return dedupe(out)
+}
+
+// trimRight drops trailing spaces, tabs and CRs.
+func trimRight(s string) string {
+	i := len(s)
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t' || s[i-1] == '\r') {
+		i--
+	}
+	return s[:i]
 }
 
 // lines calls fn for each config line of text with its 1-based number,
@@ -86,7 +100,7 @@ func lines(text []byte, fn func(n, depth int, body string) error) error {
 		} else {
 			raw, s = s, ""
 		}
-		line := strings.TrimRight(raw, " \t\r")
+		line := trimRight(raw)
 		body := strings.TrimLeft(line, " ")
 		if body == "" || body[0] == '!' {
 			continue

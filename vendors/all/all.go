@@ -11,4 +11,5 @@ import (
 	_ "github.com/lossless-net/lossless/vendors/eos"
 	_ "github.com/lossless-net/lossless/vendors/huaweice"
 	_ "github.com/lossless-net/lossless/vendors/nxos"
+	_ "github.com/lossless-net/lossless/vendors/sonic"
 )

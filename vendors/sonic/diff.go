@@ -1,0 +1,580 @@
+package sonic
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/golden"
+	render "github.com/lossless-net/lossless/renderers/sonic"
+	"github.com/lossless-net/lossless/sonicyang"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// Scope is the part of a SONiC CONFIG_DB lossless reads and may change;
+// the plan prints it.
+const Scope = "show runningconfiguration all, QoS tables only: the DSCP/TC/PG/PFC maps, SCHEDULER, WRED_PROFILE and BUFFER_PROFILE " +
+	"entries lossless renders or that only its ports use; PORT_QOS_MAP (with global), QUEUE, BUFFER_PG, BUFFER_QUEUE and PFC_WD " +
+	"entries of managed ports; their CABLE_LENGTH fields; the PFC_WD GLOBAL fields it renders. PORT, BUFFER_POOL and everything " +
+	"else are never touched."
+
+// Tables lossless changes. Object tables hold named objects that the
+// referrer tables point at; both lists are in creation order (an object
+// before what uses it; a cable length before the PGs buffermgrd sizes from
+// it, a PG before the pfc_enable that makes buffermgrd look for it).
+var (
+	objectTables = []string{
+		"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_DSCP_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP",
+		"MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "SCHEDULER", "WRED_PROFILE", "BUFFER_PROFILE",
+	}
+	referrerTables = []string{"CABLE_LENGTH", "BUFFER_PG", "BUFFER_QUEUE", "PORT_QOS_MAP", "QUEUE", "PFC_WD"}
+	// readOnlyTables are read only for the references they hold: a
+	// profile they list is not lossless' to remove.
+	readOnlyTables = []string{"BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"}
+	// refusedTables are never patched: apply-patch refuses any
+	// BUFFER_POOL change, and PORT is the platform's (reference/sonic.md
+	// §4, §7.2, §7.5).
+	refusedTables = []string{"BUFFER_POOL", "PORT"}
+)
+
+// refs maps a referrer table's field to the object table it names
+// (sonic-yang leafrefs, reference/sonic.md §2.6, §2.9, §2.13–2.15).
+var refs = map[string]map[string]string{
+	"PORT_QOS_MAP": {
+		"dscp_to_tc_map": "DSCP_TO_TC_MAP", "dot1p_to_tc_map": "DOT1P_TO_TC_MAP", "tc_to_dscp_map": "TC_TO_DSCP_MAP",
+		"tc_to_queue_map": "TC_TO_QUEUE_MAP", "tc_to_pg_map": "TC_TO_PRIORITY_GROUP_MAP",
+		"pfc_to_queue_map": "MAP_PFC_PRIORITY_TO_QUEUE", "pfc_to_pg_map": "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
+		"scheduler": "SCHEDULER",
+	},
+	"QUEUE":                            {"scheduler": "SCHEDULER", "wred_profile": "WRED_PROFILE"},
+	"BUFFER_PG":                        {"profile": "BUFFER_PROFILE"},
+	"BUFFER_QUEUE":                     {"profile": "BUFFER_PROFILE"},
+	"BUFFER_PORT_INGRESS_PROFILE_LIST": {"profile_list": "BUFFER_PROFILE"},
+	"BUFFER_PORT_EGRESS_PROFILE_LIST":  {"profile_list": "BUFFER_PROFILE"},
+}
+
+// Keys that are not ports in tables keyed by port.
+const (
+	globalQoS = "global" // PORT_QOS_MAP|global (reference/sonic.md §2.6)
+	globalWD  = "GLOBAL" // PFC_WD|GLOBAL (§2.16)
+)
+
+// bufferProfileInPlace are the BUFFER_PROFILE fields GCU's validators let
+// a patch replace in an existing profile (reference/sonic.md §7.2); any
+// other change to an existing profile is refused.
+var bufferProfileInPlace = map[string]bool{"dynamic_th": true, "xoff": true}
+
+var readTables = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range [][]string{objectTables, referrerTables, readOnlyTables} {
+		for _, t := range l {
+			m[t] = true
+		}
+	}
+	return m
+}()
+
+// ParseRunning decodes `show runningconfiguration all` (or a Running
+// result) and keeps the tables lossless reads. It drops "bgpraw", reads
+// the "localhost" scope of a multi-ASIC device, and joins a leaf-list
+// value into CONFIG_DB's comma-separated string.
+func ParseRunning(b []byte) (config.DB, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return nil, fmt.Errorf("parse running config: %w", err)
+	}
+	if lh, ok := top["localhost"]; ok && !anyTable(top) {
+		top = nil
+		if err := json.Unmarshal(lh, &top); err != nil {
+			return nil, fmt.Errorf("parse running config: localhost: %w", err)
+		}
+	}
+	db := config.DB{}
+	for tn, raw := range top {
+		if !readTables[tn] {
+			continue
+		}
+		var keys map[string]map[string]any
+		if err := json.Unmarshal(raw, &keys); err != nil {
+			return nil, fmt.Errorf("parse running config: table %s: %w", tn, err)
+		}
+		t := make(map[string]map[string]string, len(keys))
+		for k, fields := range keys {
+			f := make(map[string]string, len(fields))
+			for n, v := range fields {
+				s, err := fieldString(v)
+				if err != nil {
+					return nil, fmt.Errorf("parse running config: %s|%s field %s: %w", tn, k, n, err)
+				}
+				f[n] = s
+			}
+			t[k] = f
+		}
+		db[tn] = t
+	}
+	return db, nil
+}
+
+func anyTable(top map[string]json.RawMessage) bool {
+	for tn := range top {
+		if readTables[tn] || tn == "PORT" || tn == "DEVICE_METADATA" {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldString returns a CONFIG_DB value: a string, or a leaf-list printed
+// as a JSON array of strings (sonic-cfggen's form of a "name@" field).
+func fieldString(v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case []any:
+		s := make([]string, len(x))
+		for i, e := range x {
+			es, ok := e.(string)
+			if !ok {
+				return "", fmt.Errorf("list element %v is not a string", e)
+			}
+			s[i] = es
+		}
+		return strings.Join(s, ","), nil
+	}
+	return "", fmt.Errorf("value %v is not a string", v)
+}
+
+// normalise rewrites references in the old `[TABLE|name]` form to the bare
+// name (reference/sonic.md Errata), in place.
+func normalise(db config.DB) {
+	for tn, fields := range refs {
+		for _, entry := range db[tn] {
+			for f := range fields {
+				if v, ok := entry[f]; ok && strings.Contains(v, "[") {
+					entry[f] = bareRefs(v)
+				}
+			}
+		}
+	}
+}
+
+// bareRefs turns "[T|a]" into "a", and a comma list of them into "a,b".
+func bareRefs(v string) string {
+	parts := strings.Split(v, ",")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "[") && strings.HasSuffix(p, "]") {
+			if _, name, ok := strings.Cut(p[1:len(p)-1], "|"); ok {
+				parts[i] = name
+			}
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// portOf returns the port a key of a port-keyed table belongs to.
+func portOf(table, key string) string {
+	switch table {
+	case "QUEUE", "BUFFER_PG", "BUFFER_QUEUE":
+		p, _, _ := strings.Cut(key, "|")
+		return p
+	}
+	return key
+}
+
+// scope is the part of a running config lossless owns for one desired
+// rendering.
+type scope struct {
+	desired, running config.DB
+	ports            map[string]bool
+	// refOut and refDesired hold the objects (table → name) referenced
+	// from outside the scope and from the rendering; refIn those
+	// referenced from keys inside the scope.
+	refIn, refOut, refDesired map[string]map[string]bool
+}
+
+func newScope(desired, running config.DB) *scope {
+	s := &scope{desired: desired, running: running, ports: map[string]bool{},
+		refIn: map[string]map[string]bool{}, refOut: map[string]map[string]bool{}, refDesired: map[string]map[string]bool{}}
+	for _, tn := range referrerTables {
+		for k, fields := range desired[tn] {
+			if tn == "CABLE_LENGTH" {
+				for p := range fields {
+					s.ports[p] = true
+				}
+				continue
+			}
+			if k != globalQoS && k != globalWD {
+				s.ports[portOf(tn, k)] = true
+			}
+		}
+	}
+	addRefs := func(m map[string]map[string]bool, tn string, entry map[string]string) {
+		for f, target := range refs[tn] {
+			v, ok := entry[f]
+			if !ok {
+				continue
+			}
+			for _, name := range strings.Split(v, ",") {
+				if m[target] == nil {
+					m[target] = map[string]bool{}
+				}
+				m[target][name] = true
+			}
+		}
+	}
+	for tn := range refs {
+		for k, entry := range running[tn] {
+			if s.wholeKey(tn, k) {
+				addRefs(s.refIn, tn, entry)
+			} else {
+				addRefs(s.refOut, tn, entry)
+			}
+		}
+		for _, entry := range desired[tn] {
+			addRefs(s.refDesired, tn, entry)
+		}
+	}
+	return s
+}
+
+// wholeKey reports whether a running key of a referrer table is lossless'
+// with all its fields.
+func (s *scope) wholeKey(tn, k string) bool {
+	switch {
+	case tn == "CABLE_LENGTH" || slices.Contains(readOnlyTables, tn):
+		return false
+	case tn == "PORT_QOS_MAP" && k == globalQoS, tn == "PFC_WD" && k == globalWD:
+		return false
+	}
+	return s.ports[portOf(tn, k)]
+}
+
+// fields returns the fields of running key tn|k that are in scope; nil
+// when none are.
+func (s *scope) fields(tn, k string) map[string]string {
+	entry := s.running[tn][k]
+	if entry == nil {
+		return nil
+	}
+	switch {
+	case slices.Contains(objectTables, tn):
+		if s.desired[tn][k] != nil || (s.refIn[tn][k] && !s.refOut[tn][k] && !s.refDesired[tn][k]) {
+			return entry
+		}
+		return nil
+	case s.wholeKey(tn, k):
+		return entry
+	case tn == "CABLE_LENGTH":
+		if s.desired[tn][k] == nil {
+			return nil
+		}
+		return pick(entry, func(f string) bool { return s.ports[f] })
+	case tn == "PORT_QOS_MAP" && k == globalQoS:
+		if s.desired[tn][k] == nil {
+			return nil
+		}
+		return entry
+	case tn == "PFC_WD" && k == globalWD:
+		// Only the fields lossless renders: GLOBAL and its POLL_INTERVAL
+		// can never be removed (§7.2), and BIG_RED_SWITCH is an
+		// operator's emergency switch.
+		d := s.desired[tn][k]
+		return pick(entry, func(f string) bool { _, ok := d[f]; return ok })
+	}
+	return nil
+}
+
+func pick(entry map[string]string, keep func(string) bool) map[string]string {
+	var out map[string]string
+	for f, v := range entry {
+		if keep(f) {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[f] = v
+		}
+	}
+	return out
+}
+
+// scoped returns the part of the running config in scope.
+func (s *scope) scoped() config.DB {
+	out := config.DB{}
+	for _, tn := range owned() {
+		for k := range s.running[tn] {
+			if f := s.fields(tn, k); len(f) > 0 {
+				if out[tn] == nil {
+					out[tn] = map[string]map[string]string{}
+				}
+				out[tn][k] = f
+			}
+		}
+	}
+	return out
+}
+
+func owned() []string { return append(slices.Clip(objectTables), referrerTables...) }
+
+// op is one RFC 6902 operation with what orders it.
+type op struct {
+	Op, Path string
+	// Value is a field's string or a whole entry's fields; nil for a
+	// removal.
+	Value any
+
+	table, key, field string
+	// shrink is true for a scheduler weight that goes down: sent before
+	// the weights that go up.
+	shrink bool
+}
+
+// order places an op in the patch: creates and in-place replacements of
+// objects, then of referrers (so a reference always finds its object),
+// then removals of referrers, then of objects (so nothing points at a
+// removed object), each phase in table order (reversed for removals).
+func (o *op) order() (phase, table int) {
+	obj := slices.Index(objectTables, o.table)
+	ref := slices.Index(referrerTables, o.table)
+	switch {
+	case o.Op != "remove" && obj >= 0:
+		return 0, obj
+	case o.Op != "remove":
+		return 1, ref
+	case ref >= 0:
+		return 2, len(referrerTables) - ref
+	}
+	return 3, len(objectTables) - obj
+}
+
+func compareOps(a, b *op) int {
+	pa, ta := a.order()
+	pb, tb := b.order()
+	switch {
+	case pa != pb:
+		return pa - pb
+	case ta != tb:
+		return ta - tb
+	case a.shrink != b.shrink:
+		if a.shrink {
+			return -1
+		}
+		return 1
+	}
+	if c := sonicyang.NaturalCompare(a.key, b.key); c != 0 {
+		return c
+	}
+	// A whole-key op sorts before a field op of the same key.
+	return sonicyang.NaturalCompare(a.field, b.field)
+}
+
+// pointer escapes JSON Pointer tokens (RFC 6901) and joins them.
+func pointer(toks ...string) string {
+	var b strings.Builder
+	for _, t := range toks {
+		b.WriteByte('/')
+		if strings.ContainsAny(t, "~/") {
+			t = strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+		}
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+// Diff returns the change from running (a Running result, or `show
+// runningconfiguration all`) to desired: a JSON Patch restricted to the
+// scope, in SONiC table order, and the unified diff of the scoped tables.
+// Changes apply-patch refuses (BUFFER_POOL, PORT, fields of an existing
+// BUFFER_PROFILE other than dynamic_th and xoff) are left out of the patch
+// and listed in Disruptive.
+func Diff(device string, running []byte, desired *config.Document) (*vendors.Change, error) {
+	if desired == nil || desired.Format != config.ConfigDB {
+		return nil, fmt.Errorf("diff %s: the desired config is not a SONiC CONFIG_DB rendering", device)
+	}
+	have, err := ParseRunning(running)
+	if err != nil {
+		return nil, fmt.Errorf("diff %s: %w", device, err)
+	}
+	normalise(have)
+	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
+	want := config.DB{}
+	for tn, keys := range desired.DB {
+		switch {
+		case slices.Contains(refusedTables, tn):
+			ch.Disruptive = append(ch.Disruptive, fmt.Sprintf("%s: not pushed; config apply-patch refuses %s changes and lossless leaves the table to the platform (reference/sonic.md §7.2, §7.5)", tn, tn))
+		case readTables[tn] && !slices.Contains(readOnlyTables, tn):
+			want[tn] = keys
+		default:
+			return nil, fmt.Errorf("diff %s: the rendering has table %s, which the SONiC driver does not manage", device, tn)
+		}
+	}
+	slices.Sort(ch.Disruptive)
+	sc := newScope(want, have)
+	ops, skipped := sc.ops()
+	ch.Disruptive = append(ch.Disruptive, skipped...)
+	if len(ops) > 0 {
+		ch.Patch = patchJSON(ops)
+		if note := bufferNote(ops); note != "" {
+			ch.Disruptive = append(ch.Disruptive, note)
+		}
+	}
+	ch.Diff = golden.Unified(device+" running (scope)", device+" desired", string(render.Text(sc.scoped())), string(render.Text(want)))
+	return ch, nil
+}
+
+// ops computes the remediation, sorted, and the refused changes left out.
+func (s *scope) ops() ([]*op, []string) {
+	var ops []*op
+	var skipped []string
+	for _, tn := range owned() {
+		keys := union(s.running[tn], s.desired[tn])
+		var removedKeys int
+		var tableOps []*op
+		for _, k := range keys {
+			have, want, full := s.fields(tn, k), s.desired[tn][k], s.running[tn][k]
+			switch {
+			case want == nil && have == nil:
+			case want == nil && len(have) == len(full):
+				tableOps = append(tableOps, &op{Op: "remove", Path: pointer(tn, k), table: tn, key: k})
+				removedKeys++
+			case want == nil:
+				for _, f := range sortedKeys(have) {
+					tableOps = append(tableOps, &op{Op: "remove", Path: pointer(tn, k, f), table: tn, key: k, field: f})
+				}
+			case full == nil:
+				tableOps = append(tableOps, &op{Op: "add", Path: pointer(tn, k), Value: want, table: tn, key: k})
+			default:
+				for _, f := range union(have, want) {
+					hv, hok := have[f]
+					wv, wok := want[f]
+					var o *op
+					switch {
+					case wok && !hok:
+						o = &op{Op: "add", Path: pointer(tn, k, f), Value: wv}
+					case wok && hv != wv:
+						o = &op{Op: "replace", Path: pointer(tn, k, f), Value: wv}
+						if tn == "SCHEDULER" && f == "weight" {
+							o.shrink = atoi(wv) < atoi(hv)
+						}
+					case !wok && hok:
+						o = &op{Op: "remove", Path: pointer(tn, k, f)}
+					default:
+						continue
+					}
+					o.table, o.key, o.field = tn, k, f
+					if tn == "BUFFER_PROFILE" && !(o.Op == "replace" && bufferProfileInPlace[f]) {
+						skipped = append(skipped, fmt.Sprintf("BUFFER_PROFILE|%s %s: %s; config apply-patch refuses this change to an existing profile "+
+							"(only dynamic_th and xoff may be replaced, reference/sonic.md §7.2), so it is not in the patch: it needs a config reload", k, f, change(hv, hok, wv, wok)))
+						continue
+					}
+					tableOps = append(tableOps, o)
+				}
+			}
+		}
+		// GCU refuses a config with an empty table (§7.2): a table that
+		// loses all its keys is removed whole.
+		if removedKeys > 0 && removedKeys == len(s.running[tn]) && len(s.desired[tn]) == 0 {
+			tableOps = []*op{{Op: "remove", Path: pointer(tn), table: tn}}
+		}
+		ops = append(ops, tableOps...)
+	}
+	slices.SortStableFunc(ops, compareOps)
+	return ops, skipped
+}
+
+func change(hv string, hok bool, wv string, wok bool) string {
+	switch {
+	case !hok:
+		return fmt.Sprintf("add %q", wv)
+	case !wok:
+		return fmt.Sprintf("remove %q", hv)
+	}
+	return fmt.Sprintf("running %q, desired %q", hv, wv)
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// bufferNote says why a patch that touches buffers or PFC may disturb
+// traffic: buffermgrd and orchagent reprogram the port's PGs and queues
+// while it applies (reference/sonic.md §1, §2.13) [I].
+func bufferNote(ops []*op) string {
+	var touched []string
+	for _, o := range ops {
+		t := o.table
+		if o.table == "PORT_QOS_MAP" && o.field == "pfc_enable" {
+			t = "PORT_QOS_MAP pfc_enable"
+		}
+		if (strings.HasPrefix(t, "BUFFER_") || t == "CABLE_LENGTH" || t == "PORT_QOS_MAP pfc_enable") && !slices.Contains(touched, t) {
+			touched = append(touched, t)
+		}
+	}
+	if len(touched) == 0 {
+		return ""
+	}
+	return strings.Join(touched, ", ") + ": buffermgrd and orchagent reprogram the ports' priority groups and buffers as these change, which may drop or pause traffic on those ports while they do"
+}
+
+// patchJSON prints ops as a JSON Patch, one operation per line (each line
+// stays far below bash's 4095-byte line limit when uploaded). Values are
+// CONFIG_DB strings, or an entry's fields in sorted order.
+func patchJSON(ops []*op) json.RawMessage {
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i, o := range ops {
+		b.WriteString(`  {"op": "`)
+		b.WriteString(o.Op)
+		b.WriteString(`", "path": `)
+		quote(&b, o.Path)
+		switch v := o.Value.(type) {
+		case string:
+			b.WriteString(`, "value": `)
+			quote(&b, v)
+		case map[string]string:
+			b.WriteString(`, "value": {`)
+			for j, f := range sortedKeys(v) {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				quote(&b, f)
+				b.WriteString(": ")
+				quote(&b, v[f])
+			}
+			b.WriteString("}")
+		}
+		b.WriteString("}")
+		if i < len(ops)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("]\n")
+	return json.RawMessage(b.String())
+}
+
+// quote writes s as a JSON string.
+func quote(b *strings.Builder, s string) {
+	q, _ := json.Marshal(s) // a string always marshals
+	b.Write(q)
+}
+
+// union returns the keys of a and b in natural order.
+func union[V any](a, b map[string]V) []string {
+	u := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		u = append(u, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			u = append(u, k)
+		}
+	}
+	slices.SortFunc(u, sonicyang.NaturalCompare)
+	return u
+}
+
+func sortedKeys[V any](m map[string]V) []string { return union(m, map[string]V(nil)) }

@@ -1,0 +1,332 @@
+package sonic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/lab"
+	"github.com/lossless-net/lossless/lab/device"
+	_ "github.com/lossless-net/lossless/lab/sonic"
+	render "github.com/lossless-net/lossless/renderers/sonic"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// canonical is the SONiC rendering of the canonical intent
+// (golden/canonical/want/sonic1.json, reference/sonic.md §5 without the
+// platform's rows).
+func canonical(t testing.TB) *config.Document {
+	t.Helper()
+	b, err := os.ReadFile("testdata/canonical.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return document(t, b)
+}
+
+func document(t testing.TB, text []byte) *config.Document {
+	t.Helper()
+	var db config.DB
+	if err := json.Unmarshal(text, &db); err != nil {
+		t.Fatal(err)
+	}
+	return &config.Document{Device: "leaf1", Format: config.ConfigDB, DB: db, Text: text}
+}
+
+// startLab starts a lab with one SONiC device seeded with seed and returns
+// the node and a target that trusts its host key.
+func startLab(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
+	t.Helper()
+	l, err := lab.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	n, err := l.Add(Vendor, "leaf1", seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	if err := l.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	return n, vendors.Target{Device: "leaf1", Vendor: Vendor, Address: "127.0.0.1", Port: n.Port(),
+		Login: vendors.Login{User: lab.DefaultUser, Password: lab.DefaultPassword, KnownHosts: kh}}
+}
+
+// dbOf is the lab device's whole CONFIG_DB.
+func dbOf(n *lab.Node) config.DB { return config.DB(n.Device().(device.ConfigDB).DB()) }
+
+// outside is db with everything in lossless' scope for desired removed:
+// what apply must leave byte-identical.
+func outside(t *testing.T, db config.DB, desired *config.Document) string {
+	t.Helper()
+	sc := newScope(desired.DB, db)
+	out := config.DB{}
+	for tn, keys := range db {
+		for k, fields := range keys {
+			in := sc.fields(tn, k)
+			for f, v := range fields {
+				if _, owned := in[f]; owned && readTables[tn] {
+					continue
+				}
+				if out[tn] == nil {
+					out[tn] = map[string]map[string]string{}
+				}
+				if out[tn][k] == nil {
+					out[tn][k] = map[string]string{}
+				}
+				out[tn][k][f] = v
+			}
+		}
+	}
+	return string(render.Text(out))
+}
+
+func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
+	t.Helper()
+	drv, err := Dial(ctx, tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = drv.Close() })
+	run, err := drv.Running(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := drv.Diff(run, desired)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return drv, ch
+}
+
+// TestApplyConverges: from a running config with stale thresholds,
+// weights and watchdog times, an extra class, a stale map and unrelated
+// config, apply converges: inside the scope CONFIG_DB equals the
+// rendering, outside it nothing changed, the config is saved, no
+// checkpoint or patch file is left, and the next plan is empty.
+func TestApplyConverges(t *testing.T) {
+	ctx := t.Context()
+	want := canonical(t)
+	n, tgt := startLab(t, LabSeed(want.Text))
+	before := dbOf(n)
+	drv, ch := plan(t, ctx, tgt, want)
+	if ch.Empty() {
+		t.Fatal("plan is empty against a stale device")
+	}
+	if got := dbOf(n); !cmp.Equal(before, got) {
+		t.Fatal("planning changed the device")
+	}
+	t.Logf("patch:\n%s", ch.Patch)
+	res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+	if res.Err != nil || !res.Applied {
+		t.Fatalf("apply: %+v", res)
+	}
+	after := dbOf(n)
+	if got, want := outside(t, after, want), outside(t, before, want); got != want {
+		t.Errorf("config outside the scope changed (-before +after):\n%s", cmp.Diff(want, got))
+	}
+	_, again := plan(t, ctx, tgt, want)
+	if !again.Empty() || again.Diff != "" {
+		t.Errorf("plan after apply is not empty:\n%s\n%s", again.Diff, again.Patch)
+	}
+	// Inside the scope the device holds the rendering, key for key.
+	scoped := newScope(want.DB, after).scoped()
+	if d := cmp.Diff(want.DB, scoped); d != "" {
+		t.Errorf("scoped CONFIG_DB differs from the rendering (-want +got):\n%s", d)
+	}
+	s, err := vendors.DialSSH(ctx, tgt, platformYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	saved, err := s.Command(ctx, "cat /etc/sonic/config_db.json")
+	if err != nil {
+		t.Fatalf("config not saved: %v", err)
+	}
+	if savedDB, _ := ParseRunning([]byte(saved)); !cmp.Equal(savedDB, newScopeAll(after)) {
+		t.Errorf("saved config_db.json is not the running config")
+	}
+	if cps, _ := s.Command(ctx, "sudo config list-checkpoints"); strings.Contains(cps, "lossless-") {
+		t.Errorf("checkpoint left behind: %s", cps)
+	}
+}
+
+// newScopeAll keeps the tables ParseRunning reads.
+func newScopeAll(db config.DB) config.DB {
+	out := config.DB{}
+	for tn, k := range db {
+		if readTables[tn] {
+			out[tn] = k
+		}
+	}
+	return out
+}
+
+// TestApplyFaults: whatever fails during an apply, the device ends at
+// exactly its pre-apply running config and the error names the device and
+// the reason. SONiC has no commit timer: apply-patch applies at once, so
+// the unconfirmed-timer fault has no SONiC counterpart.
+func TestApplyFaults(t *testing.T) {
+	tests := []struct {
+		name     string
+		fault    func(f *device.Faults)
+		reason   string
+		rollback bool // false: the failure came before any change
+	}{
+		// After the plan's show: show (pre), the heredoc (cat, lines,
+		// delimiter), the dry run, the checkpoint, then apply-patch.
+		{"connection dropped at apply-patch", func(f *device.Faults) { f.CloseAfter = 0 }, "connection lost", true},
+		// The patch is checked by a dry run first: a rejected patch changes
+		// nothing.
+		{"patch rejected", nil, "rejected \"sudo config apply-patch --dry-run", false},
+		// GCU's applier stops part-way and the rollback under the same
+		// fault does too: the driver rolls back until the config is back.
+		{"commit failure", func(f *device.Faults) { f.FailCommit = true }, "there are still some parts not updated", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			want := canonical(t)
+			n, tgt := startLab(t, LabSeed(want.Text))
+			before := string(n.Device().Running())
+			drv, ch := plan(t, ctx, tgt, want)
+			switch tc.name {
+			case "connection dropped at apply-patch":
+				lines, _ := patchLines(ch.Patch)
+				// show, cat <<, lines, delimiter, dry run, checkpoint,
+				// apply-patch: drop after apply-patch ran.
+				k := 1 + 1 + len(lines) + 1 + 1 + 1 + 1
+				n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 2 + 1 + k })
+			case "patch rejected":
+				// A patch the YANG refuses: PFC watchdog detection below
+				// the 100 ms minimum.
+				bad := *want
+				bad.DB = cloneDB(want.DB)
+				bad.DB["PFC_WD"]["Ethernet0"]["detection_time"] = "50"
+				_, ch = plan(t, ctx, tgt, &bad)
+			default:
+				n.Faults().Update(tc.fault)
+			}
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter, f.FailCommit = 0, false })
+			if res.Err == nil || res.Applied {
+				t.Fatalf("apply succeeded despite the fault: %+v", res)
+			}
+			if res.RolledBack != tc.rollback {
+				t.Errorf("rolled back = %v, want %v: %v", res.RolledBack, tc.rollback, res.Err)
+			}
+			t.Logf("result: %+v", res)
+			msg := res.Err.Error()
+			if !strings.Contains(msg, "leaf1") || !strings.Contains(msg, tc.reason) {
+				t.Errorf("error %q does not name the device and %q", msg, tc.reason)
+			}
+			if got := string(n.Device().Running()); got != before {
+				t.Errorf("device not back at its pre-apply config (-before +after):\n%s", cmp.Diff(before, got))
+			}
+		})
+	}
+}
+
+func cloneDB(db config.DB) config.DB {
+	out := config.DB{}
+	for tn, keys := range db {
+		out[tn] = map[string]map[string]string{}
+		for k, f := range keys {
+			c := map[string]string{}
+			for n, v := range f {
+				c[n] = v
+			}
+			out[tn][k] = c
+		}
+	}
+	return out
+}
+
+// TestHostKey: an unknown or changed host key is refused unless the
+// insecure option is set.
+func TestHostKey(t *testing.T) {
+	ctx := t.Context()
+	n, tgt := startLab(t, nil)
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unknown := tgt
+	unknown.Login.KnownHosts = empty
+	var he *vendors.HostKeyError
+	if _, err := Dial(ctx, unknown); !errors.As(err, &he) || he.Changed {
+		t.Errorf("unknown host key: got %v, want a HostKeyError (unknown)", err)
+	}
+	n.Faults().Update(func(f *device.Faults) { f.ChangeHostKey = true })
+	if _, err := Dial(ctx, tgt); !errors.As(err, &he) || !he.Changed {
+		t.Errorf("changed host key: got %v, want a HostKeyError (changed)", err)
+	}
+	insecure := tgt
+	insecure.Login.InsecureIgnoreHostKey = true
+	drv, err := Dial(ctx, insecure)
+	if err != nil {
+		t.Fatalf("insecure dial: %v", err)
+	}
+	_ = drv.Close()
+}
+
+// TestDropAnywhere: wherever the connection drops during an apply (the
+// read, the upload, the dry run, the checkpoint, apply-patch, the
+// verification, the save, the clean-up), the device ends either at the
+// desired config or at exactly its pre-apply config.
+func TestDropAnywhere(t *testing.T) {
+	want := canonical(t)
+	probeN, probeTgt := startLab(t, LabSeed(want.Text))
+	_ = probeN
+	_, probe := plan(t, t.Context(), probeTgt, want)
+	lines, err := patchLines(probe.Patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// show (pre), cat <<, the lines, delimiter, dry run, checkpoint,
+	// apply-patch, show (verify), save, delete-checkpoint, rm.
+	total := 1 + 1 + len(lines) + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1
+	const planLines = 2 // on open: the prompt check; then the plan's show
+	var ks []int
+	for k := 1; k <= total; k++ {
+		if k > 3 && k < 2+len(lines) { // one drop inside the heredoc is enough
+			continue
+		}
+		ks = append(ks, k)
+	}
+	for _, k := range ks {
+		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
+			ctx := t.Context()
+			n, tgt := startLab(t, LabSeed(want.Text))
+			before := string(n.Device().Running())
+			drv, ch := plan(t, ctx, tgt, want)
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = planLines + k })
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
+			after := string(n.Device().Running())
+			t.Logf("result: applied=%v rolled back=%v err=%v", res.Applied, res.RolledBack, res.Err)
+			if res.Err == nil {
+				if _, again := plan(t, ctx, tgt, want); !again.Empty() {
+					t.Errorf("apply reported success but the device differs:\n%s", again.Diff)
+				}
+				return
+			}
+			if !strings.Contains(res.Err.Error(), "leaf1") {
+				t.Errorf("error does not name the device: %v", res.Err)
+			}
+			if after != before {
+				t.Errorf("failed apply (%v) left the device changed (-before +after):\n%s", res.Err, cmp.Diff(before, after))
+			}
+		})
+	}
+}

@@ -1,0 +1,325 @@
+// Package sonic is the SONiC driver: it reads CONFIG_DB with `show
+// runningconfiguration all` over the bash shell (admin@sonic:~$), diffs the
+// QoS tables lossless owns (Scope) against the SONiC rendering as an RFC
+// 6902 JSON Patch in SONiC table order, and applies it with GCU
+// (reference/sonic.md §7): the patch is uploaded through a heredoc, checked
+// with `sudo config apply-patch --dry-run`, then `sudo config checkpoint`,
+// `sudo config apply-patch`, a re-read that must show no difference and
+// `sudo config save -y`; any failure after the checkpoint runs `sudo config
+// rollback` (reconnecting if the session dropped), since apply-patch is not
+// transactional.
+package sonic
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/lossless-net/lossless/config"
+	render "github.com/lossless-net/lossless/renderers/sonic"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// Vendor is the inventory name of SONiC devices.
+const Vendor = render.Vendor
+
+// platformYAML is the project's scrapligo platform for the SONiC shell.
+//
+//go:embed platform.yaml
+var platformYAML []byte
+
+func init() {
+	vendors.Register(vendors.Vendor{Name: Vendor, Render: render.Render, Dial: Dial, Scope: Scope, LabSeed: LabSeed})
+}
+
+// Commands the driver sends (reference/sonic.md §7.2–§7.4).
+const (
+	showRunning    = "show runningconfiguration all"
+	dryRunFmt      = "sudo config apply-patch --dry-run %s"
+	applyFmt       = "sudo config apply-patch %s"
+	checkpointFmt  = "sudo config checkpoint %s"
+	rollbackFmt    = "sudo config rollback %s"
+	deleteCheckFmt = "sudo config delete-checkpoint %s"
+	saveConfig     = "sudo config save -y"
+	removeFileFmt  = "rm -f %s"
+	heredocDelim   = "LOSSLESS_EOF"
+	// heredocQuestion is bash's continuation prompt inside a heredoc.
+	heredocQuestion = `(?m)^>\s?$`
+)
+
+// Bounds of a rollback. It runs even after ctx is cancelled (Ctrl-C must
+// not leave a half-applied patch). `config rollback` computes the patch
+// from whatever is running to the checkpoint, so a rollback that stopped
+// part-way is retried while each attempt brings the config closer.
+const (
+	rollbackTimeout  = 5 * time.Minute
+	rollbackAttempts = 8
+)
+
+// Driver is a connected SONiC device.
+type Driver struct {
+	t   vendors.Target
+	s   *vendors.Session
+	log *slog.Logger
+}
+
+// Dial connects to a SONiC device's shell over SSH.
+func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
+	if t.Transport != "" && t.Transport != "ssh" {
+		return nil, fmt.Errorf("connect %s: the SONiC driver speaks ssh, not %q", t.Device, t.Transport)
+	}
+	s, err := vendors.DialSSH(ctx, t, platformYAML)
+	if err != nil {
+		return nil, err
+	}
+	log := t.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Driver{t: t, s: s, log: log.With("device", t.Device, "vendor", Vendor)}, nil
+}
+
+// Running returns the QoS tables of `show runningconfiguration all` (the
+// tables lossless owns and the ones it reads references from), printed as
+// config_db.json: stable between reads, so its hash fingerprints a plan.
+func (d *Driver) Running(ctx context.Context) ([]byte, error) {
+	out, err := d.s.Command(ctx, showRunning)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
+	}
+	db, err := ParseRunning([]byte(out))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
+	}
+	return render.Text(db), nil
+}
+
+// Diff returns the change from running (a Running result) to desired.
+func (d *Driver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
+	return Diff(d.t.Device, running, desired)
+}
+
+// Close ends the session.
+func (d *Driver) Close() error { return d.s.Close() }
+
+// checkpointName is unique per apply; it names the checkpoint and the
+// uploaded patch file (reference/sonic.md §7.5).
+func checkpointName(now time.Time) string {
+	return "lossless-" + strconv.FormatInt(now.UnixNano(), 36)
+}
+
+// Apply uploads c's patch and checks it with a dry run (a refusal changes
+// nothing), then checkpoints, applies, verifies and saves. On any failure
+// after the checkpoint the device is rolled back to it, over a new session
+// when the old one dropped, and the rollback is verified against the whole
+// CONFIG_DB read before the apply.
+func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOptions) vendors.Result {
+	start := time.Now()
+	res := vendors.Result{Device: d.t.Device}
+	done := func(err error) vendors.Result {
+		res.Err, res.Duration = err, time.Since(start)
+		return res
+	}
+	if c.Empty() {
+		return done(nil)
+	}
+	lines, err := patchLines(c.Patch)
+	if err != nil {
+		return done(fmt.Errorf("apply %s: %w; nothing was changed", d.t.Device, err))
+	}
+	name := checkpointName(start)
+	file := "/tmp/" + name + ".json"
+	unchanged := func(step string, err error) vendors.Result {
+		d.cleanup(ctx, "", file)
+		return done(fmt.Errorf("apply %s: %s: %w; nothing was changed", d.t.Device, step, err))
+	}
+	pre, err := d.whole(ctx)
+	if err != nil {
+		return unchanged("read before the change", err)
+	}
+	if err := d.upload(ctx, file, lines); err != nil {
+		return unchanged("upload the patch", err)
+	}
+	if _, err := d.s.Command(ctx, fmt.Sprintf(dryRunFmt, file)); err != nil {
+		return unchanged("dry run", err)
+	}
+	if _, err := d.s.Command(ctx, fmt.Sprintf(checkpointFmt, name)); err != nil {
+		return unchanged("checkpoint", err)
+	}
+	d.log.Info("checkpoint saved", "op", "checkpoint", "checkpoint", name)
+	err = d.push(ctx, c, file)
+	if err == nil {
+		res.Applied = true
+		d.cleanup(ctx, name, file)
+		d.log.Info("applied", "op", "apply", "duration", time.Since(start))
+		return done(nil)
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+	defer cancel()
+	if rbErr := d.rollback(rctx, name, pre); rbErr != nil {
+		d.log.Error("rollback failed", "op", "rollback", "checkpoint", name, "err", rbErr)
+		return done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may be half-applied (checkpoint %s): %w", d.t.Device, err, name, rbErr))
+	}
+	res.RolledBack = true
+	d.cleanup(rctx, name, file)
+	d.log.Warn("rolled back", "op", "rollback", "checkpoint", name, "err", err)
+	return done(fmt.Errorf("apply %s: %w; rolled back to checkpoint %s", d.t.Device, err, name))
+}
+
+// push applies the uploaded patch, verifies the result and saves it.
+func (d *Driver) push(ctx context.Context, c *vendors.Change, file string) error {
+	if _, err := d.s.Command(ctx, fmt.Sprintf(applyFmt, file)); err != nil {
+		return err
+	}
+	running, err := d.Running(ctx)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	left, err := Diff(d.t.Device, running, c.Desired)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	if !left.Empty() {
+		return fmt.Errorf("verify: the running config still differs from the desired one after the patch:\n%s", left.Patch)
+	}
+	if _, err := d.s.Command(ctx, saveConfig); err != nil {
+		return fmt.Errorf("save: %w", err)
+	}
+	return nil
+}
+
+// patchLines checks a patch and prints it one operation per line for the
+// heredoc (a saved plan holds it compacted).
+func patchLines(patch json.RawMessage) ([]string, error) {
+	var ops []json.RawMessage
+	if err := json.Unmarshal(patch, &ops); err != nil {
+		return nil, fmt.Errorf("patch: %w", err)
+	}
+	lines := make([]string, 0, len(ops)+2)
+	lines = append(lines, "[")
+	for i, o := range ops {
+		var b bytes.Buffer
+		if err := json.Compact(&b, o); err != nil {
+			return nil, fmt.Errorf("patch: operation %d: %w", i, err)
+		}
+		if i < len(ops)-1 {
+			b.WriteByte(',')
+		}
+		lines = append(lines, b.String())
+	}
+	return append(lines, "]"), nil
+}
+
+// upload writes lines to file through a quoted heredoc: bash expands
+// nothing inside it, and a dropped session leaves no file.
+func (d *Driver) upload(ctx context.Context, file string, lines []string) error {
+	steps := make([]vendors.Step, 0, len(lines)+2)
+	steps = append(steps, vendors.Step{Input: "cat > " + file + " <<'" + heredocDelim + "'", Question: heredocQuestion})
+	for _, l := range lines {
+		steps = append(steps, vendors.Step{Input: l, Question: heredocQuestion})
+	}
+	steps = append(steps, vendors.Step{Input: heredocDelim})
+	_, err := d.s.Interact(ctx, "", steps)
+	return err
+}
+
+// whole returns the entire CONFIG_DB (without "bgpraw") in a canonical
+// JSON form, to check a rollback against.
+func (d *Driver) whole(ctx context.Context) ([]byte, error) {
+	out, err := d.s.Command(ctx, showRunning)
+	if err != nil {
+		return nil, err
+	}
+	var db map[string]any
+	if err := json.Unmarshal([]byte(out), &db); err != nil {
+		return nil, fmt.Errorf("parse running config: %w", err)
+	}
+	delete(db, "bgpraw")
+	return json.Marshal(db)
+}
+
+// rollback restores the checkpoint until the whole CONFIG_DB equals pre,
+// reconnecting when the session is gone.
+func (d *Driver) rollback(ctx context.Context, name string, pre []byte) error {
+	var last []byte
+	for range rollbackAttempts {
+		_, rbErr := d.command(ctx, fmt.Sprintf(rollbackFmt, name))
+		if rbErr != nil && !isDeviceError(rbErr) {
+			return rbErr
+		}
+		now, err := d.wholeReconnecting(ctx)
+		if err != nil {
+			return fmt.Errorf("verify the rollback: %w", err)
+		}
+		if bytes.Equal(now, pre) {
+			return nil
+		}
+		if rbErr == nil {
+			return fmt.Errorf("verify the rollback: the device reported success but its config differs from before the apply")
+		}
+		if last != nil && bytes.Equal(now, last) {
+			return rbErr // no progress: retrying will not help
+		}
+		last = now
+		d.log.Warn("rollback incomplete, retrying", "op", "rollback", "checkpoint", name, "err", rbErr)
+	}
+	return fmt.Errorf("the config still differs from before the apply after %d rollbacks", rollbackAttempts)
+}
+
+// command runs line, on a new session if the current one has dropped.
+func (d *Driver) command(ctx context.Context, line string) (string, error) {
+	out, err := d.s.Command(ctx, line)
+	if err == nil || isDeviceError(err) || ctx.Err() != nil {
+		return out, err
+	}
+	if rerr := d.reconnect(ctx); rerr != nil {
+		return "", fmt.Errorf("%w; reconnect: %w", err, rerr)
+	}
+	return d.s.Command(ctx, line)
+}
+
+func (d *Driver) wholeReconnecting(ctx context.Context) ([]byte, error) {
+	b, err := d.whole(ctx)
+	if err == nil || !errors.Is(err, vendors.ErrConnectionLost) {
+		return b, err
+	}
+	if rerr := d.reconnect(ctx); rerr != nil {
+		return nil, fmt.Errorf("%w; reconnect: %w", err, rerr)
+	}
+	return d.whole(ctx)
+}
+
+func (d *Driver) reconnect(ctx context.Context) error {
+	_ = d.s.Close()
+	ns, err := vendors.DialSSH(ctx, d.t, platformYAML)
+	if err != nil {
+		return err
+	}
+	d.s = ns
+	d.log.Info("reconnected", "op", "connect")
+	return nil
+}
+
+// cleanup deletes the checkpoint (when name is set) and the patch file;
+// leftovers are logged, not fatal.
+func (d *Driver) cleanup(ctx context.Context, name, file string) {
+	if name != "" {
+		if _, err := d.s.Command(ctx, fmt.Sprintf(deleteCheckFmt, name)); err != nil {
+			d.log.Warn("checkpoint not deleted", "op", "checkpoint", "checkpoint", name, "err", err)
+		}
+	}
+	if _, err := d.s.Command(ctx, fmt.Sprintf(removeFileFmt, file)); err != nil {
+		d.log.Warn("patch file not removed", "op", "apply", "file", file, "err", err)
+	}
+}
+
+func isDeviceError(err error) bool {
+	var de *vendors.DeviceError
+	return errors.As(err, &de)
+}

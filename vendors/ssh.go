@@ -12,7 +12,6 @@ import (
 	"github.com/scrapli/scrapligo/driver/opoptions"
 	"github.com/scrapli/scrapligo/driver/options"
 	"github.com/scrapli/scrapligo/logging"
-	"github.com/scrapli/scrapligo/platform"
 	"github.com/scrapli/scrapligo/util"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -77,10 +76,20 @@ func (e *HostKeyError) Error() string {
 }
 
 // DialSSH opens a CLI session with t using the scrapligo platform
-// definition def (YAML, the vendor's go:embed'ed file). The host key must
-// be in t.Login's known_hosts (HostKeys, else the KnownHosts file) unless
-// t.Login.InsecureIgnoreHostKey is set.
+// definition def (YAML, the vendor's go:embed'ed file); DialPlatform with
+// a parsed definition saves parsing it for each device.
 func DialSSH(ctx context.Context, t Target, def []byte) (*Session, error) {
+	p, err := ParsePlatform(def)
+	if err != nil {
+		return nil, fmt.Errorf("connect %s: %w", t.Device, err)
+	}
+	return DialPlatform(ctx, t, p)
+}
+
+// DialPlatform opens a CLI session with t using the scrapligo platform p.
+// The host key must be in t.Login's known_hosts (HostKeys, else the
+// KnownHosts file) unless t.Login.InsecureIgnoreHostKey is set.
+func DialPlatform(ctx context.Context, t Target, plat *Platform) (*Session, error) {
 	if t.Address == "" {
 		return nil, fmt.Errorf("connect %s: no address", t.Device)
 	}
@@ -105,12 +114,7 @@ func DialSSH(ctx context.Context, t Target, def []byte) (*Session, error) {
 		options.WithTimeoutOps(orDefault(t.OpTimeout, DefaultOpTimeout)),
 		options.WithLogger(wireLogger(log)),
 	}
-	p, err := platform.NewPlatform(def, t.Address, opts...)
-	if err != nil {
-		tr.closeAll()
-		return nil, fmt.Errorf("connect %s: %w", t.Device, scrub(err, t.Login))
-	}
-	drv, err := p.GetNetworkDriver()
+	drv, err := plat.driver(t.Address, opts...)
 	if err != nil {
 		tr.closeAll()
 		return nil, fmt.Errorf("connect %s: %w", t.Device, scrub(err, t.Login))

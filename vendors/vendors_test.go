@@ -69,3 +69,15 @@ func TestRegisterPanics(t *testing.T) {
 		})
 	}
 }
+
+func TestParsePlatform(t *testing.T) {
+	for name, def := range map[string]string{
+		"not yaml":       "{",
+		"no default":     "platform-type: x\n",
+		"generic driver": "platform-type: x\ndefault:\n  driver-type: generic\n",
+	} {
+		if _, err := vendors.ParsePlatform([]byte(def)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}

@@ -338,3 +338,27 @@ func TestKeyAuth(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorsAreRejections: the NX-OS errors scrapligo's stock platform
+// misses (reference/nxos.md §4: range and in-use policy errors) are
+// rejections naming the line, through this package's platform definition.
+func TestErrorsAreRejections(t *testing.T) {
+	want := canonical(t)
+	_, tgt := startLab(t, want.Text)
+	drv, err := Dial(t.Context(), tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drv.Close()
+	s := drv.(*Driver).s
+	for _, tc := range []struct{ lines []string }{
+		{[]string{"policy-map type qos QOS_CLASSIFICATION", "class class-default", "set qos-group 9"}},
+		{[]string{"no policy-map type queuing QOS_EGRESS_PORT"}},
+	} {
+		err := s.Configure(t.Context(), tc.lines)
+		var de *vendors.DeviceError
+		if !errors.As(err, &de) || de.Line != tc.lines[len(tc.lines)-1] || de.Device != "leaf1" {
+			t.Errorf("%q: got %v, want a DeviceError for the last line", tc.lines, err)
+		}
+	}
+}

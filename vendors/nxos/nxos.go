@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lossless-net/lossless/config"
@@ -31,6 +32,17 @@ const Vendor = render.Vendor
 //
 //go:embed platform.yaml
 var platformYAML []byte
+
+// parsedPlatform is platformYAML parsed once, on first use.
+var parsedPlatform = sync.OnceValues(func() (*vendors.Platform, error) { return vendors.ParsePlatform(platformYAML) })
+
+func dialSSH(ctx context.Context, t vendors.Target) (*vendors.Session, error) {
+	p, err := parsedPlatform()
+	if err != nil {
+		return nil, fmt.Errorf("connect %s: %w", t.Device, err)
+	}
+	return vendors.DialPlatform(ctx, t, p)
+}
 
 func init() {
 	vendors.Register(vendors.Vendor{Name: Vendor, Render: render.Render, Dial: Dial, Scope: Scope, LabSeed: LabSeed})
@@ -60,7 +72,7 @@ func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
 	if t.Transport != "" && t.Transport != "ssh" {
 		return nil, fmt.Errorf("connect %s: the NX-OS driver speaks ssh, not %q (reference/nxos.md §6: gNMI needs the native model)", t.Device, t.Transport)
 	}
-	s, err := vendors.DialSSH(ctx, t, platformYAML)
+	s, err := dialSSH(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +184,7 @@ func (d *Driver) rollback(ctx context.Context, cp string) error {
 		// The session dropped or was cut by ctx: NX-OS keeps the lines
 		// already entered, so reconnect and roll back.
 		_ = s.Close()
-		ns, derr := vendors.DialSSH(rctx, d.t, platformYAML)
+		ns, derr := dialSSH(rctx, d.t)
 		if derr != nil {
 			return fmt.Errorf("reconnect: %w", derr)
 		}

@@ -32,16 +32,16 @@ const (
 
 // Ranges the NX-OS CLI accepts (reference/nxos.md §2).
 const (
-	mtuMin, mtuMax             = 576, 9216 // network-qos mtu, DME range [C:tf-nxos]
-	priorityLevelMax           = 8         // priority level 1–8 [C:tf-nxos]
-	wredWeightMax              = 15        // random-detect weight 0–15
-	defaultWRED                = 0         // weight written when the intent leaves it unset
-	queueCount                 = 8
-	watchdogActionDrop         = "drop"
-	optionPrefix               = "nxos."
-	indent                     = "  " // 2 spaces per level (reference/nxos.md §1b)
-	pfcWatchdogSource          = "https://cisco.com/c/en/us/td/docs/dcn/nx-os/nexus9000/105x/configuration/qos/cisco-nexus-9000-series-nx-os-quality-of-service-configuration-guide-105x/m-configuring-priority-flow-control.html"
-	unsupportedWatchdogTimerWy = "NX-OS sets the PFC watchdog timers as multipliers of a fixed 100 ms poll (" + pfcWatchdogSource + "), and the CLI spelling of those multipliers is unconfirmed (reference/nxos.md §8 item 2); leave detection, restoration and polling unset for NX-OS devices (a device override) to keep NX-OS's defaults"
+	mtuMin, mtuMax     = 576, 9216 // network-qos mtu, DME range [C:tf-nxos]
+	priorityLevelMax   = 8         // priority level 1–8 [C:tf-nxos]
+	wredWeightMax      = 15        // random-detect weight 0–15
+	defaultWRED        = 0         // weight written when the intent leaves it unset
+	queueCount         = 8
+	watchdogActionDrop = "drop"
+	optionPrefix       = "nxos."
+	indent             = "  " // 2 spaces per level (reference/nxos.md §1b)
+	pfcWatchdogSource  = "https://cisco.com/c/en/us/td/docs/dcn/nx-os/nexus9000/105x/configuration/qos/cisco-nexus-9000-series-nx-os-quality-of-service-configuration-guide-105x/m-configuring-priority-flow-control.html"
+	watchdogTimersWhy  = "NX-OS sets the PFC watchdog timers as multipliers of a fixed 100 ms poll (" + pfcWatchdogSource + "), and the CLI spelling of those multipliers is unconfirmed (reference/nxos.md §8 item 2); leave detection, restoration and polling unset for NX-OS devices (a device override) to keep NX-OS's defaults"
 )
 
 func init() {
@@ -291,7 +291,7 @@ func (r *renderer) checkBuffers() error {
 }
 
 // watchdogUsed reports whether any profile on the device turns the PFC
-// watchdog on, after checking the settings NX-OS can express.
+// watchdog on (checkWatchdog has vetted each one's settings).
 func (r *renderer) watchdogUsed() bool {
 	if r.d.QoS.PFC.Watchdog != nil {
 		return true
@@ -311,11 +311,11 @@ func (r *renderer) checkWatchdog(q *intent.QoS) error {
 	}
 	switch {
 	case wd.Detection != 0:
-		return r.unsupported("PFC watchdog detection time "+wd.Detection.String(), unsupportedWatchdogTimerWy)
+		return r.unsupported("PFC watchdog detection time "+wd.Detection.String(), watchdogTimersWhy)
 	case wd.Restoration != 0:
-		return r.unsupported("PFC watchdog restoration time "+wd.Restoration.String(), unsupportedWatchdogTimerWy)
+		return r.unsupported("PFC watchdog restoration time "+wd.Restoration.String(), watchdogTimersWhy)
 	case wd.Polling != 0:
-		return r.unsupported("PFC watchdog polling interval "+wd.Polling.String(), unsupportedWatchdogTimerWy)
+		return r.unsupported("PFC watchdog polling interval "+wd.Polling.String(), watchdogTimersWhy)
 	}
 	// A triggered NX-OS watchdog drops the stuck queue's packets
 	// (pfcWatchdogSource); it has no forward or errdisable action.

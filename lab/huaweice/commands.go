@@ -46,6 +46,10 @@ type command struct {
 	line string
 	key  string
 	rank int
+	// isDefault reports whether the stored line equals the device default
+	// (the defaults of the reference's tables): display
+	// current-configuration leaves it out, include-default marks it "~".
+	isDefault func(a args) bool
 	// enter makes the line a section header entering this view.
 	enter     view
 	showEmpty bool
@@ -107,6 +111,32 @@ var (
 	dropView  = []view{viewDrop}
 )
 
+// is returns a default test: argument n equals v.
+func is(n, v string) func(a args) bool {
+	return func(a args) bool { return a[n] == v }
+}
+
+// always is the default test of a line that only restates a default.
+func always(args) bool { return true }
+
+// defaultDSCP is the built-in DiffServ inbound map a new domain starts
+// with, as far as the reference confirms it (reference/huawei-ce.md §1.1:
+// DSCP 24–27, 29, 31 → af3 green, 28 → af3 yellow, 30 → af3 red, 48–55 →
+// cs6 green). Other DSCPs are never hidden: their default is not given.
+func defaultDSCP(d int64) string {
+	switch {
+	case d == 28:
+		return "af3 yellow"
+	case d == 30:
+		return "af3 red"
+	case d >= 24 && d <= 31:
+		return "af3 green"
+	case d >= 48 && d <= 55:
+		return "cs6 green"
+	}
+	return ""
+}
+
 // phbs are the per-hop behaviours, queues 0..7 in this order (§1.1).
 var phbs = []string{"be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7"}
 
@@ -164,16 +194,19 @@ func grammar() []*command {
 		{views: sys, pattern: "undo dcb pfc global disable", remove: []string{"dcb pfc global disable"}},
 
 		// §2.2 PFC deadlock, system view.
-		{views: sys, families: "B", pattern: "dcb pfc deadlock-detect interval <ms:int:10-1000>", key: "dcb pfc deadlock-detect interval", rank: 10, check: oneOf("ms", "10", "100", "500", "1000")},
+		{views: sys, families: "B", pattern: "dcb pfc deadlock-detect interval <ms:int:10-1000>", key: "dcb pfc deadlock-detect interval", rank: 10, check: oneOf("ms", "10", "100", "500", "1000"), isDefault: is("ms", "10")},
 		{views: sys, families: "B", pattern: "undo dcb pfc deadlock-detect interval", remove: []string{"dcb pfc deadlock-detect interval"}},
-		{views: sys, families: "A", pattern: "dcb pfc deadlock-detect timer <ms:int:10-1500>", key: "dcb pfc deadlock-detect timer", rank: 10},
+		{views: sys, families: "A", pattern: "dcb pfc deadlock-detect timer <ms:int:10-1500>", key: "dcb pfc deadlock-detect timer", rank: 10, isDefault: is("ms", "100")},
 		{views: sys, families: "A", pattern: "undo dcb pfc deadlock-detect", remove: []string{"dcb pfc deadlock-detect timer"}},
 		{views: sys, families: "A", pattern: "undo dcb pfc deadlock-detect timer <ms:int:10-1500>", remove: []string{"dcb pfc deadlock-detect timer"}},
-		{views: sys, families: "A", pattern: "dcb pfc deadlock-recovery timer <ms:int:10-1500>", key: "dcb pfc deadlock-recovery timer", rank: 11},
+		{views: sys, families: "A", pattern: "dcb pfc deadlock-recovery timer <ms:int:10-1500>", key: "dcb pfc deadlock-recovery timer", rank: 11, isDefault: is("ms", "100")},
 		{views: sys, families: "A", pattern: "undo dcb pfc deadlock-recovery", remove: []string{"dcb pfc deadlock-recovery timer"}},
 		{views: sys, families: "A", pattern: "undo dcb pfc deadlock-recovery timer <ms:int:10-1500>", remove: []string{"dcb pfc deadlock-recovery timer"}},
-		{views: sys, pattern: "dcb pfc deadlock recovery-behavior discard slot <s:int:1-49>", key: "dcb pfc deadlock recovery-behavior slot {s}", rank: 12},
-		{views: sys, pattern: "dcb pfc deadlock recovery-behavior forwarding slot <s:int:1-49>", key: "dcb pfc deadlock recovery-behavior slot {s}", rank: 12},
+		// §2.2: the default behaviour is discard on family A, forwarding on B.
+		{views: sys, families: "A", pattern: "dcb pfc deadlock recovery-behavior discard slot <s:int:1-49>", key: "dcb pfc deadlock recovery-behavior slot {s}", rank: 12, isDefault: always},
+		{views: sys, families: "B", pattern: "dcb pfc deadlock recovery-behavior discard slot <s:int:1-49>", key: "dcb pfc deadlock recovery-behavior slot {s}", rank: 12},
+		{views: sys, families: "A", pattern: "dcb pfc deadlock recovery-behavior forwarding slot <s:int:1-49>", key: "dcb pfc deadlock recovery-behavior slot {s}", rank: 12},
+		{views: sys, families: "B", pattern: "dcb pfc deadlock recovery-behavior forwarding slot <s:int:1-49>", key: "dcb pfc deadlock recovery-behavior slot {s}", rank: 12, isDefault: always},
 		{views: sys, pattern: "undo dcb pfc deadlock recovery-behavior discard slot <s:int:1-49>", remove: []string{"dcb pfc deadlock recovery-behavior slot {s}"}},
 		{views: sys, pattern: "undo dcb pfc deadlock recovery-behavior forwarding slot <s:int:1-49>", remove: []string{"dcb pfc deadlock recovery-behavior slot {s}"}},
 
@@ -225,7 +258,7 @@ func grammar() []*command {
 		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7>", key: "priority-group queue {s}", rank: 1},
 		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7> to <e:int:0-7>", key: "priority-group queue {s}", rank: 1, check: notAbove("s", "e")},
 		{views: etsView, pattern: "undo priority-group queue <s:int:0-7>", remove: []string{"priority-group queue {s}"}},
-		{views: etsView, pattern: "priority-group <pg:int:0-15> drr weight <w:int:1-100>", key: "priority-group {pg} drr weight", rank: 2},
+		{views: etsView, pattern: "priority-group <pg:int:0-15> drr weight <w:int:1-100>", key: "priority-group {pg} drr weight", rank: 2, isDefault: func(a args) bool { return (a["pg"] == "0" || a["pg"] == "1") && a["w"] == "50" }},
 		{views: etsView, pattern: "undo priority-group <pg:int:0-15> drr weight <w:int:1-100>", remove: []string{"priority-group {pg} drr weight"}},
 		{views: etsView, pattern: "priority-group 15 pq", rank: 3},
 		{views: etsView, pattern: "queue <s:int:0-7> pq", key: "queue {s}", rank: 4},
@@ -257,8 +290,8 @@ func grammar() []*command {
 		{views: pfcView, families: "A", pattern: "priority <p:ints:0-5:3>", key: "priority", rank: 1, apply: applyPriority(3)},
 		{views: pfcView, pattern: "undo priority", remove: []string{"priority"}},
 		{views: pfcView, pattern: "undo priority <p:ints:0-7:8>", apply: applyUndoPriority},
-		{views: pfcView, families: "B", pattern: "priority <p:int:0-7> deadlock-detect time <t:int:1-15>", key: "priority {p} deadlock-detect", rank: 2, check: checkPFCPriority},
-		{views: pfcView, families: "B", pattern: "priority <p:int:0-7> deadlock-recovery time <t:int:0-31>", key: "priority {p} deadlock-recovery", rank: 3, check: checkPFCPriority},
+		{views: pfcView, families: "B", pattern: "priority <p:int:0-7> deadlock-detect time <t:int:1-15>", key: "priority {p} deadlock-detect", rank: 2, check: checkPFCPriority, isDefault: is("t", "10")},
+		{views: pfcView, families: "B", pattern: "priority <p:int:0-7> deadlock-recovery time <t:int:0-31>", key: "priority {p} deadlock-recovery", rank: 3, check: checkPFCPriority, isDefault: is("t", "10")},
 		{views: pfcView, families: "B", pattern: "undo priority <p:int:0-7> deadlock-detect", remove: []string{"priority {p} deadlock-detect"}},
 		{views: pfcView, families: "B", pattern: "undo priority <p:int:0-7> deadlock-detect time <t:int:1-15>", remove: []string{"priority {p} deadlock-detect"}},
 		{views: pfcView, families: "B", pattern: "undo priority <p:int:0-7> deadlock-recovery", remove: []string{"priority {p} deadlock-recovery"}},
@@ -267,9 +300,9 @@ func grammar() []*command {
 		// Interface view: trust (§2.4).
 		{views: ifView, pattern: "trust dscp", key: "trust", rank: 1},
 		{views: ifView, pattern: "trust 8021p inner", key: "trust", rank: 1},
-		{views: ifView, pattern: "trust 8021p outer", key: "trust", rank: 1},
+		{views: ifView, pattern: "trust 8021p outer", key: "trust", rank: 1, isDefault: always},
 		{views: ifView, pattern: "undo trust", remove: []string{"trust"}},
-		{views: ifView, pattern: "trust upstream <d:name>", key: "trust upstream", rank: 2, check: checkDomainRef},
+		{views: ifView, pattern: "trust upstream <d:name>", key: "trust upstream", rank: 2, check: checkDomainRef, isDefault: is("d", "default")},
 		{views: ifView, pattern: "undo trust upstream", remove: []string{"trust upstream"}},
 
 		// Interface view: PFC (§2.1, §2.2).
@@ -282,16 +315,16 @@ func grammar() []*command {
 		{views: ifView, pattern: "undo dcb pfc enable", remove: []string{"dcb pfc enable"}},
 		{views: ifView, pattern: "undo dcb pfc enable mode manual", remove: []string{"dcb pfc enable"}},
 		{views: ifView, pattern: "undo dcb pfc enable <prof:name>", remove: []string{"dcb pfc enable"}},
-		{views: ifView, pattern: "port pfc-deadlock trigger turn-off", key: "port pfc-deadlock trigger", rank: 8},
+		{views: ifView, pattern: "port pfc-deadlock trigger turn-off", key: "port pfc-deadlock trigger", rank: 8, isDefault: always},
 		{views: ifView, pattern: "port pfc-deadlock trigger error-down", key: "port pfc-deadlock trigger", rank: 8},
 		{views: ifView, pattern: "undo port pfc-deadlock trigger turn-off", remove: []string{"port pfc-deadlock trigger"}},
 		{views: ifView, pattern: "undo port pfc-deadlock trigger error-down", remove: []string{"port pfc-deadlock trigger"}},
 
 		// Interface view: family B PFC buffer thresholds (§2.1).
-		{views: ifView, families: "B", pattern: "dcb pfc buffer <q:int:0-7> hdrm <v:int:16-30720> kbytes", key: "dcb pfc buffer {q} hdrm", rank: 5},
-		{views: ifView, families: "B", pattern: "dcb pfc buffer <q:int:0-7> hdrm <v:int:16-30720>", line: "dcb pfc buffer {q} hdrm {v} kbytes", key: "dcb pfc buffer {q} hdrm", rank: 5},
-		{views: ifView, families: "B", pattern: "dcb pfc buffer <q:int:0-7> guaranteed <v:int:640-25600> bytes", key: "dcb pfc buffer {q} guaranteed", rank: 6},
-		{views: ifView, families: "B", pattern: "dcb pfc buffer <q:int:0-7> guaranteed <v:int:640-25600>", line: "dcb pfc buffer {q} guaranteed {v} bytes", key: "dcb pfc buffer {q} guaranteed", rank: 6},
+		{views: ifView, families: "B", pattern: "dcb pfc buffer <q:int:0-7> hdrm <v:int:16-30720> kbytes", key: "dcb pfc buffer {q} hdrm", rank: 5, isDefault: is("v", "256")},
+		{views: ifView, families: "B", pattern: "dcb pfc buffer <q:int:0-7> hdrm <v:int:16-30720>", line: "dcb pfc buffer {q} hdrm {v} kbytes", key: "dcb pfc buffer {q} hdrm", rank: 5, isDefault: is("v", "256")},
+		{views: ifView, families: "B", pattern: "dcb pfc buffer <q:int:0-7> guaranteed <v:int:640-25600> bytes", key: "dcb pfc buffer {q} guaranteed", rank: 6, isDefault: is("v", "1600")},
+		{views: ifView, families: "B", pattern: "dcb pfc buffer <q:int:0-7> guaranteed <v:int:640-25600>", line: "dcb pfc buffer {q} guaranteed {v} bytes", key: "dcb pfc buffer {q} guaranteed", rank: 6, isDefault: is("v", "1600")},
 		{views: ifView, pattern: "undo dcb pfc buffer", remove: []string{"dcb pfc buffer *"}},
 		{views: ifView, pattern: "undo dcb pfc buffer <q:int:0-7>", remove: []string{"dcb pfc buffer {q} *"}},
 		{views: ifView, families: "B", pattern: "undo dcb pfc buffer <q:int:0-7> xoff", remove: []string{"dcb pfc buffer {q} xoff"}},
@@ -299,7 +332,7 @@ func grammar() []*command {
 		{views: ifView, families: "B", pattern: "undo dcb pfc buffer <q:int:0-7> guaranteed", remove: []string{"dcb pfc buffer {q} guaranteed"}},
 		// Family A: xon and xoff together, xon ≤ xoff.
 		{views: ifView, families: "A", pattern: "dcb pfc buffer <q:int:0-5> xon static <on:int:1-6144> kbytes xoff static <off:int:1-6144> kbytes", key: "dcb pfc buffer {q} xon",
-			rank: 4, check: notAbove("on", "off")},
+			rank: 4, check: notAbove("on", "off"), isDefault: func(a args) bool { return a["on"] == "100" && a["off"] == "125" }},
 		{views: ifView, families: "A", pattern: "dcb pfc buffer <q:int:0-5> xon dynamic <on:int:0-10> xoff dynamic <off:int:0-10>", key: "dcb pfc buffer {q} xon",
 			rank: 4, check: notAbove("on", "off")},
 
@@ -336,9 +369,9 @@ func grammar() []*command {
 		{views: ifView, pattern: "undo qos wfq <s:int:0-7> to <e:int:0-7>", apply: undoSched("wfq")},
 		{views: ifView, pattern: "undo qos lpq <s:int:0-7> to <e:int:0-7>", remove: []string{"qos lpq"}},
 		{views: ifView, pattern: "undo qos pq <s:int:0-7> to <e:int:0-7>", remove: []string{"qos pq"}},
-		{views: ifView, pattern: "qos queue <q:int:0-7> drr weight <w:int:1-100>", key: "qos queue {q} drr weight", rank: 30},
+		{views: ifView, pattern: "qos queue <q:int:0-7> drr weight <w:int:1-100>", key: "qos queue {q} drr weight", rank: 30, isDefault: is("w", "1")},
 		{views: ifView, pattern: "undo qos queue <q:int:0-7> drr weight", remove: []string{"qos queue {q} drr weight"}},
-		{views: ifView, pattern: "qos queue <q:int:0-7> wfq weight <w:int:1-100>", key: "qos queue {q} wfq weight", rank: 30},
+		{views: ifView, pattern: "qos queue <q:int:0-7> wfq weight <w:int:1-100>", key: "qos queue {q} wfq weight", rank: 30, isDefault: is("w", "1")},
 		{views: ifView, pattern: "undo qos queue <q:int:0-7> wfq weight", remove: []string{"qos queue {q} wfq weight"}},
 		{views: ifView, pattern: "qos queue <q:int:0-7> ecn", key: "qos queue {q} ecn", rank: 40, check: checkECNNeedsWRED},
 		{views: ifView, pattern: "undo qos queue <q:int:0-7> ecn", remove: []string{"qos queue {q} ecn"}},
@@ -355,14 +388,15 @@ func grammar() []*command {
 	for fam, prio := range map[string]string{"A": "<p:int:0-5>", "B": "<p:int:0-7>"} {
 		for i, kind := range []string{"turn-off", "error-down"} {
 			g = append(g,
-				&command{views: pfcView, families: fam, pattern: "priority " + prio + " " + kind + " threshold <n:int:1-300>", key: "priority {p} " + kind, rank: 4 + i},
+				&command{views: pfcView, families: fam, pattern: "priority " + prio + " " + kind + " threshold <n:int:1-300>", key: "priority {p} " + kind, rank: 4 + i, isDefault: is("n", "30")},
 				&command{views: pfcView, families: fam, pattern: "undo priority " + prio + " " + kind + " threshold <n:int:1-300>", remove: []string{"priority {p} " + kind}})
 		}
 	}
 	// Family B xoff thresholds, each with an optional xon offset (§2.1).
 	for _, xoff := range []string{"xoff static <v:int:1-30720>", "xoff static <v:int:1-30720> kbytes", "xoff static <v:int:1-30> mbytes", "xoff dynamic <a:int:1-12>"} {
 		for _, xon := range []string{"", " xon offset <o:int:1-30720>", " xon offset <o:int:1-30720> kbytes"} {
-			g = append(g, &command{views: ifView, families: "B", pattern: "dcb pfc buffer <q:int:0-7> " + xoff + xon, key: "dcb pfc buffer {q} xoff", rank: 4})
+			g = append(g, &command{views: ifView, families: "B", pattern: "dcb pfc buffer <q:int:0-7> " + xoff + xon, key: "dcb pfc buffer {q} xoff", rank: 4,
+				isDefault: func(a args) bool { return a["a"] == "3" && a["o"] == "6" }})
 		}
 	}
 	// DiffServ inbound maps: one entry per PHB, with and without a colour.
@@ -373,8 +407,13 @@ func grammar() []*command {
 			if colour == "" {
 				line += "green"
 			}
+			want := phb + " " + colour
+			if colour == "" {
+				want += "green"
+			}
 			g = append(g,
-				&command{views: domView, pattern: "ip-dscp-inbound <d:int:0-63> phb " + c, line: line, key: "ip-dscp-inbound {d}", rank: 1},
+				&command{views: domView, pattern: "ip-dscp-inbound <d:int:0-63> phb " + c, line: line, key: "ip-dscp-inbound {d}", rank: 1,
+					isDefault: func(a args) bool { return defaultDSCP(a.int("d")) == want }},
 				&command{views: domView, pattern: "8021p-inbound <p:int:0-7> phb " + c, line: strings.Replace(line, "ip-dscp-inbound {d}", "8021p-inbound {p}", 1),
 					key: "8021p-inbound {p}", rank: 2})
 		}

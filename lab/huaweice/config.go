@@ -124,52 +124,74 @@ func digitRun(s string) string {
 	return s[:i]
 }
 
-// visible reports whether a top-level node prints at all.
-func (n *node) visible(all bool) bool {
-	if !all && n.hidden {
+// mode is how much of the tree a rendering shows.
+type mode int
+
+const (
+	// userOnly is display current-configuration: lines equal to the
+	// device default are left out (V300R023 command reference: "This
+	// command does not display parameters that use default settings").
+	userOnly mode = iota
+	// withDefaults is include-default: default-equal lines are shown,
+	// marked with "~" as the V300R023 example output marks them.
+	withDefaults
+	// everything shows every line unmarked: candidate diffs, checkpoints.
+	everything
+)
+
+// visible reports whether a node prints at all.
+func (n *node) visible(m mode) bool {
+	if m == userOnly && n.hidden {
 		return false
 	}
 	if !n.section || n.showEmpty {
 		return true
 	}
 	for _, c := range n.children {
-		if all || !c.hidden {
+		if c.visible(m) {
 			return true
 		}
 	}
 	return false
 }
 
+// text is the node's line as a rendering prints it.
+func (n *node) text(m mode) string {
+	if m == withDefaults && n.hidden {
+		return "~" + n.line
+	}
+	return n.line
+}
+
 // lines renders a node and, for a section, its visible children, each
 // level indented by one more space (ai-service › ai-ecn › lines, §1.5).
-func (n *node) lines(all bool) []string {
-	out := []string{n.line}
+func (n *node) lines(m mode) []string {
+	out := []string{n.text(m)}
 	for _, c := range n.children {
+		if !c.visible(m) {
+			continue
+		}
 		if c.section {
-			if c.visible(all) {
-				for _, l := range c.lines(all) {
-					out = append(out, " "+l)
-				}
+			for _, l := range c.lines(m) {
+				out = append(out, " "+l)
 			}
 			continue
 		}
-		if all || !c.hidden {
-			out = append(out, " "+c.line)
-		}
+		out = append(out, " "+c.text(m))
 	}
 	return out
 }
 
 // body renders the tree as display current-configuration prints it
 // between the header and "return": each top-level item after a "#" line.
-func (root *node) body(all bool) []string {
+func (root *node) body(m mode) []string {
 	var out []string
 	for _, n := range root.children {
-		if !n.visible(all) {
+		if !n.visible(m) {
 			continue
 		}
 		out = append(out, "#")
-		out = append(out, n.lines(all)...)
+		out = append(out, n.lines(m)...)
 	}
 	return append(out, "#")
 }
@@ -201,12 +223,12 @@ func diff(running, cand *node) []string {
 func diffNode(r, c *node, indent string) []string {
 	var block []string
 	switch {
-	case r == nil && c != nil && c.visible(true):
-		for _, l := range c.lines(true) {
+	case r == nil && c != nil && c.visible(everything):
+		for _, l := range c.lines(everything) {
 			block = append(block, "+ "+indent+l)
 		}
-	case c == nil && r != nil && r.visible(true):
-		for _, l := range r.lines(true) {
+	case c == nil && r != nil && r.visible(everything):
+		for _, l := range r.lines(everything) {
 			block = append(block, "- "+indent+l)
 		}
 	case r != nil && c != nil && r.section && c.section:
@@ -246,5 +268,5 @@ func unionKeys(a, b *node) []string {
 
 // equal reports whether two trees hold the same lines.
 func equal(a, b *node) bool {
-	return strings.Join(a.body(true), "\n") == strings.Join(b.body(true), "\n")
+	return strings.Join(a.body(everything), "\n") == strings.Join(b.body(everything), "\n")
 }

@@ -236,16 +236,16 @@ func hostname(root *node) string {
 func (d *Device) Running() []byte {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return []byte(d.render(d.running, false))
+	return []byte(d.render(d.running, userOnly))
 }
 
 // render prints a tree as display current-configuration (§5): the
 // version and last-update header, "#"-separated sections, "return".
-func (d *Device) render(root *node, all bool) string {
+func (d *Device) render(root *node, m mode) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "!Software Version %s\n", softwareVersion)
 	fmt.Fprintf(&b, "!Last configuration was updated at %s\n", d.updated.UTC().Format("2006-01-02 15:04:05+00:00"))
-	for _, l := range root.body(all) {
+	for _, l := range root.body(m) {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
@@ -270,6 +270,7 @@ func (d *Device) load(root *node, text string) (*node, error) {
 			continue
 		}
 		depth := len(line) - len(strings.TrimLeft(line, " "))
+		trimmed = strings.TrimPrefix(trimmed, "~") // a default-equal line of include-default output
 		if depth >= len(stack) {
 			return nil, fmt.Errorf("line %d %q: indented under no section", i+1, trimmed)
 		}
@@ -325,7 +326,7 @@ func (d *Device) applyConfig(e *edit, m *matchResult) string {
 	if c.key != "" {
 		key = a.expand(c.key)
 	}
-	n := &node{line: line, key: key, rank: c.rank}
+	n := &node{line: line, key: key, rank: c.rank, hidden: c.isDefault != nil && c.isDefault(a)}
 	if c.enter != 0 {
 		n.section, n.showEmpty, n.view, n.children = true, c.showEmpty, c.enter, []*node{}
 	}
@@ -382,7 +383,7 @@ func (d *Device) revertTrialLocked() {
 func (d *Device) Checkpoint() []byte {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return []byte(strings.Join(d.running.body(true), "\n") + "\n")
+	return []byte(strings.Join(d.running.body(everything), "\n") + "\n")
 }
 
 // Restore implements device.Checkpointer: the configuration becomes the

@@ -6,8 +6,11 @@
 // reference/huawei-ce.md §2, the port-group bulk form, `undo` negation, the
 // per-session candidate with commit, commit trial (also persistent),
 // conflicts between sessions and rollback configuration (§4), display
-// current-configuration with its filters and the hiding of `priority 3`
-// (§1.1, §5), and the error strings of §3.3 with their caret line.
+// current-configuration with its filters (§5), which leaves out lines equal
+// to a default the reference's tables give (§1.1; the V300R023 command
+// reference: "does not display parameters that use default settings") and
+// marks them "~" with include-default, and the error strings of §3.3 with
+// their caret line.
 //
 // It registers the kind "huawei-ce" with [device.Register]. It knows nothing
 // of SSH: the lab server feeds typed lines to a [device.Session] and pages

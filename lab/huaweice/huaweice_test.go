@@ -10,9 +10,38 @@ import (
 )
 
 // canonical is reference/huawei-ce.md §1.1 as display current-configuration
-// prints it with include-default, after the header and the sysname.
+// include-default prints it, after the header and the sysname: the lines
+// equal to a default the reference's tables give are marked "~"
+// (V300R023 include-default example); testdata/display-family-b.txt is
+// the same without them, as plain display current-configuration prints
+// it. TestExpectedFilesFollowTheReference ties both to §1.1.
 func canonical(t *testing.T) string {
-	return header + "#\nsysname HUAWEI\n" + readFile(t, "testdata/canonical-family-b.txt")
+	return header + "#\nsysname HUAWEI\n" + readFile(t, "testdata/display-family-b-include-default.txt")
+}
+
+// The expected displays are §1.1 (and §1.1 with the §1.3 deltas) with
+// default-equal lines marked or left out, nothing else.
+func TestExpectedFilesFollowTheReference(t *testing.T) {
+	for _, fam := range []string{"a", "b"} {
+		ref := readFile(t, "testdata/canonical-family-"+fam+".txt")
+		inc := readFile(t, "testdata/display-family-"+fam+"-include-default.txt")
+		if got := strings.ReplaceAll(inc, "~", ""); got != ref {
+			t.Errorf("family %s: include-default without ~ is not the reference:\n%s", fam, cmp.Diff(ref, got))
+		}
+		var kept []string
+		for _, l := range strings.Split(inc, "\n") {
+			if !strings.HasPrefix(strings.TrimLeft(l, " "), "~") {
+				kept = append(kept, l)
+			}
+		}
+		user := strings.Join(kept, "\n")
+		for strings.Contains(user, "#\n#\n") {
+			user = strings.ReplaceAll(user, "#\n#\n", "#\n")
+		}
+		if want := readFile(t, "testdata/display-family-"+fam+".txt"); user != want {
+			t.Errorf("family %s: display is not include-default without the ~ lines:\n%s", fam, cmp.Diff(want, user))
+		}
+	}
 }
 
 // pushCanonical types the §1.2 push sequence and commits it.
@@ -44,14 +73,15 @@ func TestRegistered(t *testing.T) {
 }
 
 // The §1.2 push sequence is accepted line by line and display
-// current-configuration prints §1.1 back: with include-default exactly,
-// and by default without "priority 3", the default-equal line the
-// reference says the device hides.
+// current-configuration prints §1.1 back without the default-equal lines
+// (reference §1.1: "expect priority 3 and other default-equal lines to be
+// absent"; V300R023: the command "does not display parameters that use
+// default settings"); include-default shows them, marked "~".
 func TestCanonicalConfigFamilyB(t *testing.T) {
 	d := newTestDevice(t, "")
 	s := pushCanonical(t, d)
 	want := canonical(t)
-	if diff := cmp.Diff(strings.Replace(want, " priority 3\n", "", 1), string(d.Running())); diff != "" {
+	if diff := cmp.Diff(header+"#\nsysname HUAWEI\n"+readFile(t, "testdata/display-family-b.txt"), string(d.Running())); diff != "" {
 		t.Errorf("display current-configuration (-want +got):\n%s", diff)
 	}
 	out := transcript(s, "display current-configuration include-default")
@@ -74,7 +104,7 @@ func TestCanonicalConfigFamilyA(t *testing.T) {
 	if out := transcript(s, append(readLines(t, "testdata/push-family-a.txt"), "commit")...); strings.Contains(out, "Error") {
 		t.Fatalf("push refused:\n%s", out)
 	}
-	want := header + "#\nsysname HUAWEI\n" + readFile(t, "testdata/canonical-family-a.txt")
+	want := header + "#\nsysname HUAWEI\n" + readFile(t, "testdata/display-family-a-include-default.txt")
 	out, _ := s.Handle("display current-configuration include-default")
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -160,6 +190,25 @@ return
 `
 	if !strings.HasSuffix(out, wantChanges) {
 		t.Errorf("changes:\n%s", out)
+	}
+}
+
+// A line equal to its default: a change in the candidate, absent from
+// display current-configuration, marked "~" with include-default.
+func TestDefaultEqualLines(t *testing.T) {
+	d := newTestDevice(t, "")
+	s := d.NewSession("admin", nil)
+	out := transcript(s, "system-view", "interface 100GE1/0/1", "qos queue 0 drr weight 1", "qos queue 3 drr weight 60", "display configuration candidate changes", "commit")
+	if !strings.Contains(out, "  interface 100GE1/0/1\n+  qos queue 0 drr weight 1\n+  qos queue 3 drr weight 60\n") &&
+		!strings.Contains(out, "+ interface 100GE1/0/1\n+  qos queue 0 drr weight 1\n+  qos queue 3 drr weight 60\n") {
+		t.Errorf("candidate changes:\n%s", out)
+	}
+	if run := string(d.Running()); strings.Contains(run, "weight 1\n") || !strings.Contains(run, " qos queue 3 drr weight 60\n") {
+		t.Errorf("display current-configuration:\n%s", run)
+	}
+	got, _ := s.Handle("display current-configuration include-default | include weight")
+	if got != " ~qos queue 0 drr weight 1\n qos queue 3 drr weight 60\n" {
+		t.Errorf("include-default: %q", got)
 	}
 }
 
@@ -290,7 +339,7 @@ func TestErrorStrings(t *testing.T) {
 }
 
 // Lines of the reference's tables (§2) and of the V300R023 examples the
-// grammar accepts, shown back as typed in canonical form.
+// grammar accepts, stored as typed in canonical form.
 func TestAcceptedLines(t *testing.T) {
 	tests := []struct {
 		model string
@@ -332,8 +381,10 @@ func TestAcceptedLines(t *testing.T) {
 			if strings.Contains(out, "Error") {
 				t.Fatalf("refused:\n%s", out)
 			}
-			if !strings.Contains(string(d.Running()), "\n"+tt.want+"\n") {
-				t.Errorf("display lacks %q:\n%s", tt.want, d.Running())
+			// The whole configuration, default-equal lines included
+			// (display current-configuration leaves those out).
+			if cp := string(d.Checkpoint()); !strings.Contains(cp, "\n"+tt.want+"\n") {
+				t.Errorf("configuration lacks %q:\n%s", tt.want, cp)
 			}
 		})
 	}

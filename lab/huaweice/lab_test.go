@@ -133,7 +133,7 @@ func TestScrapligoProjectPlatform(t *testing.T) {
 	if err != nil || show.Failed != nil {
 		t.Fatalf("display: %v %v", err, show.Failed)
 	}
-	canon, err := os.ReadFile("testdata/canonical-family-b.txt")
+	canon, err := os.ReadFile("testdata/display-family-b-include-default.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

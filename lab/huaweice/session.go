@@ -583,7 +583,7 @@ func (s *Session) save(args) string {
 	s.q = &question{text: qSave, answer: yesNo(func(s *Session) string {
 		s.d.mu.Lock()
 		defer s.d.mu.Unlock()
-		s.d.saved = s.d.render(s.d.running, false)
+		s.d.saved = s.d.render(s.d.running, userOnly)
 		return msgSaved + "\n"
 	})}
 	return ""
@@ -600,7 +600,7 @@ func (s *Session) displayCurrent(a args) string {
 		n := run.find("interface " + a["if"])
 		lines := []string{"#", "interface " + a["if"]}
 		if n != nil {
-			lines = n.lines(false)
+			lines = n.lines(userOnly)
 			lines = append([]string{"#"}, lines...)
 		}
 		return strings.Join(append(lines, "#", "return"), "\n") + "\n"
@@ -610,14 +610,18 @@ func (s *Session) displayCurrent(a args) string {
 		// the section header is taken as the TYPE [I].
 		var lines []string
 		for _, n := range run.children {
-			if strings.HasPrefix(n.line, a["type"]+" ") && n.visible(false) {
+			if strings.HasPrefix(n.line, a["type"]+" ") && n.visible(userOnly) {
 				lines = append(lines, "#")
-				lines = append(lines, n.lines(false)...)
+				lines = append(lines, n.lines(userOnly)...)
 			}
 		}
 		return strings.Join(append(lines, "#", "return"), "\n") + "\n"
 	}
-	return s.d.render(run, strings.HasSuffix(s.canon, "include-default"))
+	m := userOnly
+	if strings.HasSuffix(s.canon, "include-default") {
+		m = withDefaults
+	}
+	return s.d.render(run, m)
 }
 
 // displayThis prints the current view's section of the running config.
@@ -626,7 +630,7 @@ func (s *Session) displayThis(args) string {
 	defer s.d.mu.Unlock()
 	lines := []string{"#"}
 	if n := s.view().section(s.d.running, false); n != nil {
-		lines = append(lines, n.lines(false)...)
+		lines = append(lines, n.lines(userOnly)...)
 	}
 	return strings.Join(append(lines, "#", "return"), "\n") + "\n"
 }
@@ -636,7 +640,7 @@ func (s *Session) displayThis(args) string {
 func (s *Session) displayCandidate(args) string {
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
-	return strings.Join(s.merged().body(false), "\n") + "\n"
+	return strings.Join(s.merged().body(userOnly), "\n") + "\n"
 }
 
 func (s *Session) displayChanges(args) string {

@@ -68,3 +68,15 @@ func TestRenderCanonical(t *testing.T) {
 		t.Errorf("render -o: exit %d, %v, stdout %q", code, err, out)
 	}
 }
+
+func TestRenderFormatYANG(t *testing.T) {
+	dir := filepath.Join("..", "..", "golden", "canonical")
+	code, out, stderr := lossless(t, "render", "-format", "yang", "-device", "sonic1", dir)
+	if code != 0 || !strings.HasPrefix(out, "{") {
+		t.Errorf("yang for sonic1: exit %d, stderr %s, stdout starts %.40q", code, stderr, out)
+	}
+	code, _, stderr = lossless(t, "render", "-format", "yang", "-device", "nxos1", dir)
+	if code != 1 || !strings.Contains(stderr, `vendor "nxos" has no "yang" format`) {
+		t.Errorf("yang for nxos1: exit %d, stderr %s", code, stderr)
+	}
+}

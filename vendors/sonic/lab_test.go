@@ -203,10 +203,11 @@ func TestApplyFaults(t *testing.T) {
 			switch tc.name {
 			case "connection dropped at apply-patch":
 				lines, _ := patchLines(ch.Patch)
-				// show, cat <<, lines, delimiter, dry run, checkpoint,
-				// apply-patch: drop after apply-patch ran.
-				k := 1 + 1 + len(lines) + 1 + 1 + 1 + 1
-				n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 2 + 1 + k })
+				// show, cat <<, lines, delimiter and the return that ends
+				// the interactive exchange, dry run, checkpoint,
+				// apply-patch: the drop comes at apply-patch.
+				k := 1 + 1 + len(lines) + 2 + 1 + 1 + 1
+				n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 1 + k })
 			case "patch rejected":
 				// A patch the YANG refuses: PFC watchdog detection below
 				// the 100 ms minimum.
@@ -293,10 +294,11 @@ func TestDropAnywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// show (pre), cat <<, the lines, delimiter, dry run, checkpoint,
-	// apply-patch, show (verify), save, delete-checkpoint, rm.
-	total := 1 + 1 + len(lines) + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1
-	const planLines = 2 // on open: the prompt check; then the plan's show
+	// show (pre), cat <<, the lines, delimiter and the return that ends
+	// the interactive exchange, dry run, checkpoint, apply-patch, show
+	// (verify), save, delete-checkpoint, rm.
+	total := 1 + 1 + len(lines) + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1
+	const planLines = 1 // the plan's show
 	var ks []int
 	for k := 1; k <= total; k++ {
 		if k > 3 && k < 2+len(lines) { // one drop inside the heredoc is enough

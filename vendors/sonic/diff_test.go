@@ -1,0 +1,434 @@
+package sonic
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lossless-net/lossless/config"
+	render "github.com/lossless-net/lossless/renderers/sonic"
+)
+
+// patchOp is one decoded operation of a Change's patch.
+type patchOp struct {
+	Op    string          `json:"op"`
+	Path  string          `json:"path"`
+	Value json.RawMessage `json:"value"`
+}
+
+func decodePatch(t *testing.T, p json.RawMessage) []patchOp {
+	t.Helper()
+	if len(p) == 0 {
+		return nil
+	}
+	var ops []patchOp
+	if err := json.Unmarshal(p, &ops); err != nil {
+		t.Fatalf("patch is not a JSON Patch: %v\n%s", err, p)
+	}
+	return ops
+}
+
+// tokens splits a JSON Pointer (RFC 6901).
+func tokens(p string) []string {
+	toks := strings.Split(p[1:], "/")
+	for i, s := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	}
+	return toks
+}
+
+// step applies one operation to db in place, as GCU's applier applies
+// one change, failing the test on an operation RFC 6902 does not allow.
+func step(t *testing.T, db config.DB, o patchOp) {
+	t.Helper()
+	toks := tokens(o.Path)
+	switch {
+	case o.Op == "remove" && len(toks) == 1:
+		if db[toks[0]] == nil {
+			t.Fatalf("%s: no such table", o.Path)
+		}
+		delete(db, toks[0])
+	case o.Op == "remove" && len(toks) == 2:
+		if db[toks[0]][toks[1]] == nil {
+			t.Fatalf("%s: no such key", o.Path)
+		}
+		delete(db[toks[0]], toks[1])
+	case o.Op == "remove" && len(toks) == 3:
+		if _, ok := db[toks[0]][toks[1]][toks[2]]; !ok {
+			t.Fatalf("%s: no such field", o.Path)
+		}
+		delete(db[toks[0]][toks[1]], toks[2])
+	case len(toks) == 2 && o.Op == "add":
+		var f map[string]string
+		if err := json.Unmarshal(o.Value, &f); err != nil {
+			t.Fatalf("%s: %v", o.Path, err)
+		}
+		if db[toks[0]] == nil {
+			db[toks[0]] = map[string]map[string]string{} // GCU adds missing tables (§7.2)
+		}
+		db[toks[0]][toks[1]] = f
+	case len(toks) == 3 && (o.Op == "add" || o.Op == "replace"):
+		var v string
+		if err := json.Unmarshal(o.Value, &v); err != nil {
+			t.Fatalf("%s: value is not a CONFIG_DB string: %v", o.Path, err)
+		}
+		if db[toks[0]][toks[1]] == nil {
+			t.Fatalf("%s: no such key", o.Path)
+		}
+		if _, ok := db[toks[0]][toks[1]][toks[2]]; ok != (o.Op == "replace") {
+			t.Fatalf("%s: %s of a field that does %sexist", o.Path, o.Op, map[bool]string{true: "", false: "not "}[ok])
+		}
+		db[toks[0]][toks[1]][toks[2]] = v
+	default:
+		t.Fatalf("unexpected operation %+v", o)
+	}
+}
+
+// dangling returns the references in db whose object is missing, and the
+// empty tables: what must never exist between two steps of a patch.
+func dangling(db config.DB) []string {
+	var bad []string
+	for tn, fields := range refs {
+		for k, entry := range db[tn] {
+			for f, target := range fields {
+				v, ok := entry[f]
+				if !ok {
+					continue
+				}
+				for _, name := range strings.Split(v, ",") {
+					if db[target][name] == nil {
+						bad = append(bad, tn+"|"+k+" "+f+" → "+target+"|"+name)
+					}
+				}
+			}
+		}
+	}
+	for tn, keys := range db {
+		if len(keys) == 0 {
+			bad = append(bad, "empty table "+tn)
+		}
+	}
+	slices.Sort(bad)
+	return bad
+}
+
+// base is a whole CONFIG_DB: the platform rows of a 32-port switch, want's
+// tables, then edit applied.
+func base(t *testing.T, want config.DB, edit func(db config.DB)) []byte {
+	t.Helper()
+	db := cloneDB(want)
+	platform(func(tn, k, f, v string) {
+		if db[tn] == nil {
+			db[tn] = map[string]map[string]string{}
+		}
+		if db[tn][k] == nil {
+			db[tn][k] = map[string]string{}
+		}
+		db[tn][k][f] = v
+	}, nil)
+	if edit != nil {
+		edit(db)
+	}
+	b := render.Text(db)
+	// show runningconfiguration all adds bgpraw (reference/sonic.md §7.4).
+	return append(b[:len(b)-2], []byte(",\n    \"bgpraw\": \"\"\n}\n")...)
+}
+
+// walk applies a change's patch to running step by step, checking after
+// every step that no reference dangles and no table is empty, and returns
+// the result.
+func walk(t *testing.T, running []byte, ops []patchOp) config.DB {
+	t.Helper()
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(running, &all); err != nil {
+		t.Fatal(err)
+	}
+	delete(all, "bgpraw")
+	db := config.DB{}
+	for tn, raw := range all {
+		var keys map[string]map[string]string
+		if err := json.Unmarshal(raw, &keys); err != nil {
+			t.Fatal(err)
+		}
+		db[tn] = keys
+	}
+	if bad := dangling(db); len(bad) > 0 {
+		t.Fatalf("running config already dangles: %v", bad)
+	}
+	for i, o := range ops {
+		step(t, db, o)
+		if bad := dangling(db); len(bad) > 0 {
+			t.Errorf("after step %d (%s %s): %v", i, o.Op, o.Path, bad)
+		}
+	}
+	return db
+}
+
+func diff(t *testing.T, running []byte, want config.DB) (*config.Document, []patchOp, []string, string) {
+	t.Helper()
+	doc := &config.Document{Device: "leaf1", Format: config.ConfigDB, DB: want, Text: render.Text(want)}
+	ch, err := Diff("leaf1", running, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, decodePatch(t, ch.Patch), ch.Disruptive, ch.Diff
+}
+
+func paths(ops []patchOp) []string {
+	var p []string
+	for _, o := range ops {
+		p = append(p, o.Op+" "+o.Path)
+	}
+	return p
+}
+
+// TestIdenticalIsEmpty: a device already at the rendering, with platform
+// rows and references in the old [TABLE|name] form, gives no patch and no
+// diff: no push, no churn.
+func TestIdenticalIsEmpty(t *testing.T) {
+	want := canonical(t).DB
+	for name, edit := range map[string]func(config.DB){
+		"same": nil,
+		"old reference form": func(db config.DB) {
+			db["QUEUE"]["Ethernet0|3"]["wred_profile"] = "[WRED_PROFILE|ROCE_LOSSLESS]"
+			db["QUEUE"]["Ethernet0|3"]["scheduler"] = "[SCHEDULER|ROCE_LOSSLESS]"
+			db["PORT_QOS_MAP"]["Ethernet4"]["dscp_to_tc_map"] = "[DSCP_TO_TC_MAP|ROCE]"
+			db["BUFFER_PG"]["Ethernet4|3"]["profile"] = "[BUFFER_PROFILE|pg_lossless_100000_5m_profile]"
+		},
+		"other ports and tables": func(db config.DB) {
+			db["QUEUE"]["Ethernet8|0"] = map[string]string{"scheduler": "scheduler.0"}
+			db["SCHEDULER"]["scheduler.0"] = map[string]string{"type": "DWRR", "weight": "14"}
+			db["CABLE_LENGTH"]["AZURE"]["Ethernet8"] = "40m"
+			db["NTP_SERVER"] = map[string]map[string]string{"10.0.0.1": {}}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, ops, dis, d := diff(t, base(t, want, edit), want)
+			if len(ops) != 0 || d != "" || len(dis) != 0 {
+				t.Errorf("want no change, got patch %v, disruptive %v, diff:\n%s", paths(ops), dis, d)
+			}
+		})
+	}
+}
+
+// TestReplaceInOneStep: a changed value is replaced where it is, never
+// removed and re-added: the RoCE queue keeps its WRED profile and the
+// DSCP map keeps classifying while the patch runs.
+func TestReplaceInOneStep(t *testing.T) {
+	want := canonical(t).DB
+	running := base(t, want, func(db config.DB) {
+		db["WRED_PROFILE"]["ROCE_LOSSLESS"]["green_min_threshold"] = "1048576"
+		db["WRED_PROFILE"]["ROCE_LOSSLESS"]["green_max_threshold"] = "2097152"
+		db["DSCP_TO_TC_MAP"]["ROCE"]["26"] = "0"
+		db["DSCP_TO_TC_MAP"]["ROCE"]["10"] = "3"
+		db["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = "3,4"
+	})
+	_, ops, _, _ := diff(t, running, want)
+	wantOps := []string{
+		"replace /DSCP_TO_TC_MAP/ROCE/10",
+		"replace /DSCP_TO_TC_MAP/ROCE/26",
+		"replace /WRED_PROFILE/ROCE_LOSSLESS/green_max_threshold",
+		"replace /WRED_PROFILE/ROCE_LOSSLESS/green_min_threshold",
+		"replace /PORT_QOS_MAP/Ethernet0/pfc_enable",
+	}
+	if d := cmp.Diff(wantOps, paths(ops)); d != "" {
+		t.Errorf("patch (-want +got):\n%s", d)
+	}
+	got := walk(t, running, ops)
+	if d := cmp.Diff(want, newScope(want, got).scoped()); d != "" {
+		t.Errorf("patched config (-want +got):\n%s", d)
+	}
+}
+
+// TestReferrersBeforeObjects: a renamed scheduler and WRED profile and a
+// stale class: the new objects are created before any queue points at
+// them, and the queues leave the old ones before they are removed, so no
+// reference dangles and no table empties at any step; objects another
+// team's port still uses stay.
+func TestReferrersBeforeObjects(t *testing.T) {
+	want := canonical(t).DB
+	running := base(t, want, func(db config.DB) {
+		for _, p := range []string{"Ethernet0", "Ethernet4"} {
+			db["QUEUE"][p+"|3"] = map[string]string{"scheduler": "OLD_LOSSLESS", "wred_profile": "OLD_WRED"}
+			db["QUEUE"][p+"|1"] = map[string]string{"scheduler": "scheduler.0"}
+			db["PORT_QOS_MAP"][p]["pfc_to_pg_map"] = "OLD"
+		}
+		db["QUEUE"]["Ethernet8|1"] = map[string]string{"scheduler": "scheduler.0"}
+		db["SCHEDULER"]["OLD_LOSSLESS"] = map[string]string{"type": "DWRR", "weight": "15"}
+		db["SCHEDULER"]["scheduler.0"] = map[string]string{"type": "DWRR", "weight": "14"}
+		db["WRED_PROFILE"] = map[string]map[string]string{"OLD_WRED": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1", "green_max_threshold": "2"}}
+		db["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"] = map[string]map[string]string{"OLD": {"3": "3"}}
+		delete(db["SCHEDULER"], "ROCE_LOSSLESS")
+	})
+	_, ops, _, _ := diff(t, running, want)
+	wantOps := []string{
+		"add /SCHEDULER/ROCE_LOSSLESS",
+		"add /WRED_PROFILE/ROCE_LOSSLESS",
+		"replace /QUEUE/Ethernet0|3/scheduler",
+		"replace /QUEUE/Ethernet0|3/wred_profile",
+		"replace /QUEUE/Ethernet4|3/scheduler",
+		"replace /QUEUE/Ethernet4|3/wred_profile",
+		"remove /QUEUE/Ethernet0|1",
+		"remove /QUEUE/Ethernet4|1",
+		"remove /PORT_QOS_MAP/Ethernet0/pfc_to_pg_map",
+		"remove /PORT_QOS_MAP/Ethernet4/pfc_to_pg_map",
+		"remove /WRED_PROFILE/OLD_WRED",
+		"remove /SCHEDULER/OLD_LOSSLESS",
+		"remove /PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
+	}
+	if d := cmp.Diff(wantOps, paths(ops)); d != "" {
+		t.Errorf("patch (-want +got):\n%s", d)
+	}
+	got := walk(t, running, ops)
+	if got["SCHEDULER"]["scheduler.0"] == nil || got["QUEUE"]["Ethernet8|1"] == nil {
+		t.Error("removed an object or queue of a port lossless does not manage")
+	}
+}
+
+// TestWeightsNeverPass100: scheduler weights are bandwidth shares in
+// percent; the shares that shrink are replaced before the ones that grow,
+// so their sum never passes 100 while the patch runs.
+func TestWeightsNeverPass100(t *testing.T) {
+	want := canonical(t).DB
+	want = cloneDB(want)
+	want["SCHEDULER"]["ROCE_LOSSY"]["weight"] = "70"
+	want["SCHEDULER"]["ROCE_LOSSLESS"]["weight"] = "30"
+	running := base(t, want, func(db config.DB) {
+		db["SCHEDULER"]["ROCE_LOSSY"]["weight"] = "40"
+		db["SCHEDULER"]["ROCE_LOSSLESS"]["weight"] = "60"
+	})
+	_, ops, _, _ := diff(t, running, want)
+	if d := cmp.Diff([]string{"replace /SCHEDULER/ROCE_LOSSLESS/weight", "replace /SCHEDULER/ROCE_LOSSY/weight"}, paths(ops)); d != "" {
+		t.Fatalf("patch (-want +got):\n%s", d)
+	}
+	db := walk(t, running, nil)
+	for _, o := range ops {
+		step(t, db, o)
+		sum := 0
+		for _, s := range db["SCHEDULER"] {
+			n, _ := strconv.Atoi(s["weight"])
+			sum += n
+		}
+		if sum > 100 {
+			t.Errorf("after %s the weights sum to %d", o.Path, sum)
+		}
+	}
+}
+
+// TestNeverTouched: PORT and BUFFER_POOL are never patched (apply-patch
+// refuses BUFFER_POOL; PORT is the platform's), PFC_WD GLOBAL and its
+// other fields are never removed, a port the intent does not list keeps
+// its config, and a refused change to an existing buffer profile is left
+// out and reported.
+func TestNeverTouched(t *testing.T) {
+	canon := canonical(t).DB
+	want := cloneDB(canon)
+	want["PORT"] = map[string]map[string]string{"Ethernet0": {"mtu": "9216"}}
+	want["BUFFER_POOL"] = map[string]map[string]string{"ingress_lossless_pool": {"size": "1"}}
+	want["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["size"] = "2000"
+	want["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["dynamic_th"] = "1"
+	running := base(t, canon, func(db config.DB) {
+		db["PFC_WD"]["GLOBAL"]["BIG_RED_SWITCH"] = "enable"
+		db["PORT_QOS_MAP"]["Ethernet8"] = map[string]string{"dscp_to_tc_map": "ROCE", "pfc_enable": "3"}
+		db["QUEUE"]["Ethernet8|3"] = map[string]string{"scheduler": "ROCE_LOSSLESS"}
+	})
+	_, ops, dis, _ := diff(t, running, want)
+	if d := cmp.Diff([]string{"replace /BUFFER_PROFILE/pg_lossless_100000_5m_profile/dynamic_th"}, paths(ops)); d != "" {
+		t.Errorf("patch (-want +got):\n%s", d)
+	}
+	for _, w := range []string{"BUFFER_POOL: not pushed", "PORT: not pushed", "BUFFER_PROFILE|pg_lossless_100000_5m_profile size"} {
+		if !slices.ContainsFunc(dis, func(s string) bool { return strings.HasPrefix(s, w) }) {
+			t.Errorf("disruptive does not report %q: %q", w, dis)
+		}
+	}
+
+	// Without a watchdog in the intent, PFC_WD GLOBAL is left alone.
+	noWD := cloneDB(canon)
+	delete(noWD["PFC_WD"], "GLOBAL")
+	_, ops, _, _ = diff(t, running, noWD)
+	for _, o := range ops {
+		if strings.HasPrefix(o.Path, "/PFC_WD/GLOBAL") || strings.HasPrefix(o.Path, "/PORT/") || strings.Contains(o.Path, "Ethernet8") {
+			t.Errorf("patch touches %s", o.Path)
+		}
+	}
+}
+
+// TestEmptiedTableRemovedWhole: GCU refuses a config with an empty table,
+// so a table whose every key goes is removed as a table.
+func TestEmptiedTableRemovedWhole(t *testing.T) {
+	want := canonical(t).DB
+	noWD := cloneDB(want)
+	delete(noWD, "PFC_WD")
+	running := base(t, want, nil)
+	_, ops, _, _ := diff(t, running, noWD)
+	// GLOBAL is not lossless' to remove once the intent has no watchdog:
+	// the port entries go, key by key.
+	if d := cmp.Diff([]string{"remove /PFC_WD/Ethernet0", "remove /PFC_WD/Ethernet4"}, paths(ops)); d != "" {
+		t.Errorf("patch (-want +got):\n%s", d)
+	}
+	running = base(t, want, func(db config.DB) {
+		db["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"] = map[string]map[string]string{"ROCE": {"3": "3"}}
+		db["PORT_QOS_MAP"]["Ethernet0"]["pfc_to_pg_map"] = "ROCE"
+	})
+	_, ops, _, _ = diff(t, running, want)
+	if d := cmp.Diff([]string{"remove /PORT_QOS_MAP/Ethernet0/pfc_to_pg_map", "remove /PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"}, paths(ops)); d != "" {
+		t.Errorf("patch (-want +got):\n%s", d)
+	}
+	walk(t, running, ops)
+}
+
+// TestHumanDiff: the diff shows the scoped running tables against the
+// rendering, in config_db.json form, and nothing outside the scope.
+func TestHumanDiff(t *testing.T) {
+	want := canonical(t).DB
+	running := base(t, want, func(db config.DB) {
+		db["WRED_PROFILE"]["ROCE_LOSSLESS"]["green_min_threshold"] = "1048576"
+		db["SCHEDULER"]["scheduler.0"] = map[string]string{"type": "DWRR", "weight": "14"}
+	})
+	_, _, _, d := diff(t, running, want)
+	for _, w := range []string{"--- leaf1 running (scope)", "+++ leaf1 desired", `-            "green_min_threshold": "1048576",`, `+            "green_min_threshold": "153600",`} {
+		if !strings.Contains(d, w) {
+			t.Errorf("diff lacks %q:\n%s", w, d)
+		}
+	}
+	if strings.Contains(d, "scheduler.0") || strings.Contains(d, "BUFFER_POOL") {
+		t.Errorf("diff shows config outside the scope:\n%s", d)
+	}
+}
+
+// TestParseRunning: the multi-ASIC form is read from its localhost scope,
+// leaf-lists are joined, bad input is an error.
+func TestParseRunning(t *testing.T) {
+	db, err := ParseRunning([]byte(`{"localhost": {"PORT": {}, "BUFFER_PORT_INGRESS_PROFILE_LIST": {"Ethernet0": {"profile_list": ["a", "b"]}}}, "asic0": {}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := db["BUFFER_PORT_INGRESS_PROFILE_LIST"]["Ethernet0"]["profile_list"]; got != "a,b" {
+		t.Errorf("profile_list = %q, want a,b", got)
+	}
+	for _, bad := range []string{``, `[]`, `{"QUEUE": []}`, `{"QUEUE": {"Ethernet0|3": {"scheduler": 3}}}`} {
+		if _, err := ParseRunning([]byte(bad)); err == nil {
+			t.Errorf("ParseRunning(%q) did not fail", bad)
+		}
+	}
+}
+
+// FuzzParseRunning: no input makes the parser or the diff panic.
+func FuzzParseRunning(f *testing.F) {
+	canon := canonical(f)
+	f.Add(canon.Text)
+	f.Add(LabSeed(canon.Text))
+	f.Add([]byte(`{"QUEUE": {"Ethernet0|3": {"scheduler": "[SCHEDULER|X]"}}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if _, err := ParseRunning(b); err != nil {
+			return
+		}
+		if _, err := Diff("leaf1", b, canon); err != nil {
+			t.Fatalf("a parsed config failed to diff: %v", err)
+		}
+	})
+}

@@ -19,12 +19,15 @@ const Scope = "show running-config: the qos profiles lossless renders or its man
 	"the service-profile, qos trust and priority-flow-control lines and, inside tx-queue blocks, the priority, bandwidth percent and " +
 	"random-detect ecn threshold lines. Everything else (descriptions, mtu, random-detect ecn count, other ports) is never touched."
 
-// Phases of a remediation, in the order the commands are sent: qos
-// profiles are created or changed before ports apply them, ports before
-// the DSCP map sends traffic to their queues, and a profile is deleted
-// only after no port applies it (reference/eos.md §3.1).
+// Phases of a remediation, in the order the commands are sent: DSCP
+// values the intent no longer maps go back to EOS's default map first
+// (before the queue and PFC settings of their class go), qos profiles are
+// created or changed before ports apply them, ports before the DSCP map
+// sends traffic to their queues, and a profile is deleted only after no
+// port applies it (reference/eos.md §3.1).
 const (
-	phaseProfile = iota
+	phaseMapRemove = iota
+	phaseProfile
 	phaseInterface
 	phaseMap
 	phaseGlobal
@@ -253,17 +256,26 @@ func ifName(s string) string {
 	return s
 }
 
-// decimal writes a number of seconds without trailing zeros.
+// decimal writes a number of seconds ("0.20") without trailing zeros
+// ("0.2"); anything but digits, a dot and digits is returned unchanged.
 func decimal(s string) string {
-	if !strings.Contains(s, ".") {
+	whole, frac, ok := strings.Cut(s, ".")
+	if !ok || !digits(whole) || !digits(frac) {
 		return s
 	}
-	s = strings.TrimRight(s, "0")
-	s = strings.TrimSuffix(s, ".")
-	if s == "" {
-		return "0"
+	if frac = strings.TrimRight(frac, "0"); frac == "" {
+		return whole
 	}
-	return s
+	return whole + "." + frac
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // mapLine sorts the DSCP values of a `qos map dscp D… to …` line; a line
@@ -342,15 +354,18 @@ type scope struct {
 }
 
 // newScope: the managed ports and profiles of the rendering, the profiles
-// those ports apply now, and every port applying one of those profiles.
+// those ports apply now, and every other port applying a profile of the
+// rendering.
 func newScope(want, have []*node) *scope {
 	sc := &scope{ifs: map[string]bool{}, profiles: map[string]bool{}, users: map[string][]string{}}
+	wanted := map[string]bool{}
 	for _, n := range want {
 		switch {
 		case isInterface(n.text):
 			sc.ifs[n.text] = true
 		case isProfile(n.text):
 			sc.profiles[n.text] = true
+			wanted[n.text] = true
 		}
 	}
 	for _, n := range have {
@@ -365,13 +380,29 @@ func newScope(want, have []*node) *scope {
 			}
 		}
 	}
+	// A port outside the rendering that applies one of its profiles is a
+	// port that left the intent: it joins the scope and is detached. A
+	// profile the rendering no longer has but another port still applies
+	// is that port's: both stay untouched.
+	var kept []string
 	for _, n := range have {
 		if !isInterface(n.text) || sc.ifs[n.text] {
 			continue
 		}
-		if sp := n.child("service-profile"); sp != nil && sc.profiles["qos profile "+strings.TrimPrefix(sp.text, "service-profile ")] {
-			sc.ifs[n.text] = true
+		sp := n.child("service-profile")
+		if sp == nil {
+			continue
 		}
+		p := "qos profile " + strings.TrimPrefix(sp.text, "service-profile ")
+		switch {
+		case wanted[p]:
+			sc.ifs[n.text] = true
+		case sc.profiles[p]:
+			kept = append(kept, p)
+		}
+	}
+	for _, p := range kept {
+		delete(sc.profiles, p)
 	}
 	return sc
 }
@@ -487,7 +518,7 @@ func (d *differ) add(phase, step int, path []string, line string) {
 	}
 	d.touched[keyOf(strings.TrimPrefix(top, "no "))] = true
 	switch {
-	case phase == phaseMap:
+	case phase == phaseMap || phase == phaseMapRemove:
 		d.reasons["the system-wide DSCP → traffic-class map changes: the moved DSCP values change queue on every port at once"] = true
 	case phase == phaseProfile && len(path) > 0 && len(d.users[path[0]]) > 0:
 		d.reasons[fmt.Sprintf("%s changes on every port that applies it at once (%s)", path[0], strings.Join(d.users[path[0]], ", "))] = true
@@ -574,9 +605,9 @@ func (d *differ) diff(want, have []*node) {
 
 // qosMap diffs the system-wide DSCP map by DSCP value: a desired line is
 // sent whole when one of its values maps elsewhere now (the values it
-// already holds stay mapped throughout), and values no desired line holds
-// go back to the default map after all the sets, so no RoCE DSCP is ever
-// unmapped on the way.
+// already holds stay mapped throughout), and only values no desired line
+// holds are negated, back to the default map. No DSCP the intent maps is
+// ever unmapped on the way.
 func (d *differ) qosMap(want, have []*node) {
 	haveTo := map[int]string{}
 	var haveLines []*node
@@ -615,7 +646,7 @@ func (d *differ) qosMap(want, have []*node) {
 		}
 		if len(stale) > 0 {
 			d.group++
-			d.add(phaseMap, stepRemove, nil, "no qos map dscp "+joinInts(stale)+" to "+to)
+			d.add(phaseMapRemove, stepRemove, nil, "no qos map dscp "+joinInts(stale)+" to "+to)
 		}
 	}
 }

@@ -66,14 +66,15 @@ func TestECNReplacedInOneStep(t *testing.T) {
 }
 
 // TestDSCPNeverUnmapped: a changed DSCP map is sent as the full desired
-// line (moving 26 from another class, keeping 24), and only then is the
-// stale value 25 returned to the default map; no command unmaps a value
-// the intent keeps.
+// line (moving 26 from another class, keeping 24), and only the stale
+// value 25 is negated, back to the default map, first (before the queue
+// settings of a class it leaves could go); no command unmaps a value the
+// intent keeps.
 func TestDSCPNeverUnmapped(t *testing.T) {
 	want := readFile(t, "canonical.cfg")
 	running := strings.Replace(want, "qos map dscp 24 26 to traffic-class 3\n", "qos map dscp 24 25 to traffic-class 3\nqos map dscp 26 to traffic-class 5\n", 1)
 	got := commands(t, running, want)
-	wantCmds := []string{"qos map dscp 24 26 to traffic-class 3", "no qos map dscp 25 to traffic-class 3"}
+	wantCmds := []string{"no qos map dscp 25 to traffic-class 3", "qos map dscp 24 26 to traffic-class 3"}
 	if d := cmp.Diff(wantCmds, got); d != "" {
 		t.Errorf("commands (-want +got):\n%s", d)
 	}
@@ -253,6 +254,26 @@ func apply(t *testing.T, running string, cmds []string) string {
 		}
 	}
 	return print(top.kids)
+}
+
+// TestStaleProfileOfAnotherPort: a profile the rendering no longer has
+// is deleted with the managed ports' move away from it, unless a port
+// outside the intent still applies it: then that port and the profile
+// stay as they are.
+func TestStaleProfileOfAnotherPort(t *testing.T) {
+	want := readFile(t, "profile.cfg")
+	old := strings.ReplaceAll(want, "ROCE_LOSSLESS", "ROCE_OLD")
+	running := strings.Replace(old, "qos map dscp 24 26", "interface Ethernet9\n   service-profile ROCE_OLD\n!\nqos map dscp 24 26", 1)
+	got := commands(t, running, want)
+	for _, c := range got {
+		if c == "no qos profile ROCE_OLD" || c == "interface Ethernet9" {
+			t.Errorf("%q sent; Ethernet9 still applies ROCE_OLD:\n%s", c, strings.Join(got, "\n"))
+		}
+	}
+	indexOf(t, got, "service-profile ROCE_LOSSLESS")
+	if got := commands(t, old, want); !slices.Contains(got, "no qos profile ROCE_OLD") {
+		t.Errorf("unused stale profile kept:\n%s", strings.Join(got, "\n"))
+	}
 }
 
 // TestRemovedPortKeepsItsConfig: a port that leaves the intent (it still

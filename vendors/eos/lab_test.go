@@ -126,6 +126,11 @@ func TestApplyConverges(t *testing.T) {
 		{"qos profile (§1b)", "", "profile.cfg"},
 		{"per-interface to qos profile", "canonical.cfg", "profile.cfg"},
 		{"qos profile to per-interface", "profile.cfg", "canonical.cfg"},
+		// Approved renderings of examples/ai-fabric (golden/): more
+		// ports, round-robin queues with bandwidth shares.
+		{"ai-fabric leaf2", "", "../../../golden/ai-fabric/want/leaf2.cfg"},
+		{"ai-fabric spine2", "", "../../../golden/ai-fabric/want/spine2.cfg"},
+		{"ai-fabric spine2 from leaf2", "../../../golden/ai-fabric/want/leaf2.cfg", "../../../golden/ai-fabric/want/spine2.cfg"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

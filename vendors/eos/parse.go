@@ -137,8 +137,11 @@ func lines(text []byte, fn func(n, spaces int, body string) error) error {
 		if spaces == 0 && (body == "end" || strings.HasPrefix(body, "hostname ")) {
 			continue
 		}
-		if strings.Contains(body, "  ") || strings.ContainsAny(body, "\t") {
+		if strings.Contains(body, "  ") || strings.ContainsAny(body, "\t\v\f\u0085\u00a0") {
 			body = strings.Join(strings.Fields(body), " ")
+			if body == "" || body[0] == '!' {
+				continue
+			}
 		}
 		if err := fn(n, spaces, body); err != nil {
 			return err

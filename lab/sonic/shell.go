@@ -149,11 +149,15 @@ func (s *Session) run(line string) string {
 	args := strings.Fields(line)
 	root := false
 	if args[0] == "sudo" {
-		if len(args) == 1 {
+		args = args[1:]
+		for len(args) > 0 && (args[0] == "-n" || args[0] == "-E" || args[0] == "-H") {
+			args = args[1:] // flags that change nothing here
+		}
+		if len(args) == 0 {
 			s.status = 1
 			return "usage: sudo -h | -K | -k | -V\n"
 		}
-		root, args = true, args[1:]
+		root = true
 	}
 	switch args[0] {
 	case "exit", "logout":

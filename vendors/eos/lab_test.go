@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -263,4 +264,50 @@ func TestHostKey(t *testing.T) {
 		t.Fatalf("insecure dial: %v", err)
 	}
 	_ = drv.Close()
+}
+
+// TestRunning: two reads of an unchanged device give the same bytes (the
+// fingerprint of a saved plan), without the header or lines outside any
+// scope, and diff the same as the full show running-config.
+func TestRunning(t *testing.T) {
+	ctx := t.Context()
+	want := document(t, readFile(t, "canonical.cfg"))
+	n, tgt := startLab(t, LabSeed(want.Text))
+	drv, ch := plan(t, ctx, tgt, want)
+	again, err := drv.Running(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := drv.Running(ctx)
+	if string(first) != string(again) {
+		t.Errorf("two reads differ:\n%s", golden.Unified("first", "second", string(first), string(again)))
+	}
+	for _, s := range []string{"! Command", "hostname", "description", "mtu", "uplink-to-core", "\nend"} {
+		if strings.Contains(string(first), s) {
+			t.Errorf("Running holds %q:\n%s", s, first)
+		}
+	}
+	full, err := Diff("leaf1", n.Device().Running(), want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(full.Commands, ch.Commands) || full.Diff != ch.Diff {
+		t.Errorf("the QoS view diffs differently from the full running config:\n%q\n%q", full.Commands, ch.Commands)
+	}
+}
+
+// TestEmptyChangeSendsNothing: an empty change is not pushed: no session
+// is opened and the result is a success.
+func TestEmptyChangeSendsNothing(t *testing.T) {
+	ctx := t.Context()
+	want := document(t, readFile(t, "canonical.cfg"))
+	n, tgt := startLab(t, want.Text)
+	drv, ch := plan(t, ctx, tgt, want)
+	if !ch.Empty() {
+		t.Fatalf("plan not empty on a converged device: %q", ch.Commands)
+	}
+	n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 1 })
+	if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || res.RolledBack {
+		t.Errorf("empty apply: %+v", res)
+	}
 }

@@ -112,7 +112,7 @@ func DialPlatform(ctx context.Context, t Target, plat *Platform) (*Session, erro
 		options.WithAuthUsername(t.Login.User),
 		options.WithTimeoutSocket(orDefault(t.DialTimeout, DefaultDialTimeout)),
 		options.WithTimeoutOps(orDefault(t.OpTimeout, DefaultOpTimeout)),
-		options.WithLogger(wireLogger(log)),
+		options.WithLogger(wireLogger(ctx, log)),
 	}
 	drv, err := plat.driver(t.Address, opts...)
 	if err != nil {
@@ -256,7 +256,11 @@ func scrub(err error, l Login) error {
 // wireLogger bridges scrapligo's logger to slog at Debug (wire traffic).
 // Passwords never reach it: scrapligo logs what it reads and the commands
 // it sends, and the password goes through crypto/ssh, not the channel.
-func wireLogger(l *slog.Logger) *logging.Instance {
+func wireLogger(ctx context.Context, l *slog.Logger) *logging.Instance {
+	if !l.Enabled(ctx, slog.LevelDebug) {
+		inst, _ := logging.NewInstance() // silent, and formats nothing
+		return inst
+	}
 	inst, err := logging.NewInstance(logging.WithLevel(logging.Debug), logging.WithLogger(func(args ...interface{}) {
 		l.Debug(strings.TrimSpace(fmt.Sprint(args...)), "op", "wire")
 	}))

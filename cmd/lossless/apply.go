@@ -54,6 +54,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	f.register(fs)
 	auto := fs.Bool("auto-approve", false, "apply without asking")
 	confirm := fs.Duration("confirm-timeout", vendors.DefaultConfirmTimeout, "commit timer `DUR`ation")
+	stderr = &lockedWriter{w: stderr}
 	if code := parseFlags(fs, args, applyUsage, stdout, stderr); code >= 0 {
 		return code
 	}

@@ -49,6 +49,19 @@ func (f *fleetFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log `LEVEL` on stderr: debug (wire traffic), info, warn, error")
 }
 
+// lockedWriter serialises writes from the logger, the progress display
+// and the command itself, which run on several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
 // fleetUsage describes the flags of fleetFlags, for plan and apply usage.
 const fleetUsage = `  -target NAME|role:R|tag:T
                     limit to matching devices; repeatable (default: all)
@@ -198,7 +211,11 @@ func (f *fleetFlags) options(fl *fleet, verb string, stderr io.Writer, total int
 	var mu sync.Mutex
 	done, failed := 0, 0
 	live := false
-	if f, ok := stderr.(*os.File); ok {
+	w := stderr
+	if lw, ok := w.(*lockedWriter); ok {
+		w = lw.w
+	}
+	if f, ok := w.(*os.File); ok {
 		live = term.IsTerminal(int(f.Fd()))
 	}
 	o.Progress = func(device, state string) {

@@ -45,6 +45,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	f.register(fs)
 	out := fs.String("out", "", "save the plan to `FILE`")
 	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when there are changes")
+	stderr = &lockedWriter{w: stderr}
 	if code := parseFlags(fs, args, planUsage, stdout, stderr); code >= 0 {
 		return code
 	}

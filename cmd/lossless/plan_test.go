@@ -84,7 +84,7 @@ func (r cliResult) String() string {
 // no output, log line or plan file along the way.
 func TestPlanApplyPlan(t *testing.T) {
 	dir, nodes := fabric(t)
-	before := string(nodes["leaf1"].Device().Running())
+	before := nxosdrv.Body(nodes["leaf1"].Device().Running())
 	planFile := filepath.Join(t.TempDir(), "x.plan")
 	var outputs []string
 
@@ -93,7 +93,7 @@ func TestPlanApplyPlan(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stdout, "2 to change, 0 unchanged, 0 failed") {
 		t.Fatalf("first plan:\n%s", r)
 	}
-	if got := string(nodes["leaf1"].Device().Running()); got != before {
+	if got := nxosdrv.Body(nodes["leaf1"].Device().Running()); !bytes.Equal(got, before) {
 		t.Error("plan changed the device")
 	}
 	for _, want := range []string{"random-detect minimum-threshold 150 kbytes", "no class-map type qos match-any BULK_OLD", "Scope: show running-config ipqos", "Disruptive: yes"} {

@@ -218,8 +218,13 @@ func parse(cmds []*command, line string) (*matchResult, *parseError) {
 	if len(ws) == 0 {
 		return nil, nil
 	}
-	live := make([]*candidate, 0, len(cmds))
+	live := make([]*candidate, 0, 16)
 	for _, c := range cmds {
+		// Only commands whose first keyword the first word can abbreviate
+		// take part; this keeps a line's parse to a handful of candidates.
+		if t := c.toks[0]; t.kind == tokKeyword && !hasPrefixFold(t.keyword, ws[0].text) {
+			continue
+		}
 		live = append(live, &candidate{cmd: c, args: args{}, cols: map[string]int{}})
 	}
 	for i := 0; i < len(ws); i++ {
@@ -289,6 +294,11 @@ func parse(cmds []*command, line string) (*matchResult, *parseError) {
 		}
 	}
 	return nil, &parseError{errIncomplete, len(strings.TrimRight(line, " \t")) + 1}
+}
+
+// hasPrefixFold reports whether w is a case-insensitive prefix of kw.
+func hasPrefixFold(kw, w string) bool {
+	return len(w) <= len(kw) && strings.EqualFold(kw[:len(w)], w)
 }
 
 // keywordsAt lists the keywords this candidate accepts at its position.

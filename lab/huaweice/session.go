@@ -82,7 +82,10 @@ type Session struct {
 	// cand is the session's candidate configuration and base the running
 	// configuration it was copied from; nil when nothing was edited.
 	cand, base *node
-	q          *question
+	// dirty caches whether cand differs from base; it is set after each
+	// change to cand, so that prompts need not compare the trees.
+	dirty bool
+	q     *question
 	// screen is the page length (screen-length, default 24); noMore turns
 	// paging off for the last command ("| no-more").
 	screen int
@@ -136,7 +139,7 @@ func (s *Session) Prompt() string {
 
 // pending reports whether the candidate holds uncommitted changes.
 func (s *Session) pending() bool {
-	return s.cand != nil && !equal(s.cand, s.base)
+	return s.cand != nil && s.dirty
 }
 
 // Close implements device.Session: a dropped session discards its
@@ -228,13 +231,13 @@ func (s *Session) config(m *matchResult, prompt string) string {
 				return (&parseError{errWrongParameter, m.cols[bad]}).render(prompt)
 			}
 		}
-		s.cand = work
+		s.cand, s.dirty = work, !equal(work, s.base)
 		return ""
 	}
 	if bad := s.d.applyConfig(e, m); bad != "" {
 		return (&parseError{errWrongParameter, m.cols[bad]}).render(prompt)
 	}
-	s.cand = work
+	s.cand, s.dirty = work, !equal(work, s.base)
 	if v := m.cmd.enter; v != 0 {
 		hdr := &node{line: e.entered.line, key: e.entered.key, rank: e.entered.rank, section: true,
 			showEmpty: e.entered.showEmpty, view: v, children: []*node{}}
@@ -407,6 +410,7 @@ func (s *Session) refreshCandidate(args) string {
 	if s.cand != nil {
 		s.cand = merge3(s.base, s.cand, s.d.running)
 		s.base = s.d.running.clone()
+		s.dirty = !equal(s.cand, s.base)
 	}
 	return ""
 }

@@ -1,9 +1,10 @@
 // Package eos renders one device's desired state as Arista EOS
 // running-config text: per-interface trust, PFC, PFC watchdog and tx-queue
 // blocks (reference/eos.md §1a) or the same lines in a `qos profile`
-// applied with `service-profile` (§1b, option "eos.style" =
-// "qos-profile"), the global DSCP → traffic-class map and the global PFC
-// watchdog timers. It does no I/O.
+// applied with `service-profile` (§1b, option "eos.style" = "qos-profile"),
+// the global DSCP → traffic-class map and the global PFC watchdog timers.
+// Option "eos.tx-queue" = "uc-tx-queue" writes unicast queue blocks for
+// platforms that have them. It does no I/O.
 package eos
 
 import (
@@ -35,6 +36,13 @@ const (
 	// and applies it with `service-profile NAME` (§1b). NAME is the
 	// profile's name in upper case.
 	StyleQoSProfile = "qos-profile"
+
+	// OptionQueue names the egress queue sub-mode: "tx-queue" (default)
+	// or "uc-tx-queue", which platforms with separate unicast queues
+	// (Trident/Tomahawk 7050X3, 7060X…) take instead (reference/eos.md
+	// §1a, §7 [C:avd, T:rocm, T:blog36]). Which platforms need it is not
+	// in the platform catalog, so the intent says it.
+	OptionQueue = "eos.tx-queue"
 )
 
 const (
@@ -127,6 +135,7 @@ func node(text string, children ...*config.Node) *config.Node {
 
 type renderer struct {
 	d        *intent.Device
+	queue    string // "tx-queue" or "uc-tx-queue" (OptionQueue)
 	warnings []string
 }
 
@@ -148,7 +157,7 @@ func (r *renderer) render() ([][]*config.Node, error) {
 	if d.QoS == nil {
 		return nil, r.unsupported("QoS", "the device has no QoS profile assigned")
 	}
-	style, err := r.style()
+	style, err := r.options()
 	if err != nil {
 		return nil, err
 	}
@@ -282,8 +291,8 @@ func portQoS(d *intent.Device, p intent.Port) *intent.QoS {
 	return d.QoS
 }
 
-// style reads the eos.* options and returns the layout.
-func (r *renderer) style() (string, error) {
+// options reads the eos.* options: the layout and the queue keyword.
+func (r *renderer) options() (style string, err error) {
 	keys := make([]string, 0, len(r.d.Options))
 	for k := range r.d.Options {
 		if strings.HasPrefix(k, optionPrefix) {
@@ -291,16 +300,20 @@ func (r *renderer) style() (string, error) {
 		}
 	}
 	sort.Strings(keys)
-	style := StyleInterface
+	style, r.queue = StyleInterface, "tx-queue"
 	for _, k := range keys {
-		if k != OptionStyle {
-			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q", OptionStyle)
-		}
-		switch v := r.d.Options[k]; v {
-		case StyleInterface, StyleQoSProfile:
+		v := r.d.Options[k]
+		switch {
+		case k == OptionStyle && (v == StyleInterface || v == StyleQoSProfile):
 			style = v
-		default:
+		case k == OptionStyle:
 			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither %q nor %q", v, StyleInterface, StyleQoSProfile)
+		case k == OptionQueue && (v == "tx-queue" || v == "uc-tx-queue"):
+			r.queue = v
+		case k == OptionQueue:
+			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"tx-queue\" nor \"uc-tx-queue\"", v)
+		default:
+			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q and %q", OptionStyle, OptionQueue)
 		}
 	}
 	return style, nil
@@ -425,7 +438,7 @@ func (r *renderer) sharedSpeed(q *intent.QoS, ports []intent.Port) (portSpeed, e
 func (r *renderer) txQueues(q *intent.QoS, speed portSpeed) ([]*config.Node, error) {
 	var out []*config.Node
 	for _, c := range q.Classes {
-		tx := node(fmt.Sprintf("tx-queue %d", c.ID))
+		tx := node(fmt.Sprintf("%s %d", r.queue, c.ID))
 		switch c.Scheduling.Mode {
 		case intent.SchedulingStrict:
 			tx.Children = append(tx.Children, node("priority strict"))

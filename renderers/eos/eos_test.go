@@ -234,6 +234,7 @@ func TestUnsupported(t *testing.T) {
 		{"polling too slow", func(d *intent.Device) { d.QoS.PFC.Watchdog.Polling = 150 * time.Millisecond }, "PFC watchdog polling-interval 0.15", "at most half"},
 		{"watchdog action forward", func(d *intent.Device) { d.QoS.PFC.Watchdog.Action = "forward" }, `PFC watchdog action "forward"`, "drop, errdisable or notify-only"},
 		{"unknown option", func(d *intent.Device) { d.Options = map[string]string{"eos.colour": "blue"} }, `option "eos.colour"`, "knows only"},
+		{"bad queue keyword", func(d *intent.Device) { d.Options = map[string]string{"eos.tx-queue": "mc-tx-queue"} }, `option "eos.tx-queue"`, `value "mc-tx-queue"`},
 		{"bad style", func(d *intent.Device) { d.Options = map[string]string{"eos.style": "profile"} }, `option "eos.style"`, `value "profile"`},
 		{"buffer pool", func(d *intent.Device) { d.Buffers.LossyPool = units.MB }, "lossy pool size", "platform trident mmu"},
 		{"strict levels against queue order", func(d *intent.Device) {
@@ -332,6 +333,17 @@ func TestPortOverrideOfDeviceProfile(t *testing.T) {
 	for _, want := range []string{"qos profile ROCE_LOSSLESS\n", "qos profile ROCE_LOSSLESS_ETHERNET2\n", "interface Ethernet2\n   service-profile ROCE_LOSSLESS_ETHERNET2\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in:\n%s", want, text)
+		}
+	}
+}
+
+func TestUnicastQueues(t *testing.T) {
+	for _, style := range []string{"interface", "qos-profile"} {
+		d := canonical()
+		d.Options = map[string]string{"eos.tx-queue": "uc-tx-queue", "eos.style": style}
+		text := string(render(t, d).Text)
+		if strings.Contains(text, "\n   tx-queue") || !strings.Contains(text, "   !\n   uc-tx-queue 3\n      random-detect ecn minimum-threshold 150 kbytes") || !strings.Contains(text, "   uc-tx-queue 6\n      priority strict\n") {
+			t.Errorf("style %s: want uc-tx-queue blocks only:\n%s", style, text)
 		}
 	}
 }

@@ -225,10 +225,7 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		sort.Strings(sorted)
 		for _, name := range sorted {
 			q := byName[name]
-			speed, err := r.sharedSpeed(q, portsOf[q])
-			if err != nil {
-				return nil, err
-			}
+			speed := r.sharedSpeed(q, portsOf[q])
 			// Profile child order: trust, tx-queues, then the PFC lines
 			// [C:avd qos-profiles.j2] (reference/eos.md §1b).
 			prof := node("qos profile " + name)
@@ -417,10 +414,11 @@ type portSpeed struct {
 	err   error
 }
 
-// sharedSpeed is the speed all the ports of a qos profile share.
-func (r *renderer) sharedSpeed(q *intent.QoS, ports []intent.Port) (portSpeed, error) {
+// sharedSpeed is the speed all the ports of a qos profile share, or why
+// there is none.
+func (r *renderer) sharedSpeed(q *intent.QoS, ports []intent.Port) portSpeed {
 	if len(ports) == 0 {
-		return portSpeed{err: fmt.Errorf("no port uses the profile")}, nil
+		return portSpeed{err: fmt.Errorf("no port uses the profile")}
 	}
 	s := portSpeed{speed: ports[0].Speed, port: ports[0].Name}
 	for _, p := range ports[1:] {
@@ -429,7 +427,7 @@ func (r *renderer) sharedSpeed(q *intent.QoS, ports []intent.Port) (portSpeed, e
 			break
 		}
 	}
-	return s, nil
+	return s
 }
 
 // txQueues returns the tx-queue blocks of the classes that set scheduling

@@ -16,8 +16,8 @@ import (
 // change; the plan prints it.
 const Scope = "display current-configuration: the PFC deadlock, dscp-mapping, headroom-pool, qos ecn enable and dcb pfc global lines; " +
 	"the default PFC profile (dcb pfc); the DiffServ domains and drop-profiles lossless renders, their -N variants and <domain>-ecn* profiles; " +
-	"the trust, dcb pfc enable, qos drr/wfq/pq/lpq and qos queue wred/ecn/weight lines of managed ports and of ports using lossless' domains or drop-profiles. " +
-	"Everything else (other profiles, port-groups, buffers, LLDP, other interface lines) is never touched."
+	"the trust, dcb pfc enable, dcb pfc buffer, qos drr/wfq/pq/lpq and qos queue wred/ecn/weight lines of managed ports and of ports using lossless' domains or drop-profiles. " +
+	"Everything else (other profiles, port-groups, queue buffers and burst modes, LLDP, other interface lines) is never touched."
 
 // Phases of a remediation, in the order the commands are typed into the
 // candidate. The candidate checks each line on entry (reference/huawei-ce.md
@@ -87,11 +87,12 @@ func isSection(text string) bool {
 // command (reference/huawei-ce.md §2 tables). The key is a prefix or a
 // rewrite of the text.
 func keyOf(text string) string {
-	f := strings.Fields(text)
+	var buf [maxWords]string
+	f := fields(text, &buf)
 	if len(f) < 2 {
 		return text
 	}
-	join := func(n int) string { return strings.Join(f[:n], " ") }
+	join := func(n int) string { return prefixWords(text, f, n) }
 	switch f[0] {
 	case "priority":
 		if len(f) >= 3 && (f[2] == "deadlock-detect" || f[2] == "deadlock-recovery" || f[2] == "turn-off" || f[2] == "error-down") {
@@ -128,6 +129,9 @@ func keyOf(text string) string {
 		switch {
 		case len(f) >= 3 && f[1] == "pfc" && f[2] == "enable":
 			return "dcb pfc enable"
+		case len(f) >= 5 && f[1] == "pfc" && f[2] == "buffer":
+			// dcb pfc buffer Q {xoff|hdrm|guaranteed|xon} … (§2.1).
+			return join(5)
 		case len(f) == 5 && f[1] == "pfc" && (f[2] == "deadlock-detect" || f[2] == "deadlock-recovery"):
 			return join(4)
 		case len(f) == 7 && f[1] == "pfc" && f[2] == "deadlock" && f[3] == "recovery-behavior":
@@ -135,6 +139,40 @@ func keyOf(text string) string {
 		}
 	}
 	return text
+}
+
+// maxWords is the most words fields splits off; the rest stays in the
+// last one.
+const maxWords = 10
+
+// fields splits single-spaced text into words, as strings.Fields does,
+// into buf without allocating (keys are computed for every line of a
+// running config).
+func fields(text string, buf *[maxWords]string) []string {
+	n := 0
+	for text != "" && n < maxWords-1 {
+		i := strings.IndexByte(text, ' ')
+		if i < 0 {
+			break
+		}
+		buf[n] = text[:i]
+		n++
+		text = text[i+1:]
+	}
+	if text != "" {
+		buf[n] = text
+		n++
+	}
+	return buf[:n]
+}
+
+// prefixWords is the first n words of single-spaced text, as a substring.
+func prefixWords(text string, f []string, n int) string {
+	l := n - 1
+	for _, w := range f[:n] {
+		l += len(w)
+	}
+	return text[:l]
 }
 
 // undo is the negation of a line (reference/huawei-ce.md §2 tables,
@@ -148,10 +186,13 @@ func undo(n *node) string {
 		n.key == "ecn", strings.HasPrefix(n.key, "color "),
 		strings.HasPrefix(n.key, "ip-dscp-inbound "), strings.HasPrefix(n.key, "8021p-inbound "),
 		n.key == "trust", n.key == "trust upstream", n.key == "dcb pfc enable",
+		strings.HasPrefix(n.key, "dcb pfc buffer ") && !strings.HasSuffix(n.key, " xon"),
 		strings.HasPrefix(n.key, "qos queue ") && n.key != n.text:
 		return "undo " + n.key
-	case isSection(n.text) && !strings.HasPrefix(n.text, "interface "):
-		return "undo " + n.text
+	case strings.HasPrefix(n.key, "dcb pfc buffer ") && strings.HasSuffix(n.key, " xon"):
+		// Family A's xon/xoff pair has no partial undo: undo dcb pfc
+		// buffer Q removes the queue's thresholds (§2.1).
+		return strings.TrimSuffix("undo "+n.key, " xon")
 	}
 	return "undo " + n.text
 }
@@ -159,6 +200,9 @@ func undo(n *node) string {
 // canon returns a line's canonical text: single spaces, interface names as
 // the device prints them, the defaults the device fills in written out.
 func canon(text string) string {
+	if strings.Contains(text, "  ") || strings.ContainsAny(text, "\t") {
+		text = strings.Join(strings.Fields(text), " ")
+	}
 	switch {
 	case strings.HasPrefix(text, "interface "):
 		return "interface " + ifName(text[len("interface "):])
@@ -174,6 +218,20 @@ func canon(text string) string {
 		f := strings.Fields(text)[1:]
 		sort.Slice(f, func(i, j int) bool { a, _ := strconv.Atoi(f[i]); b, _ := strconv.Atoi(f[j]); return a < b })
 		return "priority " + strings.Join(slices.Compact(f), " ")
+	case strings.HasPrefix(text, "dcb pfc buffer "):
+		// §2.1: hdrm defaults to kbytes, guaranteed to bytes.
+		f := strings.Fields(text)
+		if len(f) == 6 && f[4] == "hdrm" {
+			return text + " kbytes"
+		}
+		if len(f) == 6 && f[4] == "guaranteed" {
+			return text + " bytes"
+		}
+		if len(f) == 7 && f[4] == "guaranteed" && f[6] == "kbytes" {
+			if v, err := strconv.Atoi(f[5]); err == nil {
+				return fmt.Sprintf("dcb pfc buffer %s guaranteed %d bytes", f[3], v*1024)
+			}
+		}
 	case strings.HasPrefix(text, "ip-dscp-inbound ") || strings.HasPrefix(text, "8021p-inbound "):
 		// §2.4: colour default green.
 		if f := strings.Fields(text); len(f) == 4 {
@@ -194,42 +252,94 @@ func ifName(s string) string {
 	return s
 }
 
-// defaultLine reports a line equal to the device default, which the device
-// may hide and which means the same as its absence (reference/huawei-ce.md
-// §1.1: "expect priority 3 and other default-equal lines to be absent";
-// defaults from §2.2 and §2.6). Dropping them on both sides keeps a device
-// that hides them from showing a change on every plan.
-func defaultLine(parent, text string) bool {
-	switch parent {
-	case "":
-		return text == "dcb pfc deadlock-detect interval 10" || // §2.2 default 10
-			text == "dcb pfc deadlock-detect timer 100" || text == "dcb pfc deadlock-recovery timer 100" // §2.2 family A default 100 ms
-	case "dcb pfc":
-		if text == "priority 3" { // §2.1 default priority 3
+// defaultLine reports a line equal to the device default, which
+// `display current-configuration` does not show (V300R023) and which means
+// the same as its absence. Dropping such lines on both sides keeps a
+// default-equal rendering line from showing a change on every plan. The
+// defaults are those of reference/huawei-ce.md's tables: §2.1 priority 3,
+// family B buffer defaults (§1.1: xoff dynamic 3, xon offset 6 KB, hdrm
+// 256 KB, guaranteed 1600 B) and family A xon 100 / xoff 125 KB; §2.2
+// deadlock interval 10 and times 10 ticks (B), timers 100 ms (A),
+// recovery behaviour discard (A) / forwarding (B), turn-off and error-down
+// thresholds 30; §2.4 trust 8021p outer, trust upstream default and the
+// built-in DiffServ map §1.1 confirms; §2.6 DRR/WFQ weight 1. famA says
+// the device is family A (reference §0).
+func defaultLine(parent, text string, famA bool) bool {
+	var buf [maxWords]string
+	f := fields(text, &buf)
+	switch {
+	case parent == "":
+		switch {
+		case text == "dcb pfc deadlock-detect interval 10",
+			text == "dcb pfc deadlock-detect timer 100", text == "dcb pfc deadlock-recovery timer 100":
+			return true
+		case len(f) == 7 && f[2] == "deadlock" && f[3] == "recovery-behavior":
+			return (f[4] == "discard") == famA
+		}
+	case parent == "dcb pfc":
+		if text == "priority 3" {
 			return true
 		}
-		f := strings.Fields(text) // priority P deadlock-detect|deadlock-recovery time 10 (§2.2 default 10)
-		return len(f) == 5 && (f[2] == "deadlock-detect" || f[2] == "deadlock-recovery") && f[4] == "10"
-	}
-	if strings.HasPrefix(parent, "interface ") {
-		// §2.6: DRR weight default 1.
-		return strings.HasPrefix(text, "qos queue ") && strings.HasSuffix(text, " drr weight 1")
+		if len(f) == 5 && f[0] == "priority" {
+			switch f[2] {
+			case "deadlock-detect", "deadlock-recovery":
+				return f[4] == "10"
+			case "turn-off", "error-down":
+				return f[4] == "30"
+			}
+		}
+	case strings.HasPrefix(parent, "diffserv domain "):
+		if len(f) == 5 && f[0] == "ip-dscp-inbound" {
+			d, err := strconv.Atoi(f[1])
+			return err == nil && defaultDSCP(d) == f[3]+" "+f[4]
+		}
+	case strings.HasPrefix(parent, "interface "):
+		switch {
+		case text == "trust 8021p outer", text == "trust upstream default":
+			return true
+		case strings.HasPrefix(text, "qos queue "):
+			return strings.HasSuffix(text, " drr weight 1") || strings.HasSuffix(text, " wfq weight 1")
+		case strings.HasPrefix(text, "dcb pfc buffer ") && len(f) > 4:
+			switch strings.Join(f[4:], " ") {
+			case "xoff dynamic 3", "xoff dynamic 3 xon offset 6", "xoff dynamic 3 xon offset 6 kbytes", "hdrm 256 kbytes", "guaranteed 1600 bytes",
+				"xon static 100 kbytes xoff static 125 kbytes":
+				return true
+			}
+		}
 	}
 	return false
 }
 
+// defaultDSCP is the built-in DiffServ inbound map a new domain starts
+// with, as far as reference/huawei-ce.md §1.1 confirms it: DSCP 24–27,
+// 29, 31 → af3 green, 28 → af3 yellow, 30 → af3 red, 48–55 → cs6 green;
+// "" for the DSCPs whose default the reference does not give.
+func defaultDSCP(d int) string {
+	switch {
+	case d == 28:
+		return "af3 yellow"
+	case d == 30:
+		return "af3 red"
+	case d >= 24 && d <= 31:
+		return "af3 green"
+	case d >= 48 && d <= 55:
+		return "cs6 green"
+	}
+	return ""
+}
+
 // dropDefaults removes default lines, and a `dcb pfc` section left empty
 // (the default profile always exists, reference §2.1).
-func dropDefaults(nodes []*node) []*node {
+func dropDefaults(nodes []*node, famA bool) []*node {
 	out := nodes[:0]
 	for _, n := range nodes {
-		if defaultLine("", n.text) {
+		if defaultLine("", n.text, famA) {
 			continue
 		}
 		if len(n.kids) > 0 {
 			kids := n.kids[:0]
 			for _, c := range n.kids {
-				if !defaultLine(n.text, c.text) {
+				if !defaultLine(n.text, c.text, famA) {
 					kids = append(kids, c)
 				}
 			}
@@ -245,7 +355,7 @@ func dropDefaults(nodes []*node) []*node {
 
 // canonTree copies a document's nodes with canonical text, without default
 // lines.
-func canonTree(nodes []*config.Node) []*node {
+func canonTree(nodes []*config.Node, famA bool) []*node {
 	var conv func(ns []*config.Node) []*node
 	conv = func(ns []*config.Node) []*node {
 		out := make([]*node, 0, len(ns))
@@ -254,7 +364,7 @@ func canonTree(nodes []*config.Node) []*node {
 		}
 		return out
 	}
-	return dropDefaults(conv(nodes))
+	return dropDefaults(conv(nodes), famA)
 }
 
 // ownedGlobal reports whether a top-level line without children is
@@ -271,12 +381,13 @@ func ownedIfLine(text string) bool {
 	switch {
 	case text == "trust" || strings.HasPrefix(text, "trust "):
 		return true
-	case strings.HasPrefix(text, "dcb pfc enable"):
+	case strings.HasPrefix(text, "dcb pfc enable"), strings.HasPrefix(text, "dcb pfc buffer "):
 		return true
 	case strings.HasPrefix(text, "qos drr ") || strings.HasPrefix(text, "qos wfq ") || strings.HasPrefix(text, "qos pq ") || strings.HasPrefix(text, "qos lpq "):
 		return true
 	case strings.HasPrefix(text, "qos queue "):
-		f := strings.Fields(text)
+		var buf [maxWords]string
+		f := fields(text, &buf)
 		return len(f) >= 4 && (f[3] == "wred" || f[3] == "ecn" || (len(f) >= 5 && f[4] == "weight"))
 	}
 	return false
@@ -397,13 +508,15 @@ func (sc *scope) filter(have []*node) []*node {
 			if !sc.ifs[n.text] {
 				continue
 			}
-			c := &node{text: n.text, key: n.key}
+			// The parsed tree is this call's own: filter in place.
+			kids := n.kids[:0]
 			for _, l := range n.kids {
 				if ownedIfLine(l.text) {
-					c.kids = append(c.kids, l)
+					kids = append(kids, l)
 				}
 			}
-			out = append(out, c)
+			n.kids = kids
+			out = append(out, n)
 		case len(n.kids) == 0 && ownedGlobal(n.text):
 			out = append(out, n)
 		}
@@ -419,11 +532,12 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	if desired == nil || desired.Format != config.CLI {
 		return nil, fmt.Errorf("diff %s: desired config is not a CloudEngine CLI document", device)
 	}
-	have, err := parse(running)
+	famA := familyA(desired.Tree)
+	have, err := parse(running, famA)
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}
-	want := canonTree(desired.Tree)
+	want := canonTree(desired.Tree, famA)
 	sc := newScope(want, have)
 	have = sc.filter(have)
 	d := &differ{}
@@ -431,7 +545,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
 	ch.Commands = d.commands()
 	if len(ch.Commands) > 0 {
-		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(d.only(ordered(have, want))), print(d.only(want)))
+		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(ordered(d.only(have), want)), print(d.only(want)))
 		ch.Disruptive = d.disruptive()
 	}
 	return ch, nil
@@ -476,8 +590,8 @@ func (d *differ) add(phase, step int, path, line string) {
 func disruptive(path, line string) string {
 	l := strings.TrimPrefix(line, "undo ")
 	switch {
-	case strings.HasPrefix(l, "dcb pfc enable"):
-		return "PFC enable/disable on a port changes its pause behaviour at commit, and may fail while the port is congested (reference/huawei-ce.md §1.2: configure on idle ports)"
+	case strings.HasPrefix(l, "dcb pfc enable"), strings.HasPrefix(l, "dcb pfc buffer"):
+		return "PFC enable/disable or PFC buffer thresholds on a port change its pause behaviour at commit, and may fail while the port is congested (reference/huawei-ce.md §1.2: configure on idle ports)"
 	case strings.HasPrefix(l, "qos buffer headroom-pool"):
 		return "headroom pool change re-carves the lossless buffer (reference/huawei-ce.md §0)"
 	case strings.HasPrefix(path, "interface ") && (strings.HasPrefix(l, "qos drr") || strings.HasPrefix(l, "qos wfq") || strings.HasPrefix(l, "qos pq") || strings.HasPrefix(l, "qos lpq") || strings.Contains(l, " weight")):
@@ -529,6 +643,11 @@ func (d *differ) diff(want, have []*node) {
 				d.add(phaseGlobalSet, stepSet, "", w.text)
 			}
 			continue
+		}
+		if h == nil && len(w.kids) == 0 && w.text != "dcb pfc" && !strings.HasPrefix(w.text, "interface ") {
+			// A new domain or drop-profile whose lines all equal the
+			// defaults: entering its view creates it.
+			d.add(phaseOf(w.text), stepSet, w.text, "")
 		}
 		d.section(phaseOf(w.text), w.text, h, w)
 	}
@@ -596,7 +715,7 @@ func (d *differ) section(phase int, path string, have, want *node) {
 		case h.key == "priority":
 			d.priorities(phase, path, h, nil)
 		case strings.HasPrefix(h.text, "qos queue ") && strings.HasSuffix(h.text, " ecn"),
-			strings.HasPrefix(h.key, "priority "):
+			strings.HasPrefix(h.key, "dcb pfc buffer "), strings.HasPrefix(h.key, "priority "):
 			d.add(phase, stepUndoDep, path, undo(h))
 		case strings.HasPrefix(h.key, "qos drr"), strings.HasPrefix(h.key, "qos wfq"), strings.HasPrefix(h.key, "qos pq"), strings.HasPrefix(h.key, "qos lpq"):
 			d.add(phase, stepUndoSched, path, undo(h))
@@ -686,7 +805,9 @@ func (d *differ) commands() []string {
 			}
 			cur = o.path
 		}
-		out = append(out, o.line)
+		if o.line != "" {
+			out = append(out, o.line)
+		}
 	}
 	if cur != "" {
 		out = append(out, "quit")

@@ -82,25 +82,32 @@ func TestECNReplacedInOneStep(t *testing.T) {
 }
 
 // TestDSCPRemapInOneStep: a DSCP moving to another queue is one
-// ip-dscp-inbound line, never an undo (which would send it to its default
-// queue for a moment); a stale DSCP is undone after the new mappings.
+// ip-dscp-inbound line, never an undo first (which would send it to its
+// default queue for a moment); a stale DSCP is undone. When the desired
+// mapping is the built-in default (DSCP 26 → af3 green, §1.1), the undo
+// is itself the one step that restores it.
 func TestDSCPRemapInOneStep(t *testing.T) {
-	want := canonicalText(t)
-	running := strings.Replace(want, "ip-dscp-inbound 26 phb af3 green", "ip-dscp-inbound 26 phb af2 green\n ip-dscp-inbound 10 phb af3 green", 1)
+	want := strings.Replace(canonicalText(t), "ip-dscp-inbound 26 phb af3 green", "ip-dscp-inbound 26 phb af4 green", 1)
+	running := strings.Replace(want, "ip-dscp-inbound 26 phb af4 green", "ip-dscp-inbound 26 phb af2 green\n ip-dscp-inbound 10 phb af3 green", 1)
 	got := commands(t, running, want)
 	wantCmds := []string{
 		"diffserv domain roce",
 		"undo ip-dscp-inbound 10",
-		"ip-dscp-inbound 26 phb af3 green",
+		"ip-dscp-inbound 26 phb af4 green",
 		"quit",
 	}
 	if d := cmp.Diff(wantCmds, got); d != "" {
 		t.Errorf("commands (-want +got):\n%s", d)
 	}
-	for _, c := range got {
-		if c == "undo ip-dscp-inbound 26" {
-			t.Errorf("the RoCE DSCP is unmapped before it is remapped:\n%s", strings.Join(got, "\n"))
-		}
+	got = commands(t, running, canonicalText(t))
+	wantCmds = []string{
+		"diffserv domain roce",
+		"undo ip-dscp-inbound 26",
+		"undo ip-dscp-inbound 10",
+		"quit",
+	}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("back to the default mapping (-want +got):\n%s", d)
 	}
 }
 
@@ -187,10 +194,11 @@ func TestWeightReplacedInOneStep(t *testing.T) {
 // lines stay, and the interface is never removed (a physical port).
 func TestRemovedPortReset(t *testing.T) {
 	want := canonicalText(t)
-	running := want + "#\ninterface 100GE1/0/3\n trust dscp\n trust upstream roce\n dcb pfc enable mode manual\n port pfc-deadlock trigger error-down\n qos queue 3 wred roce-ecn\n qos queue 3 ecn\n"
+	running := want + "#\ninterface 100GE1/0/3\n trust dscp\n trust upstream roce\n dcb pfc enable mode manual\n dcb pfc buffer 3 hdrm 300 kbytes\n port pfc-deadlock trigger error-down\n qos queue 3 wred roce-ecn\n qos queue 3 ecn\n"
 	got := commands(t, running, want)
 	wantCmds := []string{
 		"interface 100GE1/0/3",
+		"undo dcb pfc buffer 3 hdrm",
 		"undo qos queue 3 ecn",
 		"undo trust",
 		"undo trust upstream",
@@ -262,5 +270,22 @@ func TestFromFactory(t *testing.T) {
 		if c == "priority 3" || strings.HasSuffix(c, " time 10") || c == "dcb pfc deadlock-detect interval 10" {
 			t.Errorf("default-equal line %q sent", c)
 		}
+	}
+}
+
+// TestHeadroomReplacedInOneStep: a changed PFC buffer threshold is one
+// line; default-equal thresholds (§1.1: xoff dynamic 3, hdrm 256 KB,
+// guaranteed 1600 B) equal their absence, and units the device fills in
+// (hdrm in kbytes) are not a change.
+func TestHeadroomReplacedInOneStep(t *testing.T) {
+	want := strings.ReplaceAll(canonicalText(t), " dcb pfc enable mode manual\n", " dcb pfc enable mode manual\n dcb pfc buffer 3 hdrm 300 kbytes\n dcb pfc buffer 3 guaranteed 1600 bytes\n")
+	running := strings.ReplaceAll(canonicalText(t), " dcb pfc enable mode manual\n", " dcb pfc enable mode manual\n dcb pfc buffer 3 hdrm 200\n")
+	got := commands(t, running, want)
+	wantCmds := []string{"interface 100GE1/0/1", "dcb pfc buffer 3 hdrm 300 kbytes", "quit", "interface 100GE1/0/2", "dcb pfc buffer 3 hdrm 300 kbytes", "quit"}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+	if got := commands(t, strings.ReplaceAll(running, "hdrm 200", "hdrm 300"), want); len(got) != 0 {
+		t.Errorf("equal headroom gives commands:\n%s", strings.Join(got, "\n"))
 	}
 }

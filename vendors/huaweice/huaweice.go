@@ -3,12 +3,12 @@
 // against the CloudEngine rendering inside lossless' scope (Scope) with
 // safe remediation, and applies a change through the two-stage candidate
 // (reference/huawei-ce.md §4): the lines into the candidate, `display
-// configuration candidate changes`, `commit trial N`, a re-read that must
-// show no difference, the confirming `commit` and `save`. On any failure
-// the candidate is cleared (`clear configuration candidate`), an active
-// trial is aborted (`abort trial`), over a new session when the old one
-// dropped, and the device is checked to be byte-identical to its pre-apply
-// configuration.
+// configuration candidate changes`, `commit trial N persist ID`, a re-read
+// that must show no difference, the confirming `commit persist ID` and
+// `save`. On any failure the candidate is cleared (`clear configuration
+// candidate`), the trial is aborted (`abort trial persist ID`), over a new
+// session when the old one dropped, and the device is checked to be
+// byte-identical to its pre-apply configuration.
 package huaweice
 
 import (
@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -155,7 +156,8 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.Appl
 		return done(fmt.Errorf("apply %s: read: %w", d.t.Device, err))
 	}
 	before := Body([]byte(out))
-	err = d.push(ctx, c, trialSeconds(opts.ConfirmTimeout))
+	id := persistID(start)
+	trialSent, err := d.push(ctx, c, trialSeconds(opts.ConfirmTimeout), id)
 	if err == nil {
 		res.Applied = true
 		d.log.Info("applied", "op", "apply", "commands", len(c.Commands), "duration", time.Since(start))
@@ -166,7 +168,10 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.Appl
 		}
 		return done(nil)
 	}
-	confirmed, rerr := d.recover(ctx, before, c.Desired)
+	if !trialSent {
+		id = ""
+	}
+	confirmed, rerr := d.recover(ctx, before, c.Desired, id)
 	switch {
 	case rerr != nil:
 		d.log.Error("recovery failed", "op", "rollback", "err", rerr)
@@ -189,39 +194,53 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.Appl
 // arrived (the commit timer ran out).
 var errTrialReverted = errors.New("the device reverted the trial commit before it was confirmed (commit timer expired)")
 
-// push enters the lines, commits them on trial, verifies and confirms.
-func (d *Driver) push(ctx context.Context, c *vendors.Change, trial int) error {
+// persistID names an apply's trial commit, so that a new session can
+// confirm or abort it when the one that started it dropped (§4: `commit
+// trial T persist ID`, `commit persist ID`, `abort trial persist ID`;
+// without persist the trial is tied to its session).
+func persistID(now time.Time) string {
+	return "lossless" + strconv.FormatInt(now.UnixNano(), 36)
+}
+
+// push enters the lines, commits them on a persistent trial named id,
+// verifies and confirms. trialSent is true once the commit trial was sent.
+func (d *Driver) push(ctx context.Context, c *vendors.Change, trial int, id string) (trialSent bool, err error) {
 	if err := d.s.Configure(ctx, c.Commands); err != nil {
-		return err
+		return false, err
 	}
 	changes, err := d.s.ConfigCommand(ctx, showChanges)
 	if err != nil {
-		return fmt.Errorf("review candidate: %w", err)
+		return false, fmt.Errorf("review candidate: %w", err)
 	}
 	d.log.Debug("candidate changes", "op", "apply", "changes", changes)
-	if _, err := d.s.ConfigCommand(ctx, fmt.Sprintf("commit trial %d", trial)); err != nil {
-		return fmt.Errorf("commit: %w", err)
+	if _, err := d.s.ConfigCommand(ctx, fmt.Sprintf("commit trial %d persist %s", trial, id)); err != nil {
+		return true, fmt.Errorf("commit: %w", err)
 	}
-	if err := d.verify(ctx, c.Desired); err != nil {
+	// reverted wraps err when the trial is no longer active: the device
+	// went back to the old config by itself.
+	reverted := func(err error) error {
 		if active, terr := d.trialActive(ctx); terr == nil && !active {
 			return fmt.Errorf("%w: %w", errTrialReverted, err)
 		}
 		return err
 	}
-	if _, err := d.s.ConfigCommand(ctx, "commit"); err != nil {
-		return fmt.Errorf("confirm: %w", err)
+	if err := d.verify(ctx, c.Desired); err != nil {
+		return true, reverted(err)
+	}
+	if _, err := d.s.ConfigCommand(ctx, "commit persist "+id); err != nil {
+		return true, reverted(fmt.Errorf("confirm: %w", err))
 	}
 	// The timer may have run out just before the confirm: then the
-	// device is back at the old config and the confirm did nothing.
+	// device is back at the old config.
 	if err := d.verify(ctx, c.Desired); err != nil {
-		return fmt.Errorf("after confirm: %w: %w", errTrialReverted, err)
+		return true, fmt.Errorf("after confirm: %w", reverted(err))
 	}
 	if active, err := d.trialActive(ctx); err != nil {
-		return fmt.Errorf("confirm: %w", err)
+		return true, fmt.Errorf("confirm: %w", err)
 	} else if active {
-		return errors.New("confirm: the trial is still active after commit")
+		return true, errors.New("confirm: the trial is still active after commit persist")
 	}
-	return nil
+	return true, nil
 }
 
 // verify re-reads the running config (from system view) and diffs it
@@ -274,13 +293,14 @@ func (d *Driver) save(ctx context.Context) error {
 	return nil
 }
 
-// recover undoes a failed apply: clears the candidate, aborts an active
-// trial (on a new session if the old one is gone: a dropped session's
-// candidate is discarded by the device, but its trial stays until it
-// expires, §4), and checks the running config is byte-identical to before.
+// recover undoes a failed apply: clears the candidate, aborts the apply's
+// trial id when it is still active ("" when no trial was sent), over a new
+// session if the old one is gone (a dropped session's candidate is
+// discarded by the device, its persistent trial stays, §4), and checks
+// the running config is byte-identical to before.
 // confirmed is true when instead the device runs desired with no trial
 // active: the confirm went through before the session dropped.
-func (d *Driver) recover(ctx context.Context, before []byte, desired *config.Document) (confirmed bool, err error) {
+func (d *Driver) recover(ctx context.Context, before []byte, desired *config.Document, id string) (confirmed bool, err error) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recoverTimeout)
 	defer cancel()
 	if _, err := d.s.ConfigCommand(rctx, clearCandidate); err != nil {
@@ -295,17 +315,19 @@ func (d *Driver) recover(ctx context.Context, before []byte, desired *config.Doc
 		d.s = ns
 		d.log.Info("reconnected", "op", "rollback")
 	}
-	active, err := d.trialActive(rctx)
-	if err != nil {
-		return false, fmt.Errorf("trial status: %w", err)
+	active := false
+	if id != "" {
+		if active, err = d.trialActive(rctx); err != nil {
+			return false, fmt.Errorf("trial status: %w", err)
+		}
 	}
 	if active {
-		out, err := d.s.Interact(rctx, "configuration", []vendors.Step{{Input: "abort trial", Question: questionYN}, {Input: "y"}})
+		out, err := d.s.Interact(rctx, "configuration", []vendors.Step{{Input: "abort trial persist " + id, Question: questionYN}, {Input: "y"}})
 		if err != nil {
 			return false, fmt.Errorf("abort trial: %w", err)
 		}
 		if !strings.Contains(out, abortTrialDone) {
-			return false, &vendors.DeviceError{Device: d.t.Device, Line: "abort trial", Reply: strings.TrimSpace(out)}
+			return false, &vendors.DeviceError{Device: d.t.Device, Line: "abort trial persist " + id, Reply: strings.TrimSpace(out)}
 		}
 		d.log.Info("trial aborted", "op", "rollback")
 	}

@@ -65,11 +65,12 @@ func body(n *lab.Node) string { return string(Body(n.Device().Running())) }
 // desired removed: what apply must leave byte-identical.
 func outside(t *testing.T, running string, desired *config.Document) string {
 	t.Helper()
-	have, err := parse([]byte(running))
+	famA := familyA(desired.Tree)
+	have, err := parse([]byte(running), famA)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := newScope(canonTree(desired.Tree), have)
+	sc := newScope(canonTree(desired.Tree, famA), have)
 	var keep []*node
 	for _, n := range have {
 		switch {
@@ -111,42 +112,64 @@ func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config
 	return drv, ch
 }
 
+// desiredCases are the renderings the convergence test drives the lab to:
+// reference §1.1 (family B), the same with explicit PFC headroom
+// (renderers/huaweice, family B dcb pfc buffer lines), and §1.3 (family A).
+func desiredCases(t *testing.T) map[string]*config.Document {
+	b := canonicalText(t)
+	a, err := os.ReadFile("testdata/canonical-family-a.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	headroom := strings.ReplaceAll(b, " dcb pfc enable mode manual\n",
+		" dcb pfc enable mode manual\n dcb pfc buffer 3 xoff dynamic 3 xon offset 10 kbytes\n dcb pfc buffer 3 hdrm 300 kbytes\n dcb pfc buffer 3 guaranteed 3200 bytes\n")
+	return map[string]*config.Document{
+		"family B":          document(t, b),
+		"family B headroom": document(t, headroom),
+		"family A":          document(t, string(a)),
+	}
+}
+
 // TestApplyConverges: from a running config with stale thresholds, an
 // extra class, another DRR split, a tuned deadlock timer and unrelated
 // config, apply converges: inside the scope the device equals the
 // rendering, outside it nothing changed, and the next plan is empty.
 func TestApplyConverges(t *testing.T) {
-	ctx := t.Context()
-	want := canonical(t)
-	n, tgt := startLab(t, LabSeed(want.Text))
-	before := body(n)
-	drv, ch := plan(t, ctx, tgt, want)
-	if ch.Empty() {
-		t.Fatal("plan is empty against a stale device")
-	}
-	if before != body(n) {
-		t.Fatal("planning changed the device")
-	}
-	res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
-	if res.Err != nil || !res.Applied {
-		t.Fatalf("apply: %+v\ncommands:\n%s", res, strings.Join(ch.Commands, "\n"))
-	}
-	after := body(n)
-	if got, want := outside(t, after, want), outside(t, before, want); got != want {
-		t.Errorf("config outside the scope changed:\n%s", golden.Unified("before", "after", want, got))
-	}
-	_, again := plan(t, ctx, tgt, want)
-	if !again.Empty() {
-		t.Errorf("plan after apply is not empty:\n%s\n%q", again.Diff, again.Commands)
-	}
-	have, _ := parse([]byte(after))
-	wantTree := canonTree(want.Tree)
-	scoped := newScope(wantTree, have).filter(have)
-	if got := print(ordered(scoped, wantTree)); got != print(wantTree) {
-		t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, print(wantTree)))
-	}
-	if strings.Contains(after, "ecn-4") {
-		t.Errorf("stale class left in the config:\n%s", after)
+	for name, want := range desiredCases(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := t.Context()
+			n, tgt := startLab(t, LabSeed(want.Text))
+			before := body(n)
+			drv, ch := plan(t, ctx, tgt, want)
+			if ch.Empty() {
+				t.Fatal("plan is empty against a stale device")
+			}
+			if before != body(n) {
+				t.Fatal("planning changed the device")
+			}
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			if res.Err != nil || !res.Applied {
+				t.Fatalf("apply: %+v\ncommands:\n%s", res, strings.Join(ch.Commands, "\n"))
+			}
+			after := body(n)
+			if got, want := outside(t, after, want), outside(t, before, want); got != want {
+				t.Errorf("config outside the scope changed:\n%s", golden.Unified("before", "after", want, got))
+			}
+			_, again := plan(t, ctx, tgt, want)
+			if !again.Empty() {
+				t.Errorf("plan after apply is not empty:\n%s\n%q", again.Diff, again.Commands)
+			}
+			famA := familyA(want.Tree)
+			have, _ := parse([]byte(after), famA)
+			wantTree := canonTree(want.Tree, famA)
+			scoped := newScope(wantTree, have).filter(have)
+			if got := print(ordered(scoped, wantTree)); got != print(wantTree) {
+				t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, print(wantTree)))
+			}
+			if strings.Contains(after, "ecn-4") {
+				t.Errorf("stale class left in the config:\n%s", after)
+			}
+		})
 	}
 }
 

@@ -60,6 +60,9 @@ func LabSeed(desired []byte) []byte {
 		var kids []*config.Node
 		for _, c := range n.Children {
 			switch {
+			case strings.HasPrefix(c.Text, "dcb pfc buffer ") && strings.Contains(c.Text, " hdrm "):
+				f := strings.Fields(c.Text)
+				c.Text = strings.Join(f[:5], " ") + " 200 kbytes"
 			case strings.HasPrefix(c.Text, "qos drr 0 to "):
 				// An older split: one queue less in DRR.
 				c.Text = "qos drr 0 to 4"
@@ -81,6 +84,12 @@ func LabSeed(desired []byte) []byte {
 		n.Children = kids
 	}
 	seed := []*config.Node{{Text: "lldp enable"}}
+	if familyA(nodes) {
+		// The lab emulates family B unless the seed names a model
+		// (lab/huaweice: "!Model: X"); CE8850-HAM is family A
+		// (reference/huawei-ce.md §0).
+		seed = append([]*config.Node{{Text: "!Model: CE8850-HAM"}}, seed...)
+	}
 	var ifs []*config.Node
 	for _, n := range out {
 		if strings.HasPrefix(n.Text, "interface ") {
@@ -104,4 +113,26 @@ func LabSeed(desired []byte) []byte {
 		}
 	}
 	return Text(seed)
+}
+
+// familyA reports whether a rendering uses family A syntax: its
+// millisecond deadlock timers or global ECN, and none of family B's
+// interval, per-priority deadlock or dscp-mapping lines (reference §0).
+func familyA(nodes []*config.Node) bool {
+	a := false
+	for _, n := range nodes {
+		switch {
+		case strings.HasPrefix(n.Text, "dcb pfc deadlock-detect timer "), strings.HasPrefix(n.Text, "dcb pfc deadlock-recovery timer "), n.Text == "qos ecn enable":
+			a = true
+		case strings.HasPrefix(n.Text, "dcb pfc deadlock-detect interval "), strings.HasPrefix(n.Text, "dcb pfc dscp-mapping "):
+			return false
+		case n.Text == "dcb pfc":
+			for _, c := range n.Children {
+				if strings.Contains(c.Text, "deadlock-") {
+					return false
+				}
+			}
+		}
+	}
+	return a
 }

@@ -1,6 +1,7 @@
 package huaweice
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -33,17 +34,21 @@ func Parse(text []byte) ([]*config.Node, error) {
 	return roots, err
 }
 
-// parse is Parse into canonical nodes (canonical text and keys, default
-// lines dropped) in one pass.
-func parse(text []byte) ([]*node, error) {
+// parse is Parse into canonical nodes (canonical text and keys, the
+// default lines of a family A (famA) or B device dropped) in one pass.
+func parse(text []byte, famA bool) ([]*node, error) {
 	var roots []*node
 	var stack []*node
+	// One allocation for all nodes: a running config has thousands.
+	slab := make([]node, 0, bytes.Count(text, []byte{'\n'})+1)
 	err := lines(text, func(n, depth int, body string) error {
 		if depth > len(stack) {
 			return fmt.Errorf("parse running config line %d %q: indented under a line at depth %d", n, body, len(stack)-1)
 		}
 		stack = stack[:depth]
-		nd := newNode(canon(body), nil)
+		t := canon(body)
+		slab = append(slab, node{text: t, key: keyOf(t)})
+		nd := &slab[len(slab)-1]
 		if depth == 0 {
 			roots = append(roots, nd)
 		} else {
@@ -52,7 +57,7 @@ func parse(text []byte) ([]*node, error) {
 		stack = append(stack, nd)
 		return nil
 	})
-	return dropDefaults(roots), err
+	return dropDefaults(roots, famA), err
 }
 
 // lines calls fn for each config line of text with its 1-based number,

@@ -48,6 +48,9 @@ type Session struct {
 	saveQuestion bool
 	// loadQuestion holds the file of a `config load` waiting for y/N.
 	loadQuestion string
+	// reject caches the compiled RejectPattern fault.
+	reject    *regexp.Regexp
+	rejectSrc string
 }
 
 type heredoc struct {
@@ -133,10 +136,29 @@ func (s *Session) abs(p string) string {
 	return path.Clean(p)
 }
 
+// rejected reports whether the RejectPattern fault matches a command
+// line; the fault is read at each line.
+func (s *Session) rejected(line string) bool {
+	f := s.faults.Load()
+	if f.RejectPattern == "" {
+		return false
+	}
+	if f.RejectPattern != s.rejectSrc {
+		s.reject, _ = regexp.Compile(f.RejectPattern)
+		s.rejectSrc = f.RejectPattern
+	}
+	return s.reject != nil && s.reject.MatchString(line)
+}
+
 // run runs one shell command line.
 func (s *Session) run(line string) string {
 	if line == "" {
 		return ""
+	}
+	if s.rejected(line) {
+		// The shell's generic refusal; nothing runs.
+		s.status = 127
+		return "-bash: " + strings.Fields(line)[0] + ": command not found\n"
 	}
 	if m := heredocRe.FindStringSubmatch(line); m != nil {
 		file, delim := m[1], m[3]

@@ -617,3 +617,19 @@ func TestDroppedHeredocWritesNothing(t *testing.T) {
 		t.Errorf("half-written file exists:\n%s", out)
 	}
 }
+
+// The RejectPattern fault refuses a matching command line as the shell
+// refuses an unknown command; nothing changes.
+func TestRejectPattern(t *testing.T) {
+	d := newTestDevice(t, canonicalJSON(t))
+	s := d.NewSession("admin", &device.Faults{RejectPattern: `apply-patch`})
+	upload(t, s, "p.json", []byte(`[{"op":"remove","path":"/QUEUE/Ethernet0|6"}]`))
+	before := string(d.Running())
+	out := transcript(s, "sudo config apply-patch p.json", "echo $?")
+	if out != "admin@sonic:~$ sudo config apply-patch p.json\n-bash: sudo: command not found\nadmin@sonic:~$ echo $?\n127\n" {
+		t.Errorf("transcript:\n%s", out)
+	}
+	if string(d.Running()) != before {
+		t.Error("a rejected command changed the config")
+	}
+}

@@ -347,3 +347,23 @@ func TestUnicastQueues(t *testing.T) {
 		}
 	}
 }
+
+// TestDegenerateInput renders devices with missing parts: an error or a
+// document, never a panic.
+func TestDegenerateInput(t *testing.T) {
+	empty := &intent.QoS{}
+	for name, d := range map[string]*intent.Device{
+		"no QoS":            {Name: "x"},
+		"empty QoS":         {Name: "x", QoS: empty},
+		"no platform":       {Name: "x", QoS: canonical().QoS},
+		"port without QoS":  {Name: "x", QoS: canonical().QoS, Ports: []intent.Port{{Name: "Ethernet1"}}},
+		"ECN without ports": {Name: "x", QoS: canonical().QoS, Buffers: &intent.Buffers{}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			doc, err := Render(d)
+			if err == nil && doc == nil {
+				t.Error("nil document without an error")
+			}
+		})
+	}
+}

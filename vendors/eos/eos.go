@@ -145,7 +145,18 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.Appl
 		}
 		return done(nil)
 	}
-	if rbErr := d.rollback(ctx, name, committed, before); rbErr != nil {
+	confirmed, rbErr := d.rollback(ctx, name, before, c.Desired)
+	if confirmed {
+		// The confirm went through before the failure (a connection
+		// dropped after it): the change is running, confirmed.
+		res.Applied = true
+		d.log.Warn("applied; the connection dropped after the confirm", "op", "apply", "session", name, "err", err)
+		if _, err := d.s.Exec(ctx, saveConfig); err != nil {
+			return done(fmt.Errorf("apply %s: applied, but saving the running config failed: %w", d.t.Device, err))
+		}
+		return done(nil)
+	}
+	if rbErr != nil {
 		d.log.Error("rollback failed", "op", "rollback", "session", name, "err", rbErr)
 		return done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may not be at its pre-apply config (session %s): %w", d.t.Device, err, name, rbErr))
 	}
@@ -158,8 +169,9 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.Appl
 	return done(fmt.Errorf("apply %s: %w; %s, the device is at its pre-apply config", d.t.Device, err, how))
 }
 
-// push runs the session up to the confirm. committed reports whether the
-// timed commit was accepted (the change may be running).
+// push runs the session up to the confirm and its check. committed
+// reports whether the timed commit was accepted (the change may be
+// running until the abort or the timer takes it back).
 func (d *Driver) push(ctx context.Context, c *vendors.Change, name string, opts vendors.ApplyOptions) (committed bool, err error) {
 	if err := d.s.ConfigureIn(ctx, sessionLevel, "configure session "+name, c.Commands); err != nil {
 		return false, err
@@ -203,38 +215,43 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, name string, opts 
 // pending one is discarded, a timed commit rolled back at once), over a
 // new connection if the current one is gone, and checks that the running
 // config is the one read before the apply. An abort EOS refuses because
-// the session is already gone (discarded with its connection, or rolled
-// back by its timer) is fine as long as the check passes.
-func (d *Driver) rollback(ctx context.Context, name string, committed bool, before []byte) error {
+// the session is already gone (discarded with its connection, rolled back
+// by its timer, or confirmed) is fine as long as the check passes; when
+// the device runs the desired config instead, the confirm went through
+// and confirmed is true.
+func (d *Driver) rollback(ctx context.Context, name string, before []byte, desired *config.Document) (confirmed bool, err error) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
 	defer cancel()
 	abort := "configure session " + name + " abort"
-	_, err := d.s.Exec(rctx, abort)
+	_, err = d.s.Exec(rctx, abort)
 	if err != nil && !isDeviceError(err) {
 		// The connection dropped: EOS discarded the pending session with
 		// it; a timed commit is still armed, so abort it now.
 		_ = d.s.Close()
 		ns, derr := vendors.DialSSH(rctx, d.t, platformYAML)
 		if derr != nil {
-			return fmt.Errorf("reconnect: %w", derr)
+			return false, fmt.Errorf("reconnect: %w", derr)
 		}
 		d.s = ns
 		_, err = ns.Exec(rctx, abort)
 	}
 	if err != nil && !isDeviceError(err) {
-		return fmt.Errorf("abort: %w", err)
+		return false, fmt.Errorf("abort: %w", err)
 	}
 	now, rerr := d.Running(rctx)
 	if rerr != nil {
-		return fmt.Errorf("check: %w", rerr)
+		return false, fmt.Errorf("check: %w", rerr)
 	}
-	if string(now) != string(before) {
-		if err != nil {
-			return fmt.Errorf("abort: %w; the running config is not the pre-apply one", err)
+	if string(now) == string(before) {
+		return false, nil
+	}
+	if err != nil {
+		if left, derr := Diff(d.t.Device, now, desired); derr == nil && left.Empty() {
+			return true, nil
 		}
-		return errors.New("the running config is not the pre-apply one after the abort")
+		return false, fmt.Errorf("abort: %w; the running config is neither the pre-apply nor the desired one", err)
 	}
-	return nil
+	return false, errors.New("the running config is not the pre-apply one after the abort")
 }
 
 func isDeviceError(err error) bool {

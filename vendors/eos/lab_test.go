@@ -1,8 +1,10 @@
 package eos
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -218,6 +220,55 @@ func TestApplyFaults(t *testing.T) {
 			}
 			if got := running(n); got != before {
 				t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, got))
+			}
+		})
+	}
+}
+
+// TestDropAroundConfirm: a connection dropped just before the confirm
+// leaves the timed commit armed, and the driver rolls it back over a new
+// connection; dropped just after it, the change is confirmed and the
+// apply succeeds (the new connection finds the device at the desired
+// config and saves it).
+func TestDropAroundConfirm(t *testing.T) {
+	// The change lines, end, the diffs review, the commit timer and the
+	// verification read; then the confirm and the read after it.
+	const beforeChange, beforeConfirm = 6, 5
+	for _, tc := range []struct {
+		name    string
+		after   int
+		applied bool
+	}{
+		{"before the confirm", beforeConfirm, false},
+		{"after the confirm", beforeConfirm + 2, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			want := document(t, readFile(t, "canonical.cfg"))
+			n, tgt := startLab(t, LabSeed(want.Text))
+			var log bytes.Buffer
+			tgt.Logger = slog.New(slog.NewTextHandler(&log, nil))
+			before := running(n)
+			drv, ch := plan(t, ctx, tgt, want)
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = beforeChange + len(ch.Commands) + tc.after + 4 })
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
+			t.Logf("result: %+v", res)
+			got, wantIn := inside(t, running(n), want)
+			if tc.applied {
+				if res.Err != nil || !res.Applied || got != wantIn {
+					t.Errorf("not applied: %+v", res)
+				}
+				if !strings.Contains(log.String(), "the connection dropped after the confirm") {
+					t.Errorf("the connection did not drop after the confirm; log:\n%s", log.String())
+				}
+				return
+			}
+			if res.Err == nil || res.Applied || !res.RolledBack || !strings.Contains(res.Err.Error(), "connection lost") {
+				t.Errorf("not rolled back: %+v", res)
+			}
+			if after := running(n); after != before {
+				t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, after))
 			}
 		})
 	}

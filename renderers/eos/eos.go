@@ -4,7 +4,8 @@
 // applied with `service-profile` (§1b, option "eos.style" = "qos-profile"),
 // the global DSCP → traffic-class map and the global PFC watchdog timers.
 // Option "eos.tx-queue" = "uc-tx-queue" writes unicast queue blocks for
-// platforms that have them. It does no I/O.
+// platforms that have them; "eos.default-map" = "explicit" maps the DSCPs
+// no class claims to the default class. It does no I/O.
 package eos
 
 import (
@@ -43,6 +44,15 @@ const (
 	// §1a, §7 [C:avd, T:rocm, T:blog36]). Which platforms need it is not
 	// in the platform catalog, so the intent says it.
 	OptionQueue = "eos.tx-queue"
+
+	// OptionDefaultMap says where the DSCPs no class claims go: "eos"
+	// (default) leaves them on EOS's default DSCP map, as the canonical
+	// rendering of reference/eos.md §1a does, and warns which of them miss
+	// the default class; "explicit" maps them to the default class with
+	// `qos map dscp … to traffic-class N` (one line, as AVD's test data
+	// writes 44 values on one line, reference/eos.md §2.1), so the switch
+	// does what the intent says.
+	OptionDefaultMap = "eos.default-map"
 )
 
 const (
@@ -136,6 +146,7 @@ func node(text string, children ...*config.Node) *config.Node {
 type renderer struct {
 	d        *intent.Device
 	queue    string // "tx-queue" or "uc-tx-queue" (OptionQueue)
+	explicit bool   // map unclaimed DSCPs to the default class (OptionDefaultMap)
 	warnings []string
 }
 
@@ -197,8 +208,10 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		}
 	}
 
-	for _, q := range profiles {
-		r.warnDefaultMap(q)
+	if !r.explicit {
+		for _, q := range profiles {
+			r.warnDefaultMap(q)
+		}
 	}
 
 	var groups [][]*config.Node
@@ -309,8 +322,12 @@ func (r *renderer) options() (style string, err error) {
 			r.queue = v
 		case k == OptionQueue:
 			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"tx-queue\" nor \"uc-tx-queue\"", v)
+		case k == OptionDefaultMap && (v == "eos" || v == "explicit"):
+			r.explicit = v == "explicit"
+		case k == OptionDefaultMap:
+			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"eos\" nor \"explicit\"", v)
 		default:
-			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q and %q", OptionStyle, OptionQueue)
+			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q, %q and %q", OptionStyle, OptionQueue, OptionDefaultMap)
 		}
 	}
 	return style, nil
@@ -520,11 +537,37 @@ func (r *renderer) kbytes(c intent.Class, which string, t intent.Threshold, spee
 // what the canonical block of §1a renders for the default class.
 func (r *renderer) qosMap(q *intent.QoS) []*config.Node {
 	var out []*config.Node
+	var unclaimed []int
+	if dc := q.DefaultClass(); dc != nil && r.explicit {
+		unclaimed = r.missDefault(q, dc)
+	}
 	for _, c := range q.Classes {
-		if c.Default || len(c.DSCP) == 0 {
+		dscp := c.DSCP
+		if c.Default {
+			dscp = unclaimed
+		}
+		if len(dscp) == 0 {
 			continue
 		}
-		out = append(out, node(fmt.Sprintf("qos map dscp %s to traffic-class %d", joinInts(c.DSCP, " "), c.ID)))
+		out = append(out, node(fmt.Sprintf("qos map dscp %s to traffic-class %d", joinInts(dscp, " "), c.ID)))
+	}
+	return out
+}
+
+// missDefault returns the DSCPs no class claims whose traffic class in
+// EOS's default map is not the default class's, ascending.
+func (r *renderer) missDefault(q *intent.QoS, dc *intent.Class) []int {
+	claimed := map[int]bool{}
+	for _, c := range q.Classes {
+		for _, v := range c.DSCP {
+			claimed[v] = true
+		}
+	}
+	var out []int
+	for v := range 64 {
+		if !claimed[v] && eosDefaultTC(v) != dc.ID {
+			out = append(out, v)
+		}
 	}
 	return out
 }
@@ -549,17 +592,9 @@ func (r *renderer) warnDefaultMap(q *intent.QoS) {
 	if dc == nil {
 		return
 	}
-	claimed := map[int]bool{}
-	for _, c := range q.Classes {
-		for _, v := range c.DSCP {
-			claimed[v] = true
-		}
-	}
 	byTC := map[int][]int{}
-	for v := range 64 {
-		if tc := eosDefaultTC(v); !claimed[v] && tc != dc.ID {
-			byTC[tc] = append(byTC[tc], v)
-		}
+	for _, v := range r.missDefault(q, dc) {
+		byTC[eosDefaultTC(v)] = append(byTC[eosDefaultTC(v)], v)
 	}
 	if len(byTC) == 0 {
 		return
@@ -570,7 +605,7 @@ func (r *renderer) warnDefaultMap(q *intent.QoS) {
 			parts = append(parts, fmt.Sprintf("%s → %d", ranges(vs), tc))
 		}
 	}
-	r.warnf("class %s takes the DSCPs no class claims, but EOS keeps its default DSCP map for those outside traffic class %d: %s", dc.Name, dc.ID, strings.Join(parts, ", "))
+	r.warnf("class %s takes the DSCPs no class claims, but EOS keeps its default DSCP map for those outside traffic class %d: %s (option %q = \"explicit\" maps them)", dc.Name, dc.ID, strings.Join(parts, ", "), OptionDefaultMap)
 }
 
 // ranges prints sorted values as "0-7 25 27-31".

@@ -60,7 +60,7 @@ func TestCanonical(t *testing.T) {
 	if diff := cmp.Diff(string(want), string(doc.Text)); diff != "" {
 		t.Errorf("rendering differs from reference/eos.md §1a (-want +got):\n%s", diff)
 	}
-	wantWarn := []string{"eos1: class bulk takes the DSCPs no class claims, but EOS keeps its default DSCP map for those outside traffic class 0: 0-7 → 1, 16-23 → 2, 25 27-31 → 3, 32-39 → 4, 40-47 → 5, 49-55 → 6, 56-63 → 7"}
+	wantWarn := []string{"eos1: class bulk takes the DSCPs no class claims, but EOS keeps its default DSCP map for those outside traffic class 0: 0-7 → 1, 16-23 → 2, 25 27-31 → 3, 32-39 → 4, 40-47 → 5, 49-55 → 6, 56-63 → 7 (option \"eos.default-map\" = \"explicit\" maps them)"}
 	if diff := cmp.Diff(wantWarn, doc.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
@@ -234,6 +234,7 @@ func TestUnsupported(t *testing.T) {
 		{"polling too slow", func(d *intent.Device) { d.QoS.PFC.Watchdog.Polling = 150 * time.Millisecond }, "PFC watchdog polling-interval 0.15", "at most half"},
 		{"watchdog action forward", func(d *intent.Device) { d.QoS.PFC.Watchdog.Action = "forward" }, `PFC watchdog action "forward"`, "drop, errdisable or notify-only"},
 		{"unknown option", func(d *intent.Device) { d.Options = map[string]string{"eos.colour": "blue"} }, `option "eos.colour"`, "knows only"},
+		{"bad default-map", func(d *intent.Device) { d.Options = map[string]string{"eos.default-map": "yes"} }, `option "eos.default-map"`, `value "yes"`},
 		{"bad queue keyword", func(d *intent.Device) { d.Options = map[string]string{"eos.tx-queue": "mc-tx-queue"} }, `option "eos.tx-queue"`, `value "mc-tx-queue"`},
 		{"bad style", func(d *intent.Device) { d.Options = map[string]string{"eos.style": "profile"} }, `option "eos.style"`, `value "profile"`},
 		{"buffer pool", func(d *intent.Device) { d.Buffers.LossyPool = units.MB }, "lossy pool size", "platform trident mmu"},
@@ -365,5 +366,19 @@ func TestDegenerateInput(t *testing.T) {
 				t.Error("nil document without an error")
 			}
 		})
+	}
+}
+
+func TestExplicitDefaultMap(t *testing.T) {
+	d := canonical()
+	d.Options = map[string]string{"eos.default-map": "explicit"}
+	doc := render(t, d)
+	want := "qos map dscp 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 25 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 to traffic-class 0\n" +
+		"qos map dscp 24 26 to traffic-class 3\nqos map dscp 48 to traffic-class 6\n"
+	if !strings.Contains(string(doc.Text), "!\n"+want+"!\n") {
+		t.Errorf("want the unclaimed DSCPs (outside EOS's 8-15 → 0) mapped to class bulk:\n%s", doc.Text)
+	}
+	if len(doc.Warnings) != 0 {
+		t.Errorf("warnings %q", doc.Warnings)
 	}
 }

@@ -1,4 +1,4 @@
-# One EOS leaf with the two ports of reference/eos.md §1.
+# Two EOS leaves with the two ports of reference/eos.md §1.
 
 credentials "lab" {
   username_env = "LOSSLESS_USER"
@@ -10,6 +10,17 @@ device "eos1" {
   vendor      = "eos"
   platform    = "DCS-7060CX-32S"
   address     = "192.0.2.61"
+  credentials = credentials.lab
+  ports "Ethernet1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}
+
+device "eos2" {
+  vendor      = "eos"
+  platform    = "DCS-7050CX3-32S"
+  address     = "192.0.2.62"
   credentials = credentials.lab
   ports "Ethernet1-2" {
     speed = "100G"

@@ -244,7 +244,7 @@ func writeResults(w io.Writer, rs []plan.Result) {
 	}
 	for _, r := range rs {
 		if r.Err != nil {
-			fmt.Fprintf(w, "\n%s: %s\n", r.Device, indentLines(r.Err.Error()))
+			fmt.Fprintf(w, "\n%s:\n%s\n", r.Device, indentLines(r.Err.Error()))
 		}
 	}
 	fmt.Fprintln(w)

@@ -174,6 +174,12 @@ func (fl *fleet) startLab(password vendors.Secret) error {
 			}
 		}
 		n, err := l.Add(d.Intent.Vendor, d.Intent.Name, seed)
+		if err != nil && seed != nil {
+			// A seed the emulator refuses is the seed's bug, not a
+			// reason to stop: start that device from factory defaults.
+			fl.log.Warn("lab refused the seed; starting from factory defaults", "device", d.Intent.Name, "err", err)
+			n, err = l.Add(d.Intent.Vendor, d.Intent.Name, nil)
+		}
 		if err != nil {
 			return fmt.Errorf("-lab: %w", err)
 		}
@@ -193,7 +199,9 @@ func (fl *fleet) startLab(password vendors.Secret) error {
 	for i := range fl.devs {
 		t := &fl.devs[i].Target
 		n := nodes[t.Device]
-		t.Address, t.Port = "127.0.0.1", n.Port()
+		// Lab devices are reached over SSH, whatever the inventory's
+		// transport for the real switch.
+		t.Address, t.Port, t.Transport = "127.0.0.1", n.Port(), "ssh"
 		t.Login.KnownHosts, t.Login.HostKeys = kh, hostKeys
 	}
 	fl.log.Info("lab started", "devices", len(fl.devs))

@@ -187,6 +187,9 @@ func TestHostKeyRefused(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stdout, "leaf2: host key of 127.0.0.1") || !strings.Contains(r.stdout, "1 to change, 0 unchanged, 1 failed") {
 		t.Fatalf("changed host key not refused:\n%s", r)
 	}
+	if r := cli(t, "plan", "-detailed-exitcode", dir); r.code != 1 {
+		t.Errorf("-detailed-exitcode with a failed device: exit %d, want 1", r.code)
+	}
 	if r := cli(t, "plan", "-insecure-ignore-host-key", dir); r.code != 0 {
 		t.Errorf("-insecure-ignore-host-key:\n%s", r)
 	}

@@ -16,7 +16,7 @@ import (
 // change; the plan prints it.
 const Scope = "show running-config: the qos profiles lossless renders or its managed ports apply; every `qos map dscp` line (EOS has one " +
 	"system-wide DSCP map); the global priority-flow-control lines; and of the managed ports and the ports applying those profiles, " +
-	"the service-profile, qos trust and priority-flow-control lines and, inside tx-queue blocks, the priority, bandwidth percent and " +
+	"the service-profile, qos trust and priority-flow-control lines and, inside tx-queue and uc-tx-queue blocks, the priority, bandwidth percent and " +
 	"random-detect ecn threshold lines. Everything else (descriptions, mtu, random-detect ecn count, other ports) is never touched."
 
 // Phases of a remediation, in the order the commands are sent: DSCP
@@ -105,7 +105,15 @@ func isPFCGlobal(n *node) bool {
 func portLine(text string) bool {
 	t := strings.TrimPrefix(text, "no ")
 	return strings.HasPrefix(t, "service-profile ") || t == "qos trust" || strings.HasPrefix(t, "qos trust ") ||
-		strings.HasPrefix(t, "priority-flow-control") || strings.HasPrefix(t, "tx-queue ")
+		strings.HasPrefix(t, "priority-flow-control") || scopedQueue(t)
+}
+
+// scopedQueue reports a queue block the renderer writes: `tx-queue N`, or
+// `uc-tx-queue N` on platforms with separate unicast queues (option
+// eos.tx-queue of renderers/eos; reference/eos.md §1a, §7). Multicast
+// queues are outside the scope.
+func scopedQueue(text string) bool {
+	return strings.HasPrefix(text, "tx-queue ") || strings.HasPrefix(text, "uc-tx-queue ")
 }
 
 // queueLine reports a tx-queue line inside the scope: the lines the
@@ -432,7 +440,7 @@ func scoped(n *node) *node {
 		if !portLine(l.text) {
 			continue
 		}
-		if strings.HasPrefix(l.text, "tx-queue ") {
+		if scopedQueue(l.text) {
 			q := l
 			if !allQueue(l) {
 				q = &node{text: l.text, key: l.key, extra: true, kids: make([]*node, 0, len(l.kids))}
@@ -470,7 +478,7 @@ func allScoped(n *node) bool {
 		if !portLine(l.text) {
 			return false
 		}
-		if strings.HasPrefix(l.text, "tx-queue ") && (len(l.kids) == 0 || !allQueue(l)) {
+		if scopedQueue(l.text) && (len(l.kids) == 0 || !allQueue(l)) {
 			return false
 		}
 	}

@@ -65,6 +65,9 @@ type Driver struct {
 
 // Dial connects to an EOS device.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
+	if t.Transport != "" && t.Transport != "ssh" {
+		return nil, fmt.Errorf("connect %s: the EOS driver speaks ssh, not %q", t.Device, t.Transport)
+	}
 	s, err := vendors.DialSSH(ctx, t, platformYAML)
 	if err != nil {
 		return nil, err

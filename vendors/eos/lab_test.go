@@ -62,7 +62,7 @@ func outside(t *testing.T, text string, desired *config.Document) string {
 			c := &node{text: n.text, key: n.key}
 			for _, l := range n.kids {
 				switch {
-				case strings.HasPrefix(l.text, "tx-queue "):
+				case scopedQueue(l.text):
 					q := &node{text: l.text, key: l.key}
 					for _, k := range l.kids {
 						if !queueLine(k.key) {
@@ -134,6 +134,9 @@ func TestApplyConverges(t *testing.T) {
 		{"ai-fabric leaf2", "", "../../../golden/ai-fabric/want/leaf2.cfg"},
 		{"ai-fabric spine2", "", "../../../golden/ai-fabric/want/spine2.cfg"},
 		{"ai-fabric spine2 from leaf2", "../../../golden/ai-fabric/want/leaf2.cfg", "../../../golden/ai-fabric/want/spine2.cfg"},
+		// uc-tx-queue blocks and the explicit default DSCP map.
+		{"uc-tx-queue", "", "../../../golden/eos-qos-profile/want/eos2.cfg"},
+		{"tx-queue to uc-tx-queue", "../../../golden/eos-qos-profile/want/eos1.cfg", "../../../golden/eos-qos-profile/want/eos2.cfg"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -360,5 +363,14 @@ func TestEmptyChangeSendsNothing(t *testing.T) {
 	n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 1 })
 	if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || res.RolledBack {
 		t.Errorf("empty apply: %+v", res)
+	}
+}
+
+// TestDialRefusesGNMI: the driver speaks ssh only, and says so before
+// connecting.
+func TestDialRefusesGNMI(t *testing.T) {
+	_, err := Dial(t.Context(), vendors.Target{Device: "leaf1", Vendor: Vendor, Address: "127.0.0.1", Transport: "gnmi"})
+	if err == nil || !strings.Contains(err.Error(), "leaf1") || !strings.Contains(err.Error(), `"gnmi"`) {
+		t.Errorf("got %v, want a refusal naming the device and the transport", err)
 	}
 }

@@ -154,7 +154,7 @@ func lines(text []byte, fn func(n, spaces int, body string) error) error {
 // in lossless' scope on any device, printed as EOS prints it: every `qos
 // profile` stanza, the `qos map dscp` lines, the global
 // `priority-flow-control` lines, and of each interface its `service-profile`,
-// `qos trust`, `priority-flow-control` and `tx-queue` lines. The header
+// `qos trust`, `priority-flow-control`, `tx-queue` and `uc-tx-queue` lines. The header
 // (command, device, hostname) is gone, so two reads of an unchanged
 // device give the same bytes. Diff narrows it to one rendering's scope.
 func QoSView(text []byte) ([]byte, error) {

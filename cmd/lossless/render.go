@@ -60,17 +60,18 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		in        intentFlags
 	)
 	in.register(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), renderUsage)
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), renderExamples)
-	}
+	// The flag package prints a bad flag's error to stderr; the full
+	// usage goes to stdout, and only for -help.
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, renderUsage)
 			fs.SetOutput(stdout)
-			fs.Usage()
+			fs.PrintDefaults()
+			fmt.Fprint(stdout, renderExamples)
 			return 0
 		}
+		fmt.Fprintln(stderr, "Run 'lossless render -help' for the options.")
 		return 1
 	}
 	dir := "."

@@ -17,9 +17,9 @@ func lossless(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestRenderFlags(t *testing.T) {
-	code, out, _ := lossless(t, "render", "-help")
-	if code != 0 {
-		t.Errorf("-help exits %d", code)
+	code, out, stderr := lossless(t, "render", "-help")
+	if code != 0 || stderr != "" || strings.Count(out, "Usage: lossless render") != 1 {
+		t.Errorf("-help: exit %d, stderr %q, usage printed %d times", code, stderr, strings.Count(out, "Usage: lossless render"))
 	}
 	for _, want := range []string{"Usage: lossless render", "Examples:", "-o DIR", "-device NAME", "-format FORMAT", "-golden DIR", "-update", "-inventory FILE", "-var NAME=VALUE", "-var-file FILE", "-parallelism N"} {
 		if !strings.Contains(out, want) {

@@ -16,6 +16,9 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 )
 
+// readDelay is scrapligo's pause between polls of a session's output.
+const readDelay = time.Millisecond
+
 // Default timeouts of a Target that leaves them unset.
 const (
 	DefaultDialTimeout = 15 * time.Second
@@ -112,6 +115,10 @@ func DialPlatform(ctx context.Context, t Target, plat *Platform) (*Session, erro
 		options.WithAuthUsername(t.Login.User),
 		options.WithTimeoutSocket(orDefault(t.DialTimeout, DefaultDialTimeout)),
 		options.WithTimeoutOps(orDefault(t.OpTimeout, DefaultOpTimeout)),
+		// scrapligo polls its read queue every ReadDelay (250 µs by
+		// default); a fleet waiting on slow replies then spends its CPU
+		// waking up. 1 ms adds at most that to a reply.
+		options.WithReadDelay(readDelay),
 		options.WithLogger(wireLogger(ctx, log)),
 	}
 	drv, err := plat.driver(t.Address, opts...)

@@ -237,3 +237,23 @@ func TestPlanFlags(t *testing.T) {
 		t.Errorf("unknown target:\n%s", r)
 	}
 }
+
+// TestPlanGolden: with -golden, a device whose rendering differs from its
+// approved file is refused by name; an approved one is planned.
+func TestPlanGolden(t *testing.T) {
+	dir, _ := fabric(t)
+	approved := t.TempDir()
+	if r := cli(t, "render", "-golden", approved, "-update", dir); r.code != 0 {
+		t.Fatalf("render -golden -update:\n%s", r)
+	}
+	if err := os.WriteFile(filepath.Join(approved, "leaf2.cfg"), []byte("reviewed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := cli(t, "plan", "-golden", approved, "-json", dir)
+	if r.code != 1 || !strings.Contains(r.stdout, `"format_version": "1"`) || !strings.Contains(r.stdout, "leaf2: rendering differs from the approved golden file") {
+		t.Fatalf("plan -golden:\n%s", r)
+	}
+	if !strings.Contains(r.stdout, `"change": 1`) || !strings.Contains(r.stdout, `"failed": 1`) {
+		t.Errorf("leaf1 not planned:\n%s", r)
+	}
+}

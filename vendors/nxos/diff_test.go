@@ -275,3 +275,33 @@ func bigConfigs(b testing.TB, lines int) ([]byte, string) {
 	}
 	return []byte(run.String()), des.String()
 }
+
+// TestRealDeviceOutput: the show running-config of a real Nexus 9000v
+// (scrapligo's recording) parses; its header is not part of the body; and
+// planning the canonical intent on it creates lossless' objects without a
+// single command for the config lossless does not own.
+func TestRealDeviceOutput(t *testing.T) {
+	raw, err := os.ReadFile("testdata/sessions/n9kv-show-running-config.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := Body(raw)
+	if strings.Contains(string(body), "!Time:") || strings.Contains(string(body), "version 9.2(4)") {
+		t.Errorf("header left in the body:\n%.300s", body)
+	}
+	if _, err := Parse(raw); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := Diff("n9kv", body, document(t, canonicalText(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Empty() {
+		t.Fatal("no change on a switch without lossless' config")
+	}
+	for _, c := range ch.Commands {
+		if strings.HasPrefix(c, "no ") {
+			t.Errorf("%q removes config lossless does not own", c)
+		}
+	}
+}

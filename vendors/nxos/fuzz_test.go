@@ -15,6 +15,9 @@ func FuzzParseRunning(f *testing.F) {
 	}
 	f.Add(canon)
 	f.Add(LabSeed(canon))
+	if real, err := os.ReadFile("testdata/sessions/n9kv-show-running-config.txt"); err == nil {
+		f.Add(real)
+	}
 	f.Add([]byte("!Command: show running-config ipqos\n!Time: Wed Apr 24 22:15:06 2019\n\nversion 9.3(8) Bios:version\n\nclass-map type qos ROCE\n  match dscp af31,cs3,24-26\n"))
 	f.Add([]byte("interface eth1/1\n    priority-flow-control mode on\n"))
 	f.Add([]byte("policy-map type queuing P\n  class type queuing c-out-8q-q3\n\tbandwidth percent 10\n"))

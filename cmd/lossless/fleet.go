@@ -56,6 +56,7 @@ type lockedWriter struct {
 	w  io.Writer
 }
 
+// Write writes p under the lock.
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

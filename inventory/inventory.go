@@ -90,6 +90,9 @@ type Credentials struct {
 	UsernameEnv, PasswordEnv string
 	// PasswordFile, KeyFile and KnownHosts are file paths, "~" not expanded.
 	PasswordFile, KeyFile, KnownHosts string
+	// TLSCA, TLSCert and TLSKey are the gNMI CA, client certificate and
+	// client key files (tls_ca, tls_cert, tls_key), "~" not expanded.
+	TLSCA, TLSCert, TLSKey string
 	// AllowLiteralPassword is true when the block opted in to a literal
 	// password; Password is then set.
 	AllowLiteralPassword bool

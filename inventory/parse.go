@@ -26,6 +26,7 @@ var (
 		{Name: "username_env"}, {Name: "password_env"}, {Name: "password_file"},
 		{Name: "key_file"}, {Name: "known_hosts"}, {Name: "password"},
 		{Name: "allow_literal_password"},
+		{Name: "tls_ca"}, {Name: "tls_cert"}, {Name: "tls_key"},
 	}}
 	deviceSchema = &hcl.BodySchema{
 		Attributes: []hcl.AttributeSchema{
@@ -137,6 +138,9 @@ func (p *parser) credentials(b *hcl.Block) hcl.Diagnostics {
 	str("password_file", &c.PasswordFile)
 	str("key_file", &c.KeyFile)
 	str("known_hosts", &c.KnownHosts)
+	str("tls_ca", &c.TLSCA)
+	str("tls_cert", &c.TLSCert)
+	str("tls_key", &c.TLSKey)
 	if a, ok := content.Attributes["allow_literal_password"]; ok {
 		v, ds := boolAttr(a, b.DefRange)
 		diags = append(diags, ds...)

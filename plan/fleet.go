@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/lossless-net/lossless/diag"
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/renderers"
@@ -81,6 +83,13 @@ func Load(in Input) ([]Device, map[string]*hcl.File, hcl.Diagnostics, error) {
 		if invDev == nil {
 			return nil, files, diags, fmt.Errorf("load %s: resolved device missing from the inventory", id.Name)
 		}
+		if err := vendors.CheckTransport(id.Vendor, invDev.Transport); err != nil {
+			var te *vendors.TransportError
+			if errors.As(err, &te) {
+				diags = append(diags, transportDiagnostic(invDev, te))
+				continue
+			}
+		}
 		var login vendors.Login
 		var err error
 		if in.Login != nil {
@@ -105,7 +114,27 @@ func Load(in Input) ([]Device, map[string]*hcl.File, hcl.Diagnostics, error) {
 		t := vendors.Target{Device: id.Name, Vendor: id.Vendor, Address: invDev.Address, Port: invDev.Port, Transport: invDev.Transport, Login: login, Logger: in.Logger}
 		devs = append(devs, Device{Intent: id, Target: t})
 	}
+	if diags.HasErrors() {
+		return nil, files, diags, nil
+	}
 	return sorted(devs), files, diags, nil
+}
+
+// RuleTransport marks a device whose vendor cannot be managed over its
+// inventory transport (NX-OS or CloudEngine with transport = "gnmi").
+const RuleTransport diag.Rule = "LL130"
+
+// transportDiagnostic is the validation error of a device whose vendor
+// refuses its transport; the reason comes from the vendor's package.
+func transportDiagnostic(d *inventory.Device, te *vendors.TransportError) *hcl.Diagnostic {
+	r := d.DeclRange
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Transport not supported for this vendor",
+		Detail:   fmt.Sprintf("Device %q (vendor %q) sets transport = %q: %s.", d.Name, te.Vendor, te.Transport, te.Reason),
+		Subject:  &r,
+		Extra:    RuleTransport,
+	}
 }
 
 // Select keeps the devices matching any of targets: a device name,

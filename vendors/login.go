@@ -38,6 +38,19 @@ type Login struct {
 	// InsecureIgnoreHostKey skips the host key check
 	// (-insecure-ignore-host-key); never set it by default.
 	InsecureIgnoreHostKey bool
+
+	// TLSCA is the PEM file of the CA that signs a gNMI target's
+	// certificate; empty trusts the system roots.
+	TLSCA string
+	// TLSCert and TLSKey are the PEM client certificate and key files a
+	// gNMI target may ask for (mutual TLS); empty for none.
+	TLSCert, TLSKey string
+	// InsecureSkipVerify accepts any gNMI server certificate
+	// (-insecure-skip-verify); never set it by default.
+	InsecureSkipVerify bool
+	// Plaintext speaks gNMI without TLS (-plaintext), sending the
+	// password in clear; never set it by default.
+	Plaintext bool
 }
 
 // LookupEnv reads an environment variable, as os.LookupEnv does; tests
@@ -97,6 +110,7 @@ func LoginFor(device string, c *inventory.Credentials, env LookupEnv, home strin
 			return Login{}, fmt.Errorf("login %s: credentials %q give neither a password nor a key file, and SSH_AUTH_SOCK names no ssh-agent", device, c.Name)
 		}
 	}
+	l.TLSCA, l.TLSCert, l.TLSKey = expand(c.TLSCA, home), expand(c.TLSCert, home), expand(c.TLSKey, home)
 	l.KnownHosts = c.KnownHosts
 	if l.KnownHosts == "" {
 		l.KnownHosts = defaultKnownHosts

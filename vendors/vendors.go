@@ -57,11 +57,16 @@ func Register(v Vendor) {
 	registry[v.Name] = v
 }
 
-// Lookup returns the vendor registered under name.
+// Lookup returns the vendor registered under name. Its Dial honours
+// Target.Transport: a transport registered with RegisterTransport dials
+// there, one refused with RefuseTransport is a *TransportError.
 func Lookup(name string) (Vendor, bool) {
 	mu.RLock()
 	defer mu.RUnlock()
 	v, ok := registry[name]
+	if ok {
+		v.Dial = byTransport(v.Name, v.Dial)
+	}
 	return v, ok
 }
 

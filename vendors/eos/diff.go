@@ -2,6 +2,7 @@ package eos
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -338,7 +339,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	want := canonTree(desired.Tree)
 	sc := newScope(want, all)
 	have := sc.filter(all)
-	d := &differ{users: sc.users}
+	d := &differ{}
 	d.diff(want, have)
 
 	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
@@ -347,7 +348,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 		// The diff shows the stanzas that change, whole: on a switch
 		// with many ports the rest is noise (and time).
 		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(ordered(d.only(have), want)), print(d.only(want)))
-		ch.Disruptive = d.disruptive()
+		ch.Disruptive = d.disruptive(d.pfcChanges(sc, have, want))
 	}
 	return ch, nil
 }
@@ -356,16 +357,13 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 type scope struct {
 	ifs      map[string]bool // interface stanza texts
 	profiles map[string]bool // "qos profile NAME" texts
-	// users are the ports applying each profile in the running config,
-	// by profile stanza text: service-profile expanded, for the plan.
-	users map[string][]string
 }
 
 // newScope: the managed ports and profiles of the rendering, the profiles
 // those ports apply now, and every other port applying a profile of the
 // rendering.
 func newScope(want, have []*node) *scope {
-	sc := &scope{ifs: map[string]bool{}, profiles: map[string]bool{}, users: map[string][]string{}}
+	sc := &scope{ifs: map[string]bool{}, profiles: map[string]bool{}}
 	wanted := map[string]bool{}
 	for _, n := range want {
 		switch {
@@ -382,7 +380,6 @@ func newScope(want, have []*node) *scope {
 		}
 		if sp := n.child("service-profile"); sp != nil && strings.HasPrefix(sp.text, "service-profile ") {
 			p := "qos profile " + strings.TrimPrefix(sp.text, "service-profile ")
-			sc.users[p] = append(sc.users[p], n.text[len("interface "):])
 			if sc.ifs[n.text] {
 				sc.profiles[p] = true
 			}
@@ -508,7 +505,6 @@ type op struct {
 type differ struct {
 	ops     []op
 	group   int
-	users   map[string][]string
 	reasons map[string]bool
 	// touched are the top-level keys of the stanzas and lines that change.
 	touched map[string]bool
@@ -525,23 +521,92 @@ func (d *differ) add(phase, step int, path []string, line string) {
 		d.reasons = map[string]bool{}
 	}
 	d.touched[keyOf(strings.TrimPrefix(top, "no "))] = true
-	switch {
-	case phase == phaseMap || phase == phaseMapRemove:
+	if phase == phaseMap || phase == phaseMapRemove {
 		d.reasons["the system-wide DSCP → traffic-class map changes: the moved DSCP values change queue on every port at once"] = true
-	case phase == phaseProfile && len(path) > 0 && len(d.users[path[0]]) > 0:
-		d.reasons[fmt.Sprintf("%s changes on every port that applies it at once (%s)", path[0], strings.Join(d.users[path[0]], ", "))] = true
-	}
-	if len(path) > 0 && strings.Contains(line, "priority-flow-control") && !strings.Contains(line, "watchdog") {
-		d.reasons["PFC changes on a port: traffic of the priorities that change may drop while the port's PFC is reprogrammed"] = true
 	}
 }
 
-func (d *differ) disruptive() []string {
-	out := make([]string, 0, len(d.reasons))
+// disruptive lists the reasons, with the ports whose PFC changes.
+func (d *differ) disruptive(pfcPorts []string) []string {
+	out := make([]string, 0, len(d.reasons)+1)
 	for r := range d.reasons {
 		out = append(out, r)
 	}
+	if len(pfcPorts) > 0 {
+		const show = 8
+		names := strings.Join(pfcPorts[:min(len(pfcPorts), show)], ", ")
+		if len(pfcPorts) > show {
+			names += fmt.Sprintf(" and %d more", len(pfcPorts)-show)
+		}
+		out = append(out, "PFC changes on "+names+": traffic of the priorities that change may drop while the port's PFC is reprogrammed")
+	}
 	sort.Strings(out)
+	return out
+}
+
+// pfcChanges returns the managed ports whose PFC settings differ between
+// the scoped running config and the rendering, each port read with its
+// `service-profile` expanded (the profile's lines, then the port's own,
+// which win; reference/eos.md §1b). A port that only moves between the
+// direct and the profile layout with the same settings is not listed.
+func (d *differ) pfcChanges(sc *scope, have, want []*node) []string {
+	var out []string
+	haveProf, wantProf := profilesOf(have), profilesOf(want)
+	haveIf, wantIf := index(have), index(want)
+	// A port can change only if its stanza or its profile does.
+	changes := func(n *node) bool {
+		if n == nil {
+			return false
+		}
+		sp := n.child("service-profile")
+		return d.touched[n.key] || sp != nil && d.touched["qos profile "+strings.TrimPrefix(sp.text, "service-profile ")]
+	}
+	for _, n := range want {
+		if !isInterface(n.text) || !changes(n) && !changes(haveIf[n.key]) {
+			continue
+		}
+		if !maps.Equal(pfc(n, wantProf), pfc(haveIf[n.key], haveProf)) {
+			out = append(out, n.text[len("interface "):])
+		}
+	}
+	for _, n := range have {
+		if isInterface(n.text) && sc.ifs[n.text] && wantIf[n.key] == nil && len(pfc(n, haveProf)) > 0 {
+			out = append(out, n.text[len("interface "):])
+		}
+	}
+	return out
+}
+
+func profilesOf(nodes []*node) map[string]*node {
+	m := map[string]*node{}
+	for _, n := range nodes {
+		if isProfile(n.text) {
+			m[strings.TrimPrefix(n.text, "qos profile ")] = n
+		}
+	}
+	return m
+}
+
+// pfc is a port's effective PFC lines by key: its profile's, overlaid
+// by its own.
+func pfc(port *node, profiles map[string]*node) map[string]string {
+	out := map[string]string{}
+	if port == nil {
+		return out
+	}
+	add := func(n *node) {
+		for _, l := range n.kids {
+			if strings.HasPrefix(strings.TrimPrefix(l.text, "no "), "priority-flow-control") {
+				out[l.key] = l.text
+			}
+		}
+	}
+	if sp := port.child("service-profile"); sp != nil {
+		if p := profiles[strings.TrimPrefix(sp.text, "service-profile ")]; p != nil {
+			add(p)
+		}
+	}
+	add(port)
 	return out
 }
 

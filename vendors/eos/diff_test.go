@@ -385,3 +385,41 @@ func bigConfigs(b testing.TB, lines int) ([]byte, string) {
 	des.WriteString(globals)
 	return []byte(run.String()), des.String()
 }
+
+// TestDisruptive: the plan names the ports whose PFC settings change,
+// reading each port with its service-profile expanded: a port moving
+// between the direct and the profile layout with the same settings is
+// not named, a profile change names every port applying it.
+func TestDisruptive(t *testing.T) {
+	canonical, profile := readFile(t, "canonical.cfg"), readFile(t, "profile.cfg")
+	const pfcPorts = "PFC changes on Ethernet1, Ethernet2:"
+	tests := []struct {
+		name, running, desired string
+		want                   []string // substrings, one per reason
+	}{
+		{"layout only", canonical, profile, nil},
+		{"layout only, back", profile, canonical, nil},
+		{"stale priority on ports", string(LabSeed([]byte(canonical))), canonical, []string{pfcPorts, "DSCP → traffic-class map"}},
+		{"profile change", strings.Replace(profile, "priority 3 no-drop", "priority 4 no-drop", 1), profile, []string{pfcPorts}},
+		{"ECN only", strings.Replace(profile, "150 kbytes", "100 kbytes", 1), profile, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ch, err := Diff("leaf1", []byte(tc.running), document(t, tc.desired))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ch.Empty() {
+				t.Fatal("no change")
+			}
+			if len(ch.Disruptive) != len(tc.want) {
+				t.Fatalf("disruptive %q, want %d reasons %q", ch.Disruptive, len(tc.want), tc.want)
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(ch.Disruptive[i], w) && !strings.Contains(ch.Disruptive[(i+1)%len(tc.want)], w) {
+					t.Errorf("disruptive %q lacks %q", ch.Disruptive, w)
+				}
+			}
+		})
+	}
+}

@@ -137,7 +137,7 @@ func lines(text []byte, fn func(n, spaces int, body string) error) error {
 		if spaces == 0 && (body == "end" || strings.HasPrefix(body, "hostname ")) {
 			continue
 		}
-		if strings.Contains(body, "  ") || strings.ContainsAny(body, "\t\v\f\u0085\u00a0") {
+		if unevenSpace(body) {
 			body = strings.Join(strings.Fields(body), " ")
 			if body == "" || body[0] == '!' {
 				continue
@@ -148,6 +148,24 @@ func lines(text []byte, fn func(n, spaces int, body string) error) error {
 		}
 	}
 	return nil
+}
+
+// unevenSpace reports whether a line needs its spacing collapsed: two
+// spaces in a row, a control character, or a non-ASCII byte (possibly a
+// Unicode space, which strings.Fields also splits on). One byte scan,
+// the common case of a clean line costing nothing more.
+func unevenSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if i+1 < len(s) && s[i+1] == ' ' {
+				return true
+			}
+		case c < ' ' || c >= 0x80:
+			return true
+		}
+	}
+	return false
 }
 
 // QoSView returns the part of a `show running-config` output that can be

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lossless-net/lossless/config"
@@ -185,6 +186,12 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, name string, opts 
 		return false, fmt.Errorf("review: %w", err)
 	}
 	d.log.Debug("session diffs", "op", "review", "session", name, "diff", diffs)
+	if strings.TrimSpace(diffs) == "" {
+		// EOS finds nothing to change: the plan read the device
+		// differently from how EOS stores it, and committing would
+		// leave the next plan showing the same change.
+		return false, fmt.Errorf("review: the session changes nothing on the device although the change has %d commands (the running config was read wrongly)", len(c.Commands))
+	}
 	if _, err := d.s.Exec(ctx, "configure session "+name+" commit timer "+timer(opts.ConfirmTimeout)); err != nil {
 		return false, fmt.Errorf("commit: %w", err)
 	}

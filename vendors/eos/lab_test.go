@@ -277,6 +277,25 @@ func TestDropAroundConfirm(t *testing.T) {
 	}
 }
 
+// TestNoOpChangeRefused: a change EOS finds nothing to do for (its
+// session diff is empty) is aborted and reported, not committed: the
+// plan must have read the device wrongly.
+func TestNoOpChangeRefused(t *testing.T) {
+	ctx := t.Context()
+	want := document(t, readFile(t, "canonical.cfg"))
+	n, tgt := startLab(t, want.Text)
+	before := running(n)
+	drv, ch := plan(t, ctx, tgt, want)
+	ch.Commands = []string{"qos map dscp 48 to traffic-class 6"}
+	res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+	if res.Err == nil || res.Applied || !res.RolledBack || !strings.Contains(res.Err.Error(), "changes nothing") {
+		t.Errorf("no-op change: %+v", res)
+	}
+	if running(n) != before {
+		t.Error("the device changed")
+	}
+}
+
 // TestConfirmTimeout: -confirm-timeout reaches the device as the commit
 // timer, in hh:mm:ss.
 func TestConfirmTimeout(t *testing.T) {

@@ -61,7 +61,10 @@ func (f *intentFlags) register(fs *flag.FlagSet) {
 // varFlags collects -var NAME=VALUE.
 type varFlags map[string]string
 
+// String is for flag.Value; the values are not printed back.
 func (v *varFlags) String() string { return "" }
+
+// Set adds one NAME=VALUE.
 
 func (v *varFlags) Set(s string) error {
 	name, value, ok := strings.Cut(s, "=")
@@ -78,7 +81,10 @@ func (v *varFlags) Set(s string) error {
 // stringsFlag collects a repeatable string flag.
 type stringsFlag []string
 
+// String joins the values for flag.Value.
 func (l *stringsFlag) String() string { return strings.Join(*l, ",") }
+
+// Set adds one value.
 
 func (l *stringsFlag) Set(s string) error { *l = append(*l, s); return nil }
 

@@ -156,11 +156,6 @@ type node struct {
 	kids      []*node
 }
 
-func newNode(text string, kids []*node) *node {
-	k, single := keyOf(text)
-	return &node{text: text, key: k, single: single, kids: kids}
-}
-
 // child returns the child with key k, or nil. Stanzas have few children,
 // so a scan beats a map.
 func (n *node) child(k string) *node {
@@ -229,12 +224,15 @@ func canon(text string) string {
 // canonTree copies nodes with canonical text, without hidden lines.
 func canonTree(nodes []*config.Node) []*node {
 	out := make([]*node, 0, len(nodes))
-	for _, n := range nodes {
+	slab := make([]node, len(nodes)) // one allocation per level
+	for i, n := range nodes {
 		t := canon(n.Text)
 		if len(n.Children) == 0 && isHidden(t) {
 			continue
 		}
-		out = append(out, newNode(t, canonTree(n.Children)))
+		k, single := keyOf(t)
+		slab[i] = node{text: t, key: k, single: single, kids: canonTree(n.Children)}
+		out = append(out, &slab[i])
 	}
 	return dedupe(out)
 }

@@ -3,6 +3,7 @@ package nxos
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lossless-net/lossless/config"
@@ -38,30 +39,57 @@ func Parse(text []byte) ([]*config.Node, error) {
 }
 
 // parse is Parse into canonical nodes (canon, hidden lines dropped), in
-// one pass.
+// one pass and a handful of allocations: nodes go into one slab, and the
+// children lists are cut from one shared slice once every parent is known.
 func parse(text []byte) ([]*node, error) {
-	var roots []*node
-	var stack []*node
-	// One allocation for all the nodes.
-	slab := make([]node, 0, bytes.Count(text, []byte{'\n'})+1)
-	err := lines(text, func(n, depth int, body string) error {
+	n := bytes.Count(text, []byte{'\n'}) + 1
+	slab := make([]node, 0, n)
+	parent := make([]int32, 0, n) // index in slab, -1 for top level
+	var stack []int32             // stack[d] is the last node at depth d
+	err := lines(text, func(line, depth int, body string) error {
 		if depth > len(stack) {
-			return fmt.Errorf("parse running config line %d %q: indented under a line at depth %d", n, body, len(stack)-1)
+			return fmt.Errorf("parse running config line %d %q: indented under a line at depth %d", line, body, len(stack)-1)
 		}
 		stack = stack[:depth]
+		p := int32(-1)
+		if depth > 0 {
+			p = stack[depth-1]
+		}
 		t := canon(body)
 		k, single := keyOf(t)
 		slab = append(slab, node{text: t, key: k, single: single})
-		nd := &slab[len(slab)-1]
-		if depth == 0 {
-			roots = append(roots, nd)
-		} else {
-			stack[depth-1].kids = append(stack[depth-1].kids, nd)
-		}
-		stack = append(stack, nd)
+		parent = append(parent, p)
+		stack = append(stack, int32(len(slab)-1))
 		return nil
 	})
-	return dropHidden(roots), err
+	if err != nil {
+		return nil, err
+	}
+	counts := make([]int32, len(slab)+1) // counts[i+1]: children of i; counts[0]: roots
+	for _, p := range parent {
+		counts[p+1]++
+	}
+	ptrs := make([]*node, len(slab))
+	offset := make([]int32, len(counts))
+	sum := int32(0)
+	for i, c := range counts {
+		offset[i] = sum
+		sum += c
+	}
+	fill := slices.Clone(offset)
+	for i := range slab {
+		p := parent[i] + 1
+		ptrs[fill[p]] = &slab[i]
+		fill[p]++
+	}
+	for i := range slab {
+		if c := counts[i+1]; c > 0 {
+			o := offset[i+1]
+			slab[i].kids = ptrs[o : o+c : o+c]
+		}
+	}
+	roots := ptrs[0:counts[0]:counts[0]]
+	return dropHidden(roots), nil
 }
 
 // dropHidden removes hidden default lines that have no children.

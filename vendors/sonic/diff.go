@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/lossless-net/lossless/config"
-	"github.com/lossless-net/lossless/golden"
-	render "github.com/lossless-net/lossless/renderers/sonic"
 	"github.com/lossless-net/lossless/sonicyang"
 	"github.com/lossless-net/lossless/vendors"
 )
@@ -77,90 +75,6 @@ var readTables = func() map[string]bool {
 	return m
 }()
 
-// ParseRunning decodes `show runningconfiguration all` (or a Running
-// result) and keeps the tables lossless reads. It drops "bgpraw", reads
-// the "localhost" scope of a multi-ASIC device, and joins a leaf-list
-// value into CONFIG_DB's comma-separated string.
-func ParseRunning(b []byte) (config.DB, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(b, &top); err != nil {
-		return nil, fmt.Errorf("parse running config: %w", err)
-	}
-	if lh, ok := top["localhost"]; ok && !anyTable(top) {
-		top = nil
-		if err := json.Unmarshal(lh, &top); err != nil {
-			return nil, fmt.Errorf("parse running config: localhost: %w", err)
-		}
-	}
-	db := config.DB{}
-	for tn, raw := range top {
-		if !readTables[tn] {
-			continue
-		}
-		var keys map[string]map[string]any
-		if err := json.Unmarshal(raw, &keys); err != nil {
-			return nil, fmt.Errorf("parse running config: table %s: %w", tn, err)
-		}
-		t := make(map[string]map[string]string, len(keys))
-		for k, fields := range keys {
-			f := make(map[string]string, len(fields))
-			for n, v := range fields {
-				s, err := fieldString(v)
-				if err != nil {
-					return nil, fmt.Errorf("parse running config: %s|%s field %s: %w", tn, k, n, err)
-				}
-				f[n] = s
-			}
-			t[k] = f
-		}
-		db[tn] = t
-	}
-	return db, nil
-}
-
-func anyTable(top map[string]json.RawMessage) bool {
-	for tn := range top {
-		if readTables[tn] || tn == "PORT" || tn == "DEVICE_METADATA" {
-			return true
-		}
-	}
-	return false
-}
-
-// fieldString returns a CONFIG_DB value: a string, or a leaf-list printed
-// as a JSON array of strings (sonic-cfggen's form of a "name@" field).
-func fieldString(v any) (string, error) {
-	switch x := v.(type) {
-	case string:
-		return x, nil
-	case []any:
-		s := make([]string, len(x))
-		for i, e := range x {
-			es, ok := e.(string)
-			if !ok {
-				return "", fmt.Errorf("list element %v is not a string", e)
-			}
-			s[i] = es
-		}
-		return strings.Join(s, ","), nil
-	}
-	return "", fmt.Errorf("value %v is not a string", v)
-}
-
-// normalise rewrites references in the old `[TABLE|name]` form to the bare
-// name (reference/sonic.md Errata), in place.
-func normalise(db config.DB) {
-	for tn, fields := range refs {
-		for _, entry := range db[tn] {
-			for f := range fields {
-				if v, ok := entry[f]; ok && strings.Contains(v, "[") {
-					entry[f] = bareRefs(v)
-				}
-			}
-		}
-	}
-}
-
 // bareRefs turns "[T|a]" into "a", and a comma list of them into "a,b".
 func bareRefs(v string) string {
 	parts := strings.Split(v, ",")
@@ -193,11 +107,23 @@ type scope struct {
 	// from outside the scope and from the rendering; refIn those
 	// referenced from keys inside the scope.
 	refIn, refOut, refDesired map[string]map[string]bool
+	// order memoises keys.
+	order map[string][]string
+}
+
+// keys returns the keys of table tn on either side, in natural order.
+func (s *scope) keys(tn string) []string {
+	k, ok := s.order[tn]
+	if !ok {
+		k = union(s.running[tn], s.desired[tn])
+		s.order[tn] = k
+	}
+	return k
 }
 
 func newScope(desired, running config.DB) *scope {
 	s := &scope{desired: desired, running: running, ports: map[string]bool{},
-		refIn: map[string]map[string]bool{}, refOut: map[string]map[string]bool{}, refDesired: map[string]map[string]bool{}}
+		refIn: map[string]map[string]bool{}, refOut: map[string]map[string]bool{}, refDesired: map[string]map[string]bool{}, order: map[string][]string{}}
 	for _, tn := range referrerTables {
 		for k, fields := range desired[tn] {
 			if tn == "CABLE_LENGTH" {
@@ -217,10 +143,14 @@ func newScope(desired, running config.DB) *scope {
 			if !ok {
 				continue
 			}
+			if m[target] == nil {
+				m[target] = map[string]bool{}
+			}
+			if !strings.Contains(v, ",") {
+				m[target][v] = true
+				continue
+			}
 			for _, name := range strings.Split(v, ",") {
-				if m[target] == nil {
-					m[target] = map[string]bool{}
-				}
 				m[target][name] = true
 			}
 		}
@@ -329,6 +259,8 @@ type op struct {
 	// shrink is true for a scheduler weight that goes down: sent before
 	// the weights that go up.
 	shrink bool
+	// phase and rank are order()'s result, set by ops.
+	phase, rank int
 }
 
 // order places an op in the patch: creates and in-place replacements of
@@ -350,8 +282,8 @@ func (o *op) order() (phase, table int) {
 }
 
 func compareOps(a, b *op) int {
-	pa, ta := a.order()
-	pb, tb := b.order()
+	pa, ta := a.phase, a.rank
+	pb, tb := b.phase, b.rank
 	switch {
 	case pa != pb:
 		return pa - pb
@@ -397,7 +329,6 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}
-	normalise(have)
 	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
 	want := config.DB{}
 	for tn, keys := range desired.DB {
@@ -420,7 +351,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 			ch.Disruptive = append(ch.Disruptive, note)
 		}
 	}
-	ch.Diff = golden.Unified(device+" running (scope)", device+" desired", string(render.Text(sc.scoped())), string(render.Text(want)))
+	ch.Diff = unified(device+" running (scope)", device+" desired", sc.scoped(), want, sc.keys)
 	return ch, nil
 }
 
@@ -429,7 +360,16 @@ func (s *scope) ops() ([]*op, []string) {
 	var ops []*op
 	var skipped []string
 	for _, tn := range owned() {
-		keys := union(s.running[tn], s.desired[tn])
+		// Any order: the ops are sorted below.
+		keys := make([]string, 0, len(s.running[tn])+len(s.desired[tn]))
+		for k := range s.running[tn] {
+			keys = append(keys, k)
+		}
+		for k := range s.desired[tn] {
+			if _, ok := s.running[tn][k]; !ok {
+				keys = append(keys, k)
+			}
+		}
 		var removedKeys int
 		var tableOps []*op
 		for _, k := range keys {
@@ -440,13 +380,14 @@ func (s *scope) ops() ([]*op, []string) {
 				tableOps = append(tableOps, &op{Op: "remove", Path: pointer(tn, k), table: tn, key: k})
 				removedKeys++
 			case want == nil:
-				for _, f := range sortedKeys(have) {
+				for f := range have {
 					tableOps = append(tableOps, &op{Op: "remove", Path: pointer(tn, k, f), table: tn, key: k, field: f})
 				}
 			case full == nil:
 				tableOps = append(tableOps, &op{Op: "add", Path: pointer(tn, k), Value: want, table: tn, key: k})
+			case equalFields(have, want):
 			default:
-				for _, f := range union(have, want) {
+				for _, f := range fieldNames(have, want) {
 					hv, hok := have[f]
 					wv, wok := want[f]
 					var o *op
@@ -480,8 +421,28 @@ func (s *scope) ops() ([]*op, []string) {
 		}
 		ops = append(ops, tableOps...)
 	}
-	slices.SortStableFunc(ops, compareOps)
+	for _, o := range ops {
+		o.phase, o.rank = o.order()
+	}
+	// compareOps is a total order (no two ops share table, key and
+	// field), so the map order above does not show.
+	slices.SortFunc(ops, compareOps)
+	slices.Sort(skipped)
 	return ops, skipped
+}
+
+// fieldNames returns the field names of a and b, unsorted.
+func fieldNames(a, b map[string]string) []string {
+	n := make([]string, 0, len(a)+len(b))
+	for f := range a {
+		n = append(n, f)
+	}
+	for f := range b {
+		if _, ok := a[f]; !ok {
+			n = append(n, f)
+		}
+	}
+	return n
 }
 
 func change(hv string, hok bool, wv string, wok bool) string {
@@ -557,10 +518,7 @@ func patchJSON(ops []*op) json.RawMessage {
 }
 
 // quote writes s as a JSON string.
-func quote(b *strings.Builder, s string) {
-	q, _ := json.Marshal(s) // a string always marshals
-	b.Write(q)
-}
+func quote(b *strings.Builder, s string) { b.WriteString(jsonString(s)) }
 
 // union returns the keys of a and b in natural order.
 func union[V any](a, b map[string]V) []string {
@@ -578,3 +536,15 @@ func union[V any](a, b map[string]V) []string {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return union(m, map[string]V(nil)) }
+
+func equalFields(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}

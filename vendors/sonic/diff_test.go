@@ -10,22 +10,23 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/golden"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 )
 
-// patchOp is one decoded operation of a Change's patch.
-type patchOp struct {
+// testOp is one decoded operation of a Change's patch.
+type testOp struct {
 	Op    string          `json:"op"`
 	Path  string          `json:"path"`
 	Value json.RawMessage `json:"value"`
 }
 
-func decodePatch(t *testing.T, p json.RawMessage) []patchOp {
+func decodePatch(t *testing.T, p json.RawMessage) []testOp {
 	t.Helper()
 	if len(p) == 0 {
 		return nil
 	}
-	var ops []patchOp
+	var ops []testOp
 	if err := json.Unmarshal(p, &ops); err != nil {
 		t.Fatalf("patch is not a JSON Patch: %v\n%s", err, p)
 	}
@@ -43,7 +44,7 @@ func tokens(p string) []string {
 
 // step applies one operation to db in place, as GCU's applier applies
 // one change, failing the test on an operation RFC 6902 does not allow.
-func step(t *testing.T, db config.DB, o patchOp) {
+func step(t *testing.T, db config.DB, o testOp) {
 	t.Helper()
 	toks := tokens(o.Path)
 	switch {
@@ -141,7 +142,7 @@ func base(t *testing.T, want config.DB, edit func(db config.DB)) []byte {
 // walk applies a change's patch to running step by step, checking after
 // every step that no reference dangles and no table is empty, and returns
 // the result.
-func walk(t *testing.T, running []byte, ops []patchOp) config.DB {
+func walk(t *testing.T, running []byte, ops []testOp) config.DB {
 	t.Helper()
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(running, &all); err != nil {
@@ -168,7 +169,7 @@ func walk(t *testing.T, running []byte, ops []patchOp) config.DB {
 	return db
 }
 
-func diff(t *testing.T, running []byte, want config.DB) (*config.Document, []patchOp, []string, string) {
+func diff(t *testing.T, running []byte, want config.DB) (*config.Document, []testOp, []string, string) {
 	t.Helper()
 	doc := &config.Document{Device: "leaf1", Format: config.ConfigDB, DB: want, Text: render.Text(want)}
 	ch, err := Diff("leaf1", running, doc)
@@ -178,7 +179,7 @@ func diff(t *testing.T, running []byte, want config.DB) (*config.Document, []pat
 	return doc, decodePatch(t, ch.Patch), ch.Disruptive, ch.Diff
 }
 
-func paths(ops []patchOp) []string {
+func paths(ops []testOp) []string {
 	var p []string
 	for _, o := range ops {
 		p = append(p, o.Op+" "+o.Path)
@@ -431,4 +432,50 @@ func FuzzParseRunning(f *testing.F) {
 			t.Fatalf("a parsed config failed to diff: %v", err)
 		}
 	})
+}
+
+// TestLineDiff: the kept and removed lines of the line diff print the
+// running side exactly as config_db.json, the kept and added lines the
+// desired side; for one change the hunks are golden.Unified's.
+func TestLineDiff(t *testing.T) {
+	canon := canonical(t).DB
+	seeded, err := ParseRunning(LabSeed(canonical(t).Text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := cloneDB(canon)
+	one["WRED_PROFILE"]["ROCE_LOSSLESS"]["green_min_threshold"] = "1"
+	pairs := map[string][2]config.DB{
+		"seeded":       {newScope(canon, seeded).scoped(), canon},
+		"one change":   {one, canon},
+		"empty":        {config.DB{}, canon},
+		"table gone":   {canon, config.DB{"QUEUE": canon["QUEUE"]}},
+		"table empty":  {config.DB{"QUEUE": {}}, config.DB{"QUEUE": {"Ethernet0|1": {}}}},
+		"both empty":   {config.DB{}, config.DB{}},
+		"seeded whole": {seeded, canon},
+	}
+	for name, p := range pairs {
+		t.Run(name, func(t *testing.T) {
+			w := lineDiff(p[0], p[1], nil)
+			var a, b strings.Builder
+			for _, l := range w.text() {
+				if l.op != '+' {
+					a.WriteString(l.text + "\n")
+				}
+				if l.op != '-' {
+					b.WriteString(l.text + "\n")
+				}
+			}
+			if d := cmp.Diff(string(render.Text(p[0])), a.String()); d != "" {
+				t.Errorf("running side (-Text +diff):\n%s", d)
+			}
+			if d := cmp.Diff(string(render.Text(p[1])), b.String()); d != "" {
+				t.Errorf("desired side (-Text +diff):\n%s", d)
+			}
+		})
+	}
+	want := golden.Unified("a", "b", string(render.Text(one)), string(render.Text(canon)))
+	if d := cmp.Diff(want, unified("a", "b", one, canon, nil)); d != "" {
+		t.Errorf("one change (-golden.Unified +unified):\n%s", d)
+	}
 }

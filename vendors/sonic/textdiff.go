@@ -1,0 +1,358 @@
+package sonic
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/sonicyang"
+)
+
+// diffContext is the number of unchanged lines around each change, as
+// golden.Unified prints them.
+const diffContext = 3
+
+// dline is one line of a line diff: ' ' kept, '-' removed, '+' added;
+// or, with fold set, n kept lines printed only if a hunk shows them (an
+// entry equal on both sides: most of a large config).
+type dline struct {
+	op   byte
+	text string
+	n    int
+	fold func() []string
+}
+
+// unified returns the unified diff of a and b printed as config_db.json
+// (renderers/sonic.Text's form: 4-space indent, natural key order), ""
+// when they are equal. Both sides are sorted trees, so the line diff is a
+// merge of the two walks, linear in their size; a text diff (go-diff, as
+// golden.Unified) of two 10,000-line documents with changes on every port
+// costs tens of milliseconds. Its hunks are printed as golden.Unified
+// prints them.
+//
+// order, when not nil, returns a table's keys in natural order (a superset
+// of the keys of both sides), saving a sort per table.
+func unified(aName, bName string, a, b config.DB, order func(table string) []string) string {
+	w := lineDiff(a, b, order)
+	if !w.changed {
+		return ""
+	}
+	return w.hunks(aName, bName)
+}
+
+// lineDiff returns the line diff of a and b as config_db.json.
+func lineDiff(a, b config.DB, order func(string) []string) *diffWriter {
+	n := 0
+	for _, t := range b {
+		n += len(t)
+	}
+	w := &diffWriter{lines: make([]dline, 0, 2*n+16)}
+	if len(a) == 0 || len(b) == 0 {
+		w.replaceLines(docLines(a), docLines(b))
+		return w
+	}
+	w.add(' ', "{")
+	tables := union(a, b)
+	lastA, lastB := lastOf(a), lastOf(b)
+	for _, tn := range tables {
+		at, aok := a[tn]
+		bt, bok := b[tn]
+		switch {
+		case !aok:
+			w.block('+', "    ", tn, bt, tn == lastB, printTable)
+		case !bok:
+			w.block('-', "    ", tn, at, tn == lastA, printTable)
+		default:
+			keys := order
+			if keys == nil {
+				keys = func(string) []string { return union(at, bt) }
+			}
+			w.table(tn, at, bt, tn == lastA, tn == lastB, keys(tn))
+		}
+	}
+	w.add(' ', "}")
+	return w
+}
+
+// docLines prints a whole document as renderers/sonic.Text does.
+func docLines(db config.DB) []string {
+	if len(db) == 0 {
+		return []string{"{}"}
+	}
+	lines := []string{"{"}
+	tables := sortedKeys(db)
+	for i, tn := range tables {
+		printTable("    ", tn, db[tn], i == len(tables)-1, func(s string) { lines = append(lines, s) })
+	}
+	return append(lines, "}")
+}
+
+type diffWriter struct {
+	lines   []dline
+	changed bool
+}
+
+func (w *diffWriter) add(op byte, text string) {
+	w.lines = append(w.lines, dline{op: op, text: text, n: 1})
+	if op != ' ' {
+		w.changed = true
+	}
+}
+
+// text returns all lines, folds printed.
+func (w *diffWriter) text() []dline {
+	var out []dline
+	for _, l := range w.lines {
+		if l.fold == nil {
+			out = append(out, l)
+			continue
+		}
+		for _, t := range l.fold() {
+			out = append(out, dline{op: ' ', text: t, n: 1})
+		}
+	}
+	return out
+}
+
+// pair adds a line present on both sides: kept when equal, else removed
+// and added.
+func (w *diffWriter) pair(a, b string) {
+	if a == b {
+		w.add(' ', a)
+		return
+	}
+	w.add('-', a)
+	w.add('+', b)
+}
+
+func comma(last bool) string {
+	if last {
+		return ""
+	}
+	return ","
+}
+
+func lastOf[V any](m map[string]V) string {
+	last := ""
+	for k := range m {
+		if last == "" || sonicyang.NaturalCompare(k, last) > 0 {
+			last = k
+		}
+	}
+	return last
+}
+
+// block adds a whole table or entry that only one side has.
+func (w *diffWriter) block(op byte, indent, name string, v any, last bool, print func(indent, name string, v any, last bool, emit func(string))) {
+	print(indent, name, v, last, func(s string) { w.add(op, s) })
+}
+
+func printTable(indent, name string, v any, last bool, emit func(string)) {
+	t := v.(map[string]map[string]string)
+	if len(t) == 0 {
+		emit(indent + jsonString(name) + ": {}" + comma(last))
+		return
+	}
+	emit(indent + jsonString(name) + ": {")
+	keys := sortedKeys(t)
+	for i, k := range keys {
+		printEntry(indent+"    ", k, t[k], i == len(keys)-1, emit)
+	}
+	emit(indent + "}" + comma(last))
+}
+
+func printEntry(indent, name string, fields map[string]string, last bool, emit func(string)) {
+	if len(fields) == 0 {
+		emit(indent + jsonString(name) + ": {}" + comma(last))
+		return
+	}
+	emit(indent + jsonString(name) + ": {")
+	fs := sortedKeys(fields)
+	for i, f := range fs {
+		emit(indent + "    " + jsonString(f) + ": " + jsonString(fields[f]) + comma(i == len(fs)-1))
+	}
+	emit(indent + "}" + comma(last))
+}
+
+func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, lastB bool, keys []string) {
+	if len(a) == 0 || len(b) == 0 {
+		var la, lb []string
+		printTable("    ", tn, a, lastA, func(s string) { la = append(la, s) })
+		printTable("    ", tn, b, lastB, func(s string) { lb = append(lb, s) })
+		w.replaceLines(la, lb)
+		return
+	}
+	w.add(' ', "    "+jsonString(tn)+": {")
+	ka, kb := lastOf(a), lastOf(b)
+	for _, k := range keys {
+		af, aok := a[k]
+		bf, bok := b[k]
+		switch {
+		case !aok && !bok:
+		case !aok:
+			printEntry("        ", k, bf, k == kb, func(s string) { w.add('+', s) })
+		case !bok:
+			printEntry("        ", k, af, k == ka, func(s string) { w.add('-', s) })
+		default:
+			w.entry(k, af, bf, k == ka, k == kb)
+		}
+	}
+	w.pair("    }"+comma(lastA), "    }"+comma(lastB))
+}
+
+func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) {
+	if lastA == lastB && len(a) > 0 && equalFields(a, b) {
+		w.lines = append(w.lines, dline{op: ' ', n: len(a) + 2, fold: func() []string {
+			var l []string
+			printEntry("        ", k, a, lastA, func(s string) { l = append(l, s) })
+			return l
+		}})
+		return
+	}
+	if len(a) == 0 || len(b) == 0 {
+		var la, lb []string
+		printEntry("        ", k, a, lastA, func(s string) { la = append(la, s) })
+		printEntry("        ", k, b, lastB, func(s string) { lb = append(lb, s) })
+		w.replaceLines(la, lb)
+		return
+	}
+	const indent = "            "
+	w.add(' ', "        "+jsonString(k)+": {")
+	fa, fb := lastOf(a), lastOf(b)
+	for _, f := range union(a, b) {
+		av, aok := a[f]
+		bv, bok := b[f]
+		switch {
+		case !aok:
+			w.add('+', indent+jsonString(f)+": "+jsonString(bv)+comma(f == fb))
+		case !bok:
+			w.add('-', indent+jsonString(f)+": "+jsonString(av)+comma(f == fa))
+		default:
+			w.pair(indent+jsonString(f)+": "+jsonString(av)+comma(f == fa), indent+jsonString(f)+": "+jsonString(bv)+comma(f == fb))
+		}
+	}
+	w.pair("        }"+comma(lastA), "        }"+comma(lastB))
+}
+
+func (w *diffWriter) replaceLines(a, b []string) {
+	if strings.Join(a, "\n") == strings.Join(b, "\n") {
+		for _, l := range a {
+			w.add(' ', l)
+		}
+		return
+	}
+	for _, l := range a {
+		w.add('-', l)
+	}
+	for _, l := range b {
+		w.add('+', l)
+	}
+}
+
+// jsonString quotes s as encoding/json does (and renderers/sonic.Text).
+func jsonString(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
+			q, _ := json.Marshal(s) // a string always marshals
+			return string(q)
+		}
+	}
+	return `"` + s + `"`
+}
+
+// hunks prints the lines as unified-diff hunks with diffContext lines of
+// context, merging changes at most twice that apart, as golden.Unified
+// does.
+func (w *diffWriter) hunks(aName, bName string) string {
+	items := w.lines
+	// start[i] is the line index of items[i]; aBefore[i] and bBefore[i]
+	// count the lines of each side before it.
+	start := make([]int, len(items)+1)
+	aBefore := make([]int, len(items)+1)
+	bBefore := make([]int, len(items)+1)
+	var changes []int // line indexes of changed lines
+	for i, it := range items {
+		start[i+1], aBefore[i+1], bBefore[i+1] = start[i]+it.n, aBefore[i], bBefore[i]
+		if it.op != '+' {
+			aBefore[i+1] += it.n
+		}
+		if it.op != '-' {
+			bBefore[i+1] += it.n
+		}
+		if it.op != ' ' {
+			changes = append(changes, start[i])
+		}
+	}
+	total := start[len(items)]
+	var out strings.Builder
+	out.Grow(64 * len(changes))
+	fmt.Fprintf(&out, "--- %s\n+++ %s\n", aName, bName)
+	item := 0 // the item holding line `from`, found walking forward
+	for c := 0; c < len(changes); {
+		last := c
+		for last+1 < len(changes) && changes[last+1]-changes[last]-1 <= 2*diffContext {
+			last++
+		}
+		from, to := max(0, changes[c]-diffContext), min(total, changes[last]+1+diffContext)
+		for start[item+1] <= from {
+			item++
+		}
+		aStart := aBefore[item] + 1
+		bStart := bBefore[item] + 1
+		if items[item].op == ' ' {
+			aStart += from - start[item]
+			bStart += from - start[item]
+		}
+		// Count first, so the header is written before the body without
+		// building the body twice.
+		aLen, bLen := 0, 0
+		w.visit(items, start, item, from, to, func(op byte, _ string) {
+			if op != '+' {
+				aLen++
+			}
+			if op != '-' {
+				bLen++
+			}
+		})
+		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(aStart, aLen), hunkRange(bStart, bLen))
+		w.visit(items, start, item, from, to, func(op byte, t string) {
+			out.WriteByte(op)
+			out.WriteString(t)
+			out.WriteByte('\n')
+		})
+		c = last + 1
+	}
+	return out.String()
+}
+
+// visit calls f for the lines from..to-1, starting at items[item]; a
+// fold is printed only when touched.
+func (w *diffWriter) visit(items []dline, start []int, item, from, to int, f func(op byte, text string)) {
+	for i := item; i < len(items) && start[i] < to; i++ {
+		it := items[i]
+		if it.fold == nil {
+			if start[i] >= from {
+				f(it.op, it.text)
+			}
+			continue
+		}
+		for o, t := range it.fold() {
+			if x := start[i] + o; x >= from && x < to {
+				f(' ', t)
+			}
+		}
+	}
+}
+
+// hunkRange prints a unified-diff range as golden.Unified does: "start,len",
+// "start" for one line, "start-1,0" for none.
+func hunkRange(start, n int) string {
+	switch n {
+	case 0:
+		return fmt.Sprintf("%d,0", start-1)
+	case 1:
+		return fmt.Sprint(start)
+	}
+	return fmt.Sprintf("%d,%d", start, n)
+}

@@ -400,6 +400,17 @@ assign "all" {
 	if got := fab.Variables["ecn_max"].AsString(); got != "500KB" {
 		t.Errorf("-var over -var-file = %q, want 500KB", got)
 	}
+	jsonFile := filepath.Join(dir, "prod.vars.json")
+	if err := os.WriteFile(jsonFile, []byte(`{"ecn_max": "2MB", "cnp_dscp": [46]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fab, d = Load(intentDir, nil, []string{varFile, jsonFile})
+	if d.HasErrors() {
+		t.Fatalf("load with a JSON var file: %s", diagText(d))
+	}
+	if got := fab.Variables["ecn_max"].AsString(); got != "2MB" {
+		t.Errorf("later var file = %q, want 2MB", got)
+	}
 }
 
 // TestMissingUnitHint checks that a bare number's message suggests the unit.

@@ -120,7 +120,13 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 	given := map[string]cty.Value{}
 	givenRange := map[string]*hcl.Range{}
 	for _, path := range varFiles {
-		f, d := parser.ParseHCLFile(path)
+		// NAME = VALUE lines, or a JSON object for a *.json file (as
+		// Terraform's *.tfvars.json).
+		parse := parser.ParseHCLFile
+		if strings.HasSuffix(path, ".json") {
+			parse = parser.ParseJSONFile
+		}
+		f, d := parse(path)
 		diags = append(diags, d...)
 		if f == nil || d.HasErrors() {
 			continue

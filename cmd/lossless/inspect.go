@@ -29,7 +29,8 @@ Options:
   -text             print a readable summary instead of JSON
   -inventory FILE   inventory file (default: DIR/inventory.hcl)
   -var NAME=VALUE   set a variable; repeatable
-  -var-file FILE    read variable values from an HCL file; repeatable
+  -var-file FILE    read variable values from an HCL file (NAME = VALUE)
+                    or a *.json object; repeatable, later files win
 
 Examples:
   lossless inspect leaf1 examples/ai-fabric

@@ -33,7 +33,8 @@ Options:
   -inventory FILE   inventory file: an HCL inventory or a containerlab
                     *.clab.yml topology (default: DIR/inventory.hcl)
   -var NAME=VALUE   set a variable; repeatable; overrides -var-file
-  -var-file FILE    read variable values from an HCL file; repeatable
+  -var-file FILE    read variable values from an HCL file (NAME = VALUE)
+                    or a *.json object; repeatable, later files win
   -strict           fail on warnings too
   -json             print one JSON document on stdout instead of text
   -no-color         never colour the text output (colour needs a terminal

@@ -338,7 +338,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	}
 	want := canonTree(desired.Tree)
 	sc := newScope(want, all)
-	have := sc.filter(all)
+	have := sc.filter(all, want)
 	d := &differ{}
 	d.diff(want, have)
 
@@ -412,37 +412,44 @@ func newScope(want, have []*node) *scope {
 	return sc
 }
 
-// filter keeps the running stanzas and lines inside the scope.
-func (sc *scope) filter(have []*node) []*node {
+// filter keeps the running stanzas and lines inside the scope for the
+// rendering want.
+func (sc *scope) filter(have, want []*node) []*node {
+	wantBy := index(want)
 	var out []*node
 	for _, n := range have {
 		switch {
 		case isProfile(n.text) && sc.profiles[n.text], isInterface(n.text) && sc.ifs[n.text]:
-			out = append(out, scoped(n))
-		case isMapLine(n.text), isPFCGlobal(n):
+			out = append(out, scoped(n, wantBy[n.key]))
+		case isProfile(n.text), isInterface(n.text):
+		case isMapLine(n.text), isPFCGlobal(n), wantBy[n.key] != nil:
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// scoped copies a port or profile stanza with its in-scope lines only;
-// a stanza that has nothing else is returned as it is.
-func scoped(n *node) *node {
-	if allScoped(n) {
+// scoped copies a port or profile stanza with its in-scope lines only:
+// the kinds of line the renderer writes, and any other line the
+// rendering w (nil: none) has for it, so that a rendering never fights a
+// line the scope cannot see. A stanza that has nothing else is returned
+// as it is.
+func scoped(n, w *node) *node {
+	if allScoped(n, w) {
 		return n
 	}
 	c := &node{text: n.text, key: n.key, kids: make([]*node, 0, len(n.kids))}
 	for _, l := range n.kids {
-		if !portLine(l.text) {
+		if !portLine(l.text) && w.child(l.key) == nil {
 			continue
 		}
 		if scopedQueue(l.text) {
+			wq := w.child(l.key)
 			q := l
-			if !allQueue(l) {
+			if !allQueue(l, wq) {
 				q = &node{text: l.text, key: l.key, extra: true, kids: make([]*node, 0, len(l.kids))}
 				for _, k := range l.kids {
-					if queueLine(k.key) {
+					if queueLine(k.key) || wq.child(k.key) != nil {
 						q.kids = append(q.kids, k)
 					}
 				}
@@ -457,11 +464,11 @@ func scoped(n *node) *node {
 	return c
 }
 
-// allQueue reports whether every line of a tx-queue block is inside the
-// scope.
-func allQueue(q *node) bool {
+// allQueue reports whether every line of a queue block is inside the
+// scope (wq is the rendering's block, nil when it has none).
+func allQueue(q, wq *node) bool {
 	for _, k := range q.kids {
-		if !queueLine(k.key) {
+		if !queueLine(k.key) && wq.child(k.key) == nil {
 			return false
 		}
 	}
@@ -470,12 +477,12 @@ func allQueue(q *node) bool {
 
 // allScoped reports whether every line of a port or profile stanza is
 // inside the scope.
-func allScoped(n *node) bool {
+func allScoped(n, w *node) bool {
 	for _, l := range n.kids {
-		if !portLine(l.text) {
+		if !portLine(l.text) && w.child(l.key) == nil {
 			return false
 		}
-		if scopedQueue(l.text) && (len(l.kids) == 0 || !allQueue(l)) {
+		if scopedQueue(l.text) && (len(l.kids) == 0 || !allQueue(l, w.child(l.key))) {
 			return false
 		}
 	}

@@ -276,6 +276,24 @@ func TestStaleProfileOfAnotherPort(t *testing.T) {
 	}
 }
 
+// TestRenderedLineInScope: a line the rendering has joins the scope even
+// if its kind is not one lossless renders today (here `dcbx mode ieee`
+// and `random-detect ecn count`): it is sent when missing and then stays
+// equal, while the lines beside it stay outside.
+func TestRenderedLineInScope(t *testing.T) {
+	want := strings.Replace(readFile(t, "canonical.cfg"), "interface Ethernet1\n", "interface Ethernet1\n   dcbx mode ieee\n", 1)
+	want = strings.Replace(want, "max-mark-probability 100\n", "max-mark-probability 100\n      random-detect ecn count\n", 1)
+	running := strings.Replace(readFile(t, "canonical.cfg"), "interface Ethernet1\n", "interface Ethernet1\n   description host-1\n", 1)
+	got := commands(t, running, want)
+	wantCmds := []string{"interface Ethernet1", "dcbx mode ieee", "tx-queue 3", "random-detect ecn count"}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+	if again := commands(t, apply(t, running, got), want); len(again) != 0 {
+		t.Errorf("not converged: %q", again)
+	}
+}
+
 // TestRemovedPortKeepsItsConfig: a port that leaves the intent (it still
 // applies lossless' profile) loses only its QoS lines; it is never
 // removed or defaulted, and its other lines stay.

@@ -53,30 +53,34 @@ func outside(t *testing.T, text string, desired *config.Document) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := newScope(canonTree(desired.Tree), all)
+	want := canonTree(desired.Tree)
+	wantBy := index(want)
+	sc := newScope(want, all)
 	var keep []*node
 	for _, n := range all {
 		switch {
 		case isProfile(n.text) && sc.profiles[n.text], isMapLine(n.text), isPFCGlobal(n):
 		case isInterface(n.text) && sc.ifs[n.text]:
+			w := wantBy[n.key]
 			c := &node{text: n.text, key: n.key}
 			for _, l := range n.kids {
 				switch {
 				case scopedQueue(l.text):
 					q := &node{text: l.text, key: l.key}
 					for _, k := range l.kids {
-						if !queueLine(k.key) {
+						if !queueLine(k.key) && w.child(l.key).child(k.key) == nil {
 							q.kids = append(q.kids, k)
 						}
 					}
 					if len(q.kids) > 0 {
 						c.kids = append(c.kids, q)
 					}
-				case !portLine(l.text):
+				case !portLine(l.text) && w.child(l.key) == nil:
 					c.kids = append(c.kids, l)
 				}
 			}
 			keep = append(keep, c)
+		case wantBy[n.key] != nil:
 		default:
 			keep = append(keep, n)
 		}
@@ -93,7 +97,7 @@ func inside(t *testing.T, text string, desired *config.Document) (got, want stri
 		t.Fatal(err)
 	}
 	w := canonTree(desired.Tree)
-	return print(ordered(newScope(w, all).filter(all), w)), print(w)
+	return print(ordered(newScope(w, all).filter(all, w), w)), print(w)
 }
 
 func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {

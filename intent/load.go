@@ -41,8 +41,8 @@ var topSchema = &hcl.BodySchema{
 	},
 }
 
-// Load reads every *.hcl file of dir (except the inventory) as one intent
-// module. vars are -var NAME=VALUE assignments; varFiles are -var-file
+// Load reads every *.hcl file of dir (except the inventory and the
+// varFiles) as one intent module. vars are -var NAME=VALUE assignments; varFiles are -var-file
 // paths, applied in order before vars. It returns what it could decode
 // together with every diagnostic; the Fabric is nil only when dir cannot be
 // read.
@@ -51,7 +51,8 @@ func Load(dir string, vars map[string]string, varFiles []string, opts ...Option)
 	for _, opt := range opts {
 		opt(&o)
 	}
-	names, err := intentFiles(dir, o.skip)
+	// A -var-file kept in the intent directory is not intent.
+	names, err := intentFiles(dir, append(o.skip, varFiles...))
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the intent directory", Detail: err.Error()}}
 	}

@@ -380,12 +380,14 @@ assign "all" {
 		t.Errorf("cnp dscp = %v, want [46 48] from -var", got)
 	}
 
-	dir := t.TempDir()
+	// The var file sits in the intent directory, which Load must not read
+	// as intent.
+	intentDir := t.TempDir()
+	dir := intentDir
 	varFile := filepath.Join(dir, "prod.vars.hcl")
 	if err := os.WriteFile(varFile, []byte("ecn_max = \"1MB\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	intentDir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(intentDir, "main.hcl"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

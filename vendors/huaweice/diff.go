@@ -87,6 +87,15 @@ func isSection(text string) bool {
 // command (reference/huawei-ce.md §2 tables). The key is a prefix or a
 // rewrite of the text.
 func keyOf(text string) string {
+	sp := strings.IndexByte(text, ' ')
+	if sp < 0 {
+		return text
+	}
+	switch text[:sp] {
+	case "priority", "ip-dscp-inbound", "8021p-inbound", "ip-dscp-outbound", "ecn", "color", "trust", "qos", "dcb":
+	default:
+		return text
+	}
 	var buf [maxWords]string
 	f := fields(text, &buf)
 	if len(f) < 2 {
@@ -205,7 +214,10 @@ func canon(text string) string {
 	}
 	switch {
 	case strings.HasPrefix(text, "interface "):
-		return "interface " + ifName(text[len("interface "):])
+		if n := ifName(text[len("interface "):]); n != text[len("interface "):] {
+			return "interface " + n
+		}
+		return text
 	case text == "dcb pfc default":
 		return "dcb pfc"
 	case text == "dcb pfc enable", text == "dcb pfc enable default", text == "dcb pfc enable default mode manual":
@@ -244,9 +256,11 @@ func canon(text string) string {
 // ifName writes an interface name as CloudEngine prints it: "100ge 1/0/1"
 // → "100GE1/0/1" (reference Counters: names print without a space).
 func ifName(s string) string {
-	s = strings.ReplaceAll(s, " ", "")
+	if strings.Contains(s, " ") {
+		s = strings.ReplaceAll(s, " ", "")
+	}
 	i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
-	if i > 0 && len(s) > i+2 && strings.EqualFold(s[i:i+2], "ge") {
+	if i > 0 && len(s) > i+2 && s[i:i+2] != "GE" && strings.EqualFold(s[i:i+2], "ge") {
 		return s[:i] + "GE" + s[i+2:]
 	}
 	return s
@@ -266,7 +280,12 @@ func ifName(s string) string {
 // the device is family A (reference §0).
 func defaultLine(parent, text string, famA bool) bool {
 	var buf [maxWords]string
-	f := fields(text, &buf)
+	var f []string
+	switch {
+	case strings.HasPrefix(text, "dcb pfc deadlock"), strings.HasPrefix(text, "priority "), strings.HasPrefix(text, "ip-dscp-inbound "),
+		strings.HasPrefix(text, "dcb pfc buffer "):
+		f = fields(text, &buf)
+	}
 	switch {
 	case parent == "":
 		switch {
@@ -356,11 +375,20 @@ func dropDefaults(nodes []*node, famA bool) []*node {
 // canonTree copies a document's nodes with canonical text, without default
 // lines.
 func canonTree(nodes []*config.Node, famA bool) []*node {
+	count := 0
+	for _, n := range nodes {
+		count += 1 + len(n.Children)
+	}
+	slab := make([]node, 0, count) // one allocation for (nearly) all nodes
 	var conv func(ns []*config.Node) []*node
 	conv = func(ns []*config.Node) []*node {
 		out := make([]*node, 0, len(ns))
 		for _, n := range ns {
-			out = append(out, newNode(canon(n.Text), conv(n.Children)))
+			t := canon(n.Text)
+			slab = append(slab, node{text: t, key: keyOf(t)})
+			nd := &slab[len(slab)-1]
+			nd.kids = conv(n.Children)
+			out = append(out, nd)
 		}
 		return out
 	}

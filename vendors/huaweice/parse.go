@@ -76,7 +76,7 @@ func lines(text []byte, fn func(n, depth int, body string) error) error {
 		if body == "" || body == "#" || body[0] == '!' || (body == "return" && len(body) == len(line)) {
 			continue
 		}
-		if strings.Contains(body, "  ") || strings.ContainsAny(body, "\t") {
+		if strings.Contains(body, "  ") || strings.IndexByte(body, '\t') >= 0 {
 			body = strings.Join(strings.Fields(body), " ")
 		}
 		if err := fn(n, len(line)-len(body), body); err != nil {

@@ -289,3 +289,29 @@ func TestHeadroomReplacedInOneStep(t *testing.T) {
 		t.Errorf("equal headroom gives commands:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestRecoveryBehaviorDefault: the deadlock recovery behaviour a family
+// defaults to (A discard, B forwarding: reference §2.2) is hidden by the
+// device, so a rendering that states it needs no change on either family,
+// and the other behaviour is set.
+func TestRecoveryBehaviorDefault(t *testing.T) {
+	a, err := os.ReadFile("testdata/canonical-family-a.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	famA := string(a)
+	hidden := strings.Replace(famA, "#\ndcb pfc deadlock recovery-behavior discard slot 1\n", "", 1)
+	if got := commands(t, hidden, famA); len(got) != 0 {
+		t.Errorf("family A default discard gives commands:\n%s", strings.Join(got, "\n"))
+	}
+	// Family A without ECN or timers is still known by PFC without
+	// dscp-mapping.
+	noECN := strings.NewReplacer("#\nqos ecn enable\n", "", "#\ndcb pfc deadlock-detect timer 100\n", "", "#\ndcb pfc deadlock-recovery timer 100\n", "").Replace(famA)
+	if got := commands(t, strings.Replace(noECN, "#\ndcb pfc deadlock recovery-behavior discard slot 1\n", "", 1), noECN); len(got) != 0 {
+		t.Errorf("family A (no ECN) default discard gives commands:\n%s", strings.Join(got, "\n"))
+	}
+	famB := strings.Replace(canonicalText(t), "#\ndcb pfc\n", "#\ndcb pfc deadlock recovery-behavior discard slot 1\n#\ndcb pfc\n", 1)
+	if got := commands(t, canonicalText(t), famB); !slices.Equal(got, []string{"dcb pfc deadlock recovery-behavior discard slot 1"}) {
+		t.Errorf("family B discard: %q", got)
+	}
+}

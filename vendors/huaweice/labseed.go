@@ -115,11 +115,14 @@ func LabSeed(desired []byte) []byte {
 	return Text(seed)
 }
 
-// familyA reports whether a rendering uses family A syntax: its
-// millisecond deadlock timers or global ECN, and none of family B's
-// interval, per-priority deadlock or dscp-mapping lines (reference §0).
+// familyA reports whether a rendering is for a family A switch
+// (reference §0): it has family A's millisecond deadlock timers or global
+// ECN, or PFC on ports without family B's dscp-mapping line (which
+// renderers/huaweice writes whenever a family B port has PFC); any of
+// family B's interval, per-priority deadlock or dscp-mapping lines means
+// family B.
 func familyA(nodes []*config.Node) bool {
-	a := false
+	a, pfc := false, false
 	for _, n := range nodes {
 		switch {
 		case strings.HasPrefix(n.Text, "dcb pfc deadlock-detect timer "), strings.HasPrefix(n.Text, "dcb pfc deadlock-recovery timer "), n.Text == "qos ecn enable":
@@ -132,7 +135,11 @@ func familyA(nodes []*config.Node) bool {
 					return false
 				}
 			}
+		case strings.HasPrefix(n.Text, "interface "):
+			for _, c := range n.Children {
+				pfc = pfc || strings.HasPrefix(c.Text, "dcb pfc enable")
+			}
 		}
 	}
-	return a
+	return a || pfc
 }

@@ -859,24 +859,30 @@ func (d *differ) commands() []string {
 	return out
 }
 
-// ordered returns have with top-level stanzas and their lines in the order
-// of want, lines want lacks after them, for a readable diff.
+// ordered returns have with its stanzas and lines in the order of want;
+// a line want lacks stays right after the line it follows in have, for
+// a readable diff (a stale PFC priority beside the others).
 func ordered(have, want []*node) []*node {
 	pos := make(map[string]int, len(want))
 	for i, w := range want {
-		pos[w.key] = i
+		pos[w.key] = 2 * (i + 1)
 	}
-	rank := func(n *node) int {
+	rank := make(map[*node]int, len(have))
+	last := 0
+	for _, n := range have {
 		if p, ok := pos[n.key]; ok {
-			return p
+			last = p
 		}
-		return len(pos)
+		rank[n] = last
+		if _, ok := pos[n.key]; !ok {
+			rank[n] = last + 1
+		}
 	}
 	out := slices.Clone(have)
-	slices.SortStableFunc(out, func(a, b *node) int { return rank(a) - rank(b) })
+	slices.SortStableFunc(out, func(a, b *node) int { return rank[a] - rank[b] })
 	for i, n := range out {
 		if p, ok := pos[n.key]; ok && len(n.kids) > 0 {
-			out[i] = &node{text: n.text, key: n.key, extra: n.extra, kids: ordered(n.kids, want[p].kids)}
+			out[i] = &node{text: n.text, key: n.key, extra: n.extra, kids: ordered(n.kids, want[p/2-1].kids)}
 		}
 	}
 	return out

@@ -1,13 +1,16 @@
 package eos
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 )
 
 // Stale and unrelated config LabSeed adds: earlier ECN thresholds, a
 // lossless class the intent no longer has (PFC priority 4 and DSCP 10 in
 // traffic class 4), an earlier watchdog timeout, and config lossless must
-// never touch (descriptions, mtu, ECN counters, an uplink port).
+// never touch (descriptions, mtu, ECN counters, an uplink port outside
+// the intent).
 const (
 	staleECN     = "random-detect ecn minimum-threshold 100 kbytes maximum-threshold 2000 kbytes max-mark-probability 50"
 	stalePFC     = "priority-flow-control priority 4 no-drop"
@@ -41,8 +44,16 @@ func LabSeed(desired []byte) []byte {
 		}
 		out = append(out, n)
 	}
-	out = append(out, newNode(staleMap, nil),
-		newNode("interface Ethernet32", []*node{newNode("description uplink-to-core", nil), newNode("mtu 9214", nil), newNode("qos trust cos", nil)}))
+	out = append(out, newNode(staleMap, nil))
+	// An uplink outside the intent, on the highest free front-panel port
+	// of the lab's 32-port model.
+	for p := 32; p > 0; p-- {
+		name := "interface Ethernet" + strconv.Itoa(p)
+		if !slices.ContainsFunc(nodes, func(n *node) bool { return n.text == name }) {
+			out = append(out, newNode(name, []*node{newNode("description uplink-to-core", nil), newNode("mtu 9214", nil), newNode("qos trust cos", nil)}))
+			break
+		}
+	}
 	return []byte(print(out))
 }
 

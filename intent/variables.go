@@ -119,6 +119,9 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 
 	given := map[string]cty.Value{}
 	givenRange := map[string]*hcl.Range{}
+	// fromCLI holds the -var text of each variable set on the command
+	// line: its problems point at the declaration and quote the text.
+	fromCLI := map[string]string{}
 	for _, path := range varFiles {
 		// NAME = VALUE lines, or a JSON object for a *.json file (as
 		// Terraform's *.tfvars.json).
@@ -182,6 +185,7 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 			given[n] = val
 		}
 		delete(givenRange, n)
+		fromCLI[n] = raw
 	}
 
 	vals := map[string]cty.Value{}
@@ -192,8 +196,12 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 		case ok:
 			cv, err := convert.Convert(val, v.ty)
 			if err != nil {
-				diags = append(diags, errorf(RuleVariable, "Invalid value for variable", givenRange[n], nil,
-					fmt.Sprintf("The value given for variable %q does not match its type %s: %s.", n, v.ty.FriendlyName(), err)))
+				subject, how := givenRange[n], ""
+				if raw, ok := fromCLI[n]; ok {
+					subject, how = v.block.LabelRanges[0].Ptr(), fmt.Sprintf(" with -var %s=%s", n, raw)
+				}
+				diags = append(diags, errorf(RuleVariable, "Invalid value for variable", subject, nil,
+					fmt.Sprintf("The value given%s for variable %q does not match its type %s: %s.", how, n, v.ty.FriendlyName(), err)))
 				vals[n] = cty.UnknownVal(v.ty)
 				continue
 			}
@@ -239,14 +247,18 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 			if m, d := c.Attributes["error_message"].Expr.Value(ctx); !d.HasErrors() && m.Type() == cty.String && m.IsKnown() && !m.IsNull() {
 				msg = m.AsString()
 			}
-			subject := v.block.LabelRanges[0].Ptr()
-			if r, ok := givenRange[n]; ok {
+			// Point at where the value was written: the var file line, the
+			// default, or for -var the declaration (quoting the text).
+			subject, how := v.block.LabelRanges[0].Ptr(), ""
+			if raw, ok := fromCLI[n]; ok {
+				how = fmt.Sprintf(" (given with -var %s=%s)", n, raw)
+			} else if r, ok := givenRange[n]; ok {
 				subject = r
 			} else if a, ok := attrRange(v.block, "default"); ok {
 				subject = a
 			}
 			diags = append(diags, errorf(RuleVariable, "Invalid value for variable", subject, &vb.DefRange,
-				fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, vb.DefRange)))
+				fmt.Sprintf("%s%s\n\nThis was checked by the validation rule at %s.", msg, how, vb.DefRange)))
 		}
 	}
 	return vals, diags

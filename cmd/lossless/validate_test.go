@@ -156,7 +156,7 @@ func TestValidate(t *testing.T) {
 			name:   "bare number suggests the unit",
 			args:   []string{"-var", "ecn_min=150"},
 			code:   1,
-			stderr: []string{"Error [LL005]: Invalid value for variable", "ecn_min must be in KB."},
+			stderr: []string{"Error [LL005]: Invalid value for variable", "ecn_min must be in KB. (given with -var ecn_min=150)", "variables.hcl:1:10"},
 		},
 		{
 			name:   "var overrides default",

@@ -158,18 +158,16 @@ const maxWords = 10
 // into buf without allocating (keys are computed for every line of a
 // running config).
 func fields(text string, buf *[maxWords]string) []string {
-	n := 0
-	for text != "" && n < maxWords-1 {
-		i := strings.IndexByte(text, ' ')
-		if i < 0 {
-			break
+	n, start := 0, 0
+	for i := 0; i < len(text) && n < maxWords-1; i++ {
+		if text[i] == ' ' {
+			buf[n] = text[start:i]
+			n++
+			start = i + 1
 		}
-		buf[n] = text[:i]
-		n++
-		text = text[i+1:]
 	}
-	if text != "" {
-		buf[n] = text
+	if start < len(text) {
+		buf[n] = text[start:]
 		n++
 	}
 	return buf[:n]
@@ -209,8 +207,16 @@ func undo(n *node) string {
 // canon returns a line's canonical text: single spaces, interface names as
 // the device prints them, the defaults the device fills in written out.
 func canon(text string) string {
-	if strings.Contains(text, "  ") || strings.ContainsAny(text, "\t") {
+	if strings.Contains(text, "  ") || strings.IndexByte(text, '\t') >= 0 {
 		text = strings.Join(strings.Fields(text), " ")
+	}
+	if text == "" {
+		return text
+	}
+	switch text[0] {
+	case 'i', 'd', 'p', '8':
+	default:
+		return text // no rewrite below starts otherwise
 	}
 	switch {
 	case strings.HasPrefix(text, "interface "):

@@ -52,7 +52,11 @@ func parse(text []byte, famA bool) ([]*node, error) {
 		if depth == 0 {
 			roots = append(roots, nd)
 		} else {
-			stack[depth-1].kids = append(stack[depth-1].kids, nd)
+			p := stack[depth-1]
+			if p.kids == nil {
+				p.kids = make([]*node, 0, 16) // an interface block's lines, mostly
+			}
+			p.kids = append(p.kids, nd)
 		}
 		stack = append(stack, nd)
 		return nil

@@ -201,6 +201,29 @@ func TestValidate(t *testing.T) {
 			stderr: []string{"Error: Not supported by the device's vendor", "inventory.hcl:1:1", `Device "nx1" (nxos) cannot express PFC watchdog detection time 200ms`},
 		},
 		{
+			name: "containerlab topology as inventory",
+			args: []string{"-inventory", "lab.clab.yml"},
+			files: map[string]string{"lab.clab.yml": `name: t
+topology:
+  defaults:
+    labels:
+      lossless.platform: Arista-7060CX-32S
+      lossless.speed: 100G
+      lossless.cable: 5m
+  nodes:
+    sw1:
+      kind: sonic-vs
+      mgmt-ipv4: 172.20.20.11
+    sw2:
+      kind: sonic-vs
+      mgmt-ipv4: 172.20.20.12
+  links:
+    - endpoints: ["sw1:eth1", "sw2:eth1"]
+`},
+			code:   0,
+			stdout: []string{"The intent is valid: 2 devices, 2 ports."},
+		},
+		{
 			name:   "missing inventory",
 			args:   []string{"-inventory", "nowhere.hcl"},
 			code:   1,
@@ -221,7 +244,7 @@ func TestValidate(t *testing.T) {
 				switch a {
 				case "explicit.hcl":
 					a = varFile
-				case "nowhere.hcl":
+				case "nowhere.hcl", "lab.clab.yml":
 					a = filepath.Join(dir, a)
 				}
 				args = append(args, a)

@@ -57,6 +57,11 @@ type Change struct {
 	Commands []string `json:"commands,omitempty"`
 	// Patch is the RFC 6902 JSON Patch apply sends (SONiC); nil for CLI.
 	Patch json.RawMessage `json:"patch,omitempty"`
+	// OpenConfig is the OpenConfig view of the change, for drivers that
+	// verify through OpenConfig (EOS over gNMI): {"delete": [paths],
+	// "update": [{"path", "value"}]}, computed with ygot.Diff; nil
+	// otherwise. Apply does not send it.
+	OpenConfig json.RawMessage `json:"openconfig,omitempty"`
 	// Disruptive lists why the change may disturb traffic while it is
 	// applied (for example an NX-OS network-qos change); empty when it is
 	// hitless.

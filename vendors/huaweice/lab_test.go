@@ -185,7 +185,7 @@ func TestApplyFaults(t *testing.T) {
 	}{
 		// The plan took 5 lines (scrapligo's prompt probes count): the
 		// connection drops among the change lines.
-		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 12 }, "connection lost"},
+		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 12 }, "configure: connection lost"},
 		{"command rejected", func(f *device.Faults) { f.RejectPattern = "^ecn buffer-size" }, `rejected "ecn buffer-size`},
 		{"commit failure", func(f *device.Faults) { f.FailCommit = true }, "Failed to commit"},
 		{"commit timer not confirmed", func(f *device.Faults) { f.ExpireCommitTimer = true }, "commit timer expired"},

@@ -57,6 +57,9 @@ const (
 type node struct {
 	text, key string
 	kids      []*node
+	// peer is, for a top-level node, the node with the same key on the
+	// other side (running ↔ desired), set by pair; nil when there is none.
+	peer *node
 }
 
 func newNode(text string, kids []*node) *node {
@@ -431,7 +434,7 @@ func ownedIfLine(text string) bool {
 type scope struct {
 	domains map[string]bool // domain names
 	drops   map[string]bool // drop-profile names
-	ifs     map[string]bool // interface section texts
+	ifs     map[string]bool // running interfaces in scope without a desired peer
 	bases   []string        // the desired domain names
 }
 
@@ -445,8 +448,6 @@ func newScope(want, have []*node) *scope {
 			sc.bases = append(sc.bases, name)
 		case strings.HasPrefix(n.text, "drop-profile "):
 			sc.drops[n.text[len("drop-profile "):]] = true
-		case strings.HasPrefix(n.text, "interface "):
-			sc.ifs[n.text] = true
 		}
 	}
 	for _, n := range have {
@@ -462,7 +463,7 @@ func newScope(want, have []*node) *scope {
 		}
 	}
 	for _, n := range have {
-		if !strings.HasPrefix(n.text, "interface ") || sc.ifs[n.text] {
+		if !strings.HasPrefix(n.text, "interface ") || n.peer != nil {
 			continue
 		}
 		for _, c := range n.kids {
@@ -523,6 +524,10 @@ func digitSuffix(s, prefix string) bool {
 	return true
 }
 
+// ownsIf reports whether a running interface is in the scope: managed
+// (it has a desired peer) or using lossless' domain or drop-profiles.
+func (sc *scope) ownsIf(n *node) bool { return n.peer != nil || sc.ifs[n.text] }
+
 // filter keeps the running sections and lines inside the scope.
 func (sc *scope) filter(have []*node) []*node {
 	var out []*node
@@ -539,7 +544,7 @@ func (sc *scope) filter(have []*node) []*node {
 				out = append(out, n)
 			}
 		case strings.HasPrefix(n.text, "interface "):
-			if !sc.ifs[n.text] {
+			if !sc.ownsIf(n) {
 				continue
 			}
 			// The parsed tree is this call's own: filter in place.
@@ -572,6 +577,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}
 	want := canonTree(desired.Tree, famA)
+	pair(want, have)
 	sc := newScope(want, have)
 	have = sc.filter(have)
 	d := &differ{}
@@ -660,18 +666,37 @@ func phaseOf(text string) int {
 	return phaseGlobalSet
 }
 
-func index(nodes []*node) map[string]*node {
-	m := make(map[string]*node, len(nodes))
-	for _, n := range nodes {
-		m[n.key] = n
+// pair links the top-level nodes of want and have with equal keys
+// (node.peer). Both usually list sections in the device's order, so a
+// cursor finds most peers; a map is built only when it misses.
+func pair(want, have []*node) {
+	pos := 0
+	var at map[string]int
+	for _, w := range want {
+		i := -1
+		if pos < len(have) && have[pos].key == w.key {
+			i = pos
+		} else {
+			if at == nil {
+				at = make(map[string]int, len(have))
+				for k := len(have) - 1; k >= 0; k-- {
+					at[have[k].key] = k
+				}
+			}
+			if k, ok := at[w.key]; ok {
+				i = k
+			}
+		}
+		if i >= 0 && have[i].peer == nil && w.peer == nil {
+			have[i].peer, w.peer = w, have[i]
+			pos = i + 1
+		}
 	}
-	return m
 }
 
 func (d *differ) diff(want, have []*node) {
-	haveBy, wantBy := index(have), index(want)
 	for _, w := range want {
-		h := haveBy[w.key]
+		h := w.peer
 		if !isSection(w.text) {
 			if h == nil || h.text != w.text {
 				d.add(phaseGlobalSet, stepSet, "", w.text)
@@ -686,7 +711,7 @@ func (d *differ) diff(want, have []*node) {
 		d.section(phaseOf(w.text), w.text, h, w)
 	}
 	for _, h := range have {
-		if wantBy[h.key] != nil {
+		if h.peer != nil {
 			continue
 		}
 		switch {

@@ -70,14 +70,16 @@ func outside(t *testing.T, running string, desired *config.Document) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := newScope(canonTree(desired.Tree, famA), have)
+	want := canonTree(desired.Tree, famA)
+	pair(want, have)
+	sc := newScope(want, have)
 	var keep []*node
 	for _, n := range have {
 		switch {
 		case strings.HasPrefix(n.text, "interface "):
 			c := &node{text: n.text, key: n.key}
 			for _, l := range n.kids {
-				if !(ownedIfLine(l.text) && sc.ifs[n.text]) {
+				if !(ownedIfLine(l.text) && sc.ownsIf(n)) {
 					c.kids = append(c.kids, l)
 				}
 			}
@@ -162,6 +164,7 @@ func TestApplyConverges(t *testing.T) {
 			famA := familyA(want.Tree)
 			have, _ := parse([]byte(after), famA)
 			wantTree := canonTree(want.Tree, famA)
+			pair(wantTree, have)
 			scoped := newScope(wantTree, have).filter(have)
 			if got := print(ordered(scoped, wantTree)); got != print(wantTree) {
 				t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, print(wantTree)))

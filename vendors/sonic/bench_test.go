@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,7 +51,57 @@ func fleetRendering(t testing.TB, ports int) *config.Document {
 // class and map on every port, unrelated config), goal ≤ 5 ms.
 func BenchmarkDiff10k(b *testing.B) {
 	want := fleetRendering(b, 190)
-	running := LabSeed(want.Text)
+	benchDiff(b, want, LabSeed(want.Text))
+}
+
+// BenchmarkDiff10kOneChange: the same config where only the ECN
+// thresholds differ (the usual change window): the cost is the read and
+// the scope, not the size of the change.
+func BenchmarkDiff10kOneChange(b *testing.B) {
+	want := fleetRendering(b, 206)
+	old := cloneDB(want.DB)
+	for _, f := range old["WRED_PROFILE"] {
+		f["green_min_threshold"] = "1048576"
+	}
+	seeded, err := ParseRunning(LabSeed(want.Text))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The seeded switch with every owned table at the rendering but the
+	// thresholds: platform and unrelated rows stay.
+	whole := LabSeed(render.Text(old))
+	all, err := parseWhole(whole)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for tn := range seeded {
+		if _, ok := old[tn]; ok {
+			all[tn] = old[tn]
+		}
+	}
+	for _, k := range []string{"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"} {
+		delete(all, k)
+	}
+	for k := range all["QUEUE"] {
+		if strings.HasSuffix(k, "|1") && all["QUEUE"][k]["scheduler"] != "" && old["QUEUE"][k] == nil {
+			delete(all["QUEUE"], k)
+		}
+	}
+	for _, f := range all["PORT_QOS_MAP"] {
+		delete(f, "pfc_to_pg_map")
+	}
+	delete(all["SCHEDULER"], "ROCE_BULK")
+	benchDiff(b, want, render.Text(all))
+}
+
+// parseWhole reads every table of a config_db.json.
+func parseWhole(b []byte) (config.DB, error) {
+	var db config.DB
+	err := json.Unmarshal(b, &db)
+	return db, err
+}
+
+func benchDiff(b *testing.B, want *config.Document, running []byte) {
 	ch, err := Diff("leaf1", running, want)
 	if err != nil || ch.Empty() {
 		b.Fatalf("diff: %v, empty %v", err, ch.Empty())
@@ -71,4 +122,5 @@ func BenchmarkDiff10k(b *testing.B) {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(bytes.Count(running, []byte("\n"))), "lines")
+	b.ReportMetric(float64(strings.Count(string(ch.Patch), `"op"`)), "ops")
 }

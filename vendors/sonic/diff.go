@@ -54,6 +54,33 @@ var refs = map[string]map[string]string{
 	"BUFFER_PORT_EGRESS_PROFILE_LIST":  {"profile_list": "BUFFER_PROFILE"},
 }
 
+// refField is one reference field of a referrer table and the object
+// table it names.
+type refField struct{ field, target string }
+
+// refFields is refs as slices, sorted by table and field: ranging over a
+// slice costs far less than over a map, once per entry of a large config.
+var refFields = func() []struct {
+	table  string
+	fields []refField
+} {
+	var out []struct {
+		table  string
+		fields []refField
+	}
+	for _, tn := range sortedKeys(refs) {
+		var fs []refField
+		for _, f := range sortedKeys(refs[tn]) {
+			fs = append(fs, refField{f, refs[tn][f]})
+		}
+		out = append(out, struct {
+			table  string
+			fields []refField
+		}{tn, fs})
+	}
+	return out
+}()
+
 // Keys that are not ports in tables keyed by port.
 const (
 	globalQoS = "global" // PORT_QOS_MAP|global (reference/sonic.md §2.6)
@@ -137,34 +164,36 @@ func newScope(desired, running config.DB) *scope {
 			}
 		}
 	}
-	addRefs := func(m map[string]map[string]bool, tn string, entry map[string]string) {
-		for f, target := range refs[tn] {
-			v, ok := entry[f]
+	addRefs := func(m map[string]map[string]bool, rfs []refField, entry map[string]string) {
+		for _, rf := range rfs {
+			v, ok := entry[rf.field]
 			if !ok {
 				continue
 			}
-			if m[target] == nil {
-				m[target] = map[string]bool{}
+			set := m[rf.target]
+			if set == nil {
+				set = map[string]bool{}
+				m[rf.target] = set
 			}
 			if !strings.Contains(v, ",") {
-				m[target][v] = true
+				set[v] = true
 				continue
 			}
 			for _, name := range strings.Split(v, ",") {
-				m[target][name] = true
+				set[name] = true
 			}
 		}
 	}
-	for tn := range refs {
-		for k, entry := range running[tn] {
-			if s.wholeKey(tn, k) {
-				addRefs(s.refIn, tn, entry)
+	for _, tr := range refFields {
+		for k, entry := range running[tr.table] {
+			if s.wholeKey(tr.table, k) {
+				addRefs(s.refIn, tr.fields, entry)
 			} else {
-				addRefs(s.refOut, tn, entry)
+				addRefs(s.refOut, tr.fields, entry)
 			}
 		}
-		for _, entry := range desired[tn] {
-			addRefs(s.refDesired, tn, entry)
+		for _, entry := range desired[tr.table] {
+			addRefs(s.refDesired, tr.fields, entry)
 		}
 	}
 	return s

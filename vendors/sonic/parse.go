@@ -72,8 +72,9 @@ func (p *parser) expect(c byte) error {
 }
 
 // object calls member for each member of an object; member must consume
-// the value.
-func (p *parser) object(member func(name string) error) error {
+// the value. Member names are interned unless unique says they are
+// unique to this object (entry keys: one per port and queue).
+func (p *parser) object(unique bool, member func(name string) error) error {
 	if err := p.expect('{'); err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func (p *parser) object(member func(name string) error) error {
 	}
 	for {
 		p.ws()
-		name, err := p.str()
+		name, err := p.str(!unique)
 		if err != nil {
 			return err
 		}
@@ -114,7 +115,7 @@ func (p *parser) object(member func(name string) error) error {
 func (p *parser) top() (config.DB, []byte, error) {
 	db := config.DB{}
 	var multi []byte
-	err := p.object(func(tn string) error {
+	err := p.object(false, func(tn string) error {
 		switch {
 		case readTables[tn]:
 			t, err := p.table(tn)
@@ -141,10 +142,10 @@ func (p *parser) top() (config.DB, []byte, error) {
 
 func (p *parser) table(tn string) (map[string]map[string]string, error) {
 	t := map[string]map[string]string{}
-	err := p.object(func(k string) error {
+	err := p.object(true, func(k string) error {
 		f := map[string]string{}
 		t[k] = f
-		return p.object(func(name string) error {
+		return p.object(false, func(name string) error {
 			v, err := p.value()
 			if err != nil {
 				return fmt.Errorf("%s|%s field %s: %w", tn, k, name, err)
@@ -173,7 +174,7 @@ func (p *parser) value() (string, error) {
 		}
 		for {
 			p.ws()
-			s, err := p.str()
+			s, err := p.str(false)
 			if err != nil {
 				return "", err
 			}
@@ -192,11 +193,11 @@ func (p *parser) value() (string, error) {
 			p.i++
 		}
 	}
-	return p.str()
+	return p.str(true)
 }
 
-// str reads a JSON string.
-func (p *parser) str() (string, error) {
+// str reads a JSON string, interned when intern is set.
+func (p *parser) str(intern bool) (string, error) {
 	if p.i >= len(p.b) || p.b[p.i] != '"' {
 		return "", p.fail("want a string")
 	}
@@ -210,6 +211,9 @@ func (p *parser) str() (string, error) {
 			p.i++
 			if plain {
 				raw := p.b[start+1 : p.i-1]
+				if !intern {
+					return string(raw), nil
+				}
 				if s, ok := p.strs[string(raw)]; ok {
 					return s, nil
 				}
@@ -245,7 +249,7 @@ func (p *parser) skip() error {
 	}
 	switch c := p.b[p.i]; {
 	case c == '{':
-		return p.object(func(string) error { return p.skip() })
+		return p.object(true, func(string) error { return p.skip() })
 	case c == '[':
 		p.i++
 		p.ws()
@@ -271,7 +275,7 @@ func (p *parser) skip() error {
 			p.i++
 		}
 	case c == '"':
-		_, err := p.str()
+		_, err := p.str(false)
 		return err
 	default:
 		start := p.i

@@ -170,7 +170,7 @@ func printEntry(indent, name string, fields map[string]string, last bool, emit f
 	emit(indent + jsonString(name) + ": {")
 	fs := sortedKeys(fields)
 	for i, f := range fs {
-		emit(indent + "    " + jsonString(f) + ": " + jsonString(fields[f]) + comma(i == len(fs)-1))
+		emit(fieldLine(indent+"    ", f, fields[f], i == len(fs)-1))
 	}
 	emit(indent + "}" + comma(last))
 }
@@ -225,11 +225,13 @@ func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) 
 		bv, bok := b[f]
 		switch {
 		case !aok:
-			w.add('+', indent+jsonString(f)+": "+jsonString(bv)+comma(f == fb))
+			w.add('+', fieldLine(indent, f, bv, f == fb))
 		case !bok:
-			w.add('-', indent+jsonString(f)+": "+jsonString(av)+comma(f == fa))
+			w.add('-', fieldLine(indent, f, av, f == fa))
+		case av == bv && (f == fa) == (f == fb):
+			w.add(' ', fieldLine(indent, f, av, f == fa))
 		default:
-			w.pair(indent+jsonString(f)+": "+jsonString(av)+comma(f == fa), indent+jsonString(f)+": "+jsonString(bv)+comma(f == fb))
+			w.pair(fieldLine(indent, f, av, f == fa), fieldLine(indent, f, bv, f == fb))
 		}
 	}
 	w.pair("        }"+comma(lastA), "        }"+comma(lastB))
@@ -250,15 +252,31 @@ func (w *diffWriter) replaceLines(a, b []string) {
 	}
 }
 
-// jsonString quotes s as encoding/json does (and renderers/sonic.Text).
-func jsonString(s string) string {
+// fieldLine prints one field line, in one allocation when nothing needs
+// escaping.
+func fieldLine(indent, f, v string, last bool) string {
+	if plain(f) && plain(v) {
+		return indent + `"` + f + `": "` + v + `"` + comma(last)
+	}
+	return indent + jsonString(f) + ": " + jsonString(v) + comma(last)
+}
+
+func plain(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
-			q, _ := json.Marshal(s) // a string always marshals
-			return string(q)
+			return false
 		}
 	}
-	return `"` + s + `"`
+	return true
+}
+
+// jsonString quotes s as encoding/json does (and renderers/sonic.Text).
+func jsonString(s string) string {
+	if plain(s) {
+		return `"` + s + `"`
+	}
+	q, _ := json.Marshal(s) // a string always marshals
+	return string(q)
 }
 
 // hunks prints the lines as unified-diff hunks with diffContext lines of

@@ -196,8 +196,12 @@ var benchVendors = []struct{ vendor, platform, ports string }{
 	{"nxos", "N9K-C93600CD-GX", "Ethernet1/1-32"},
 	{"eos", "DCS-7060CX-32S", "Ethernet1-32"},
 	{"huawei-ce", "CE8855", "100GE1/0/1-32"},
-	{"sonic", "Arista-7060CX-32S", "Ethernet0-124/4"},
+	{"sonic", "Arista-7060CX-32S", "Ethernet0-124 step 4"},
 }
+
+// benchPorts is the number of ports each of benchVendors' ranges expands
+// to.
+const benchPorts = 32
 
 // writeFabric writes the benchmark intent and an inventory of n devices,
 // spread evenly over the vendors that have a registered renderer.
@@ -303,6 +307,11 @@ func benchFabric(b *testing.B, n int) ([]*intent.Device, []string) {
 	devs, _, diags := Load(Input{Dir: src})
 	if diags.HasErrors() {
 		b.Fatalf("load: %s", diags.Error())
+	}
+	for _, d := range devs {
+		if len(d.Ports) != benchPorts {
+			b.Fatalf("%s has %d ports, want %d: fix its range in benchVendors", d.Name, len(d.Ports), benchPorts)
+		}
 	}
 	return devs, vendors
 }

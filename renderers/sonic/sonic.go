@@ -15,7 +15,6 @@
 package sonic
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -122,68 +121,110 @@ func Validate(doc *config.Document) error {
 
 // Text prints db as config_db.json: 4-space indent, keys of every level in
 // natural order ("Ethernet4" before "Ethernet12", DSCP "9" before "10").
+//
+// It runs once per rendered device, so it reads every map once, sorts
+// (name, value) pairs rather than looking names up again, and writes into
+// one buffer of the output's size.
 func Text(db config.DB) []byte {
-	var b bytes.Buffer
-	n := 0
-	for _, keys := range db {
-		for _, fields := range keys {
-			n += 24 + 48*len(fields)
-		}
+	tables := entries(db, make([]entry[map[string]map[string]string], 0, len(db)))
+	nk := 0
+	for _, t := range tables {
+		nk += len(t.v)
 	}
-	b.Grow(n)
-	b.WriteString("{")
-	for i, t := range sortedKeys(db) {
-		sep(&b, i)
-		b.WriteString("\n    ")
-		str(&b, t)
-		b.WriteString(": {")
-		for j, k := range sortedKeys(db[t]) {
-			sep(&b, j)
-			b.WriteString("\n        ")
-			str(&b, k)
-			b.WriteString(": {")
-			for l, f := range sortedKeys(db[t][k]) {
-				sep(&b, l)
-				b.WriteString("\n            ")
-				str(&b, f)
-				b.WriteString(": ")
-				str(&b, db[t][k][f])
+	// keys holds the rows of every table, table after table (rows[i] is
+	// where table i starts), each table's run sorted on its own; fields
+	// likewise holds the fields of every row in that order.
+	keys := make([]entry[map[string]string], 0, nk)
+	rows := make([]int, len(tables)+1)
+	nf := 0
+	size := len("{\n}\n")
+	for i, t := range tables {
+		rows[i] = len(keys)
+		keys = entries(t.v, keys)
+		size += len(",\n    \"\": {\n    }") + len(t.k)
+	}
+	rows[len(tables)] = len(keys)
+	for _, k := range keys {
+		nf += len(k.v)
+		size += len(",\n        \"\": {\n        }") + len(k.k)
+	}
+	fields := make([]entry[string], 0, nf)
+	for _, k := range keys {
+		fields = entries(k.v, fields)
+	}
+	for _, f := range fields {
+		size += len(",\n            \"\": \"\"") + len(f.k) + len(f.v)
+	}
+	b := make([]byte, 0, size) // a string that needs escaping grows it
+	b = append(b, '{')
+	next := 0 // the first field of the next row
+	for i, t := range tables {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		b = str(b, t.k)
+		b = append(b, ": {"...)
+		for j, k := range keys[rows[i]:rows[i+1]] {
+			if j > 0 {
+				b = append(b, ',')
 			}
-			if len(db[t][k]) > 0 {
-				b.WriteString("\n        ")
+			b = append(b, "\n        "...)
+			b = str(b, k.k)
+			b = append(b, ": {"...)
+			for l, f := range fields[next : next+len(k.v)] {
+				if l > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, "\n            "...)
+				b = str(b, f.k)
+				b = append(b, ": "...)
+				b = str(b, f.v)
 			}
-			b.WriteString("}")
+			next += len(k.v)
+			if len(k.v) > 0 {
+				b = append(b, "\n        "...)
+			}
+			b = append(b, '}')
 		}
-		if len(db[t]) > 0 {
-			b.WriteString("\n    ")
+		if rows[i+1] > rows[i] {
+			b = append(b, "\n    "...)
 		}
-		b.WriteString("}")
+		b = append(b, '}')
 	}
-	if len(db) > 0 {
-		b.WriteString("\n")
+	if len(tables) > 0 {
+		b = append(b, '\n')
 	}
-	b.WriteString("}\n")
-	return b.Bytes()
+	return append(b, "}\n"...)
 }
 
-func sep(b *bytes.Buffer, i int) {
-	if i > 0 {
-		b.WriteByte(',')
-	}
+// entry is a name and its value in one of db's maps.
+type entry[V any] struct {
+	k string
+	v V
 }
 
-// str writes s as a JSON string, escaped as encoding/json does.
-func str(b *bytes.Buffer, s string) {
+// entries appends m's entries to dst, sorted by name in natural order.
+func entries[V any](m map[string]V, dst []entry[V]) []entry[V] {
+	lo := len(dst)
+	for k, v := range m {
+		dst = append(dst, entry[V]{k, v})
+	}
+	slices.SortFunc(dst[lo:], func(a, b entry[V]) int { return sonicyang.NaturalCompare(a.k, b.k) })
+	return dst
+}
+
+// str appends s as a JSON string, escaped as encoding/json does.
+func str(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
 			q, _ := json.Marshal(s) // a string always marshals
-			b.Write(q)
-			return
+			return append(b, q...)
 		}
 	}
-	b.WriteByte('"')
-	b.WriteString(s)
-	b.WriteByte('"')
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -203,6 +244,10 @@ type renderer struct {
 	// their own maps and schedulers; byPtr caches it per profile value.
 	mapNames map[string]string
 	byPtr    map[*intent.QoS]string
+	// profiles holds what every port of a profile shares.
+	profiles map[*intent.QoS]*profile
+	// cables names each cable length ("5m").
+	cables map[units.Length]string
 	// queueCache holds each profile's queue objects per port speed.
 	queueCache map[queueKey][]queueObjects
 	// bufferCache holds the buffer objects per speed, cable and headroom.
@@ -223,17 +268,49 @@ func (r *renderer) warn(format string, args ...any) {
 }
 
 func (r *renderer) set(table, key, field, value string) {
+	r.row(table, key, 1)[field] = value
+}
+
+// row returns the fields of table|key, creating them with room for n
+// fields. A table keyed by port is created with room for a row per port
+// and per class, so it does not grow port after port.
+func (r *renderer) row(table, key string, n int) map[string]string {
 	t := r.db[table]
 	if t == nil {
-		t = map[string]map[string]string{}
+		t = make(map[string]map[string]string, len(r.d.Ports)+1)
 		r.db[table] = t
 	}
 	k := t[key]
 	if k == nil {
-		k = map[string]string{}
+		k = make(map[string]string, n)
 		t[key] = k
 	}
-	k[field] = value
+	return k
+}
+
+// profile is what the ports of one QoS profile share: computed at the
+// profile's first port, reused on the others.
+type profile struct {
+	maps     string // the name of its maps
+	lossless []int  // lossless priorities, ascending
+	pfc      string // lossless priorities as pfc_enable lists them ("3,4")
+	// watchdog holds the PFC_WD fields of its ports (action, detection,
+	// restoration), once rendered.
+	watchdog *[3]string
+}
+
+func (r *renderer) profile(q *intent.QoS) (*profile, error) {
+	if pr, ok := r.profiles[q]; ok {
+		return pr, nil
+	}
+	name, err := r.maps(q)
+	if err != nil {
+		return nil, err
+	}
+	l := q.LosslessPriorities()
+	pr := &profile{maps: name, lossless: l, pfc: joinInts(l, ",")}
+	r.profiles[q] = pr
+	return pr, nil
 }
 
 func (r *renderer) render() error {
@@ -248,6 +325,8 @@ func (r *renderer) render() error {
 	}
 	r.mapNames = map[string]string{}
 	r.byPtr = map[*intent.QoS]string{}
+	r.profiles = map[*intent.QoS]*profile{}
+	r.cables = map[units.Length]string{}
 	r.queueCache = map[queueKey][]queueObjects{}
 	r.bufferCache = map[bufferKey]bufferObjects{}
 	devMaps, err := r.maps(d.QoS)
@@ -385,34 +464,33 @@ func (r *renderer) port(p *intent.Port) error {
 	if q == nil {
 		q = r.d.QoS
 	}
-	name, err := r.maps(q)
+	pr, err := r.profile(q)
 	if err != nil {
 		return err
 	}
-	lossless := q.LosslessPriorities()
-	pfc := joinInts(lossless, ",")
-	m := "PORT_QOS_MAP"
-	r.set(m, p.Name, "dscp_to_tc_map", name)
-	r.set(m, p.Name, "tc_to_queue_map", name)
-	r.set(m, p.Name, "tc_to_pg_map", name)
-	r.set(m, p.Name, "pfc_to_queue_map", name)
-	r.set(m, p.Name, "pfc_enable", pfc)
+	name := pr.maps
+	m := r.row("PORT_QOS_MAP", p.Name, 6)
+	m["dscp_to_tc_map"] = name
+	m["tc_to_queue_map"] = name
+	m["tc_to_pg_map"] = name
+	m["pfc_to_queue_map"] = name
+	m["pfc_enable"] = pr.pfc
 	if q.PFC.Watchdog != nil {
 		// The intent decides which priorities the watchdog watches; they
 		// are the lossless ones (reference Errata: never copied blindly,
 		// here both come from the same intent).
-		r.set(m, p.Name, "pfcwd_sw_enable", pfc)
+		m["pfcwd_sw_enable"] = pr.pfc
 	}
 	if err := r.queues(p, q, name); err != nil {
 		return err
 	}
-	if len(lossless) == 0 {
+	if len(pr.lossless) == 0 {
 		return nil
 	}
-	if err := r.watchdogPort(p, q); err != nil {
+	if err := r.watchdogPort(p, q, pr); err != nil {
 		return err
 	}
-	return r.buffers(p, lossless)
+	return r.buffers(p, pr)
 }
 
 // queueObjects are the scheduler and WRED profile names of one class's
@@ -454,12 +532,15 @@ func (r *renderer) queues(p *intent.Port, q *intent.QoS, mapName string) error {
 		r.queueCache[k] = objs
 	}
 	for _, o := range objs {
-		key := p.Name + "|" + o.id
+		if o.scheduler == "" && o.wred == "" {
+			continue
+		}
+		row := r.row("QUEUE", p.Name+"|"+o.id, 2)
 		if o.scheduler != "" {
-			r.set("QUEUE", key, "scheduler", o.scheduler)
+			row["scheduler"] = o.scheduler
 		}
 		if o.wred != "" {
-			r.set("QUEUE", key, "wred_profile", o.wred)
+			row["wred_profile"] = o.wred
 		}
 	}
 	return nil
@@ -657,7 +738,7 @@ func (r *renderer) anyLossless() bool {
 		if q == nil {
 			q = r.d.QoS
 		}
-		if len(q.LosslessPriorities()) > 0 {
+		if slices.ContainsFunc(q.Classes, func(c intent.Class) bool { return c.Lossless }) {
 			return true
 		}
 	}
@@ -665,7 +746,7 @@ func (r *renderer) anyLossless() bool {
 }
 
 // watchdogPort renders the port's PFC_WD entry (times in ms, §2.16).
-func (r *renderer) watchdogPort(p *intent.Port, q *intent.QoS) error {
+func (r *renderer) watchdogPort(p *intent.Port, q *intent.QoS, pr *profile) error {
 	w := q.PFC.Watchdog
 	if w == nil {
 		return nil
@@ -673,24 +754,46 @@ func (r *renderer) watchdogPort(p *intent.Port, q *intent.QoS) error {
 	if dw := r.d.QoS.PFC.Watchdog; w.Polling != 0 && (dw == nil || dw.Polling != w.Polling) {
 		return r.unsupported("PFC watchdog polling of port "+p.Name, "POLL_INTERVAL is switch-wide (PFC_WD|GLOBAL), so ports cannot override it")
 	}
-	action, ok := map[string]string{"": "drop", "drop": "drop", "forward": "forward", "notify-only": "alert"}[w.Action]
-	if !ok {
-		return r.unsupported("PFC watchdog action "+strconv.Quote(w.Action), "SONiC's watchdog actions are drop, forward and alert (notify-only) (sonic-pfcwd YANG)")
+	if pr.watchdog == nil {
+		f, err := r.watchdogFields(w)
+		if err != nil {
+			return err
+		}
+		pr.watchdog = &f
+	}
+	row := r.row("PFC_WD", p.Name, 4)
+	row["action"] = pr.watchdog[0]
+	row["detection_time"] = pr.watchdog[1]
+	row["restoration_time"] = pr.watchdog[2]
+	// What `pfcwd start_default` writes (reference §2.16, §5).
+	row["pfc_stat_history"] = pfcStatHistory
+	return nil
+}
+
+// watchdogFields returns a watchdog's action, detection and restoration
+// time as PFC_WD writes them.
+func (r *renderer) watchdogFields(w *intent.Watchdog) ([3]string, error) {
+	var action string
+	switch w.Action {
+	case "", "drop":
+		action = "drop"
+	case "forward":
+		action = "forward"
+	case "notify-only":
+		action = "alert"
+	default:
+		return [3]string{}, r.unsupported("PFC watchdog action "+strconv.Quote(w.Action), "SONiC's watchdog actions are drop, forward and alert (notify-only) (sonic-pfcwd YANG)")
 	}
 	det, rest := r.watchdogTimes(w)
-	r.set("PFC_WD", p.Name, "action", action)
-	ms, err := r.ms("PFC watchdog detection", det, detectMin, detectMax)
+	dms, err := r.ms("PFC watchdog detection", det, detectMin, detectMax)
 	if err != nil {
-		return err
+		return [3]string{}, err
 	}
-	r.set("PFC_WD", p.Name, "detection_time", ms)
-	if ms, err = r.ms("PFC watchdog restoration", rest, restoreMin, restoreMax); err != nil {
-		return err
+	rms, err := r.ms("PFC watchdog restoration", rest, restoreMin, restoreMax)
+	if err != nil {
+		return [3]string{}, err
 	}
-	r.set("PFC_WD", p.Name, "restoration_time", ms)
-	// What `pfcwd start_default` writes (reference §2.16, §5).
-	r.set("PFC_WD", p.Name, "pfc_stat_history", pfcStatHistory)
-	return nil
+	return [3]string{action, dms, rms}, nil
 }
 
 // watchdogTimes returns the detection and restoration times, with SONiC's
@@ -726,7 +829,8 @@ func (r *renderer) ms(what string, v, lo, hi time.Duration) (string, error) {
 
 // buffers renders CABLE_LENGTH, the lossless PG profile, BUFFER_PG and
 // BUFFER_QUEUE of a lossless port (reference §2.10–2.14).
-func (r *renderer) buffers(p *intent.Port, lossless []int) error {
+func (r *renderer) buffers(p *intent.Port, pr *profile) error {
+	lossless := pr.lossless
 	if p.Cable <= 0 {
 		return r.unsupported("cable length of port "+p.Name, "buffermgrd gives a port a lossless PG only with a cable length (not 0m, reference/sonic.md §10); set cable in the inventory")
 	}
@@ -737,8 +841,12 @@ func (r *renderer) buffers(p *intent.Port, lossless []int) error {
 	if m*units.Metre != p.Cable {
 		r.warn("cable length of %s %s rounded up to %dm", p.Name, p.Cable, m)
 	}
-	cable := strconv.FormatInt(int64(m), 10) + "m"
-	r.set("CABLE_LENGTH", cableGroup, p.Name, cable)
+	cable, ok := r.cables[m]
+	if !ok {
+		cable = strconv.FormatInt(int64(m), 10) + "m"
+		r.cables[m] = cable
+	}
+	r.row("CABLE_LENGTH", cableGroup, len(r.d.Ports))[p.Name] = cable
 
 	if len(p.Headroom) == 0 {
 		return r.unsupported("headroom of port "+p.Name, "the port has lossless classes but no computed headroom")
@@ -749,7 +857,7 @@ func (r *renderer) buffers(p *intent.Port, lossless []int) error {
 			return r.unsupported("headroom of port "+p.Name, "priorities %d and %d need different headroom, but SONiC gives every lossless PG of a port one profile per (speed, cable) (reference/sonic.md §2.12)", h.Priority, o.Priority)
 		}
 	}
-	k := bufferKey{speed: p.Speed, cable: cable, xoff: h.Xoff, xon: h.Xon, size: h.Size, lossless: joinInts(lossless, ",")}
+	k := bufferKey{speed: p.Speed, cable: cable, xoff: h.Xoff, xon: h.Xon, size: h.Size, lossless: pr.pfc}
 	b, ok := r.bufferCache[k]
 	if !ok {
 		var err error
@@ -758,12 +866,12 @@ func (r *renderer) buffers(p *intent.Port, lossless []int) error {
 		}
 		r.bufferCache[k] = b
 	}
-	r.set("BUFFER_PG", p.Name+"|0", "profile", ingressLossyProfile)
+	r.row("BUFFER_PG", p.Name+"|0", 1)["profile"] = ingressLossyProfile
 	for _, rg := range b.pgs {
-		r.set("BUFFER_PG", p.Name+"|"+rg, "profile", b.profile)
+		r.row("BUFFER_PG", p.Name+"|"+rg, 1)["profile"] = b.profile
 	}
 	for _, q := range b.queues {
-		r.set("BUFFER_QUEUE", p.Name+"|"+q.rng, "profile", q.profile)
+		r.row("BUFFER_QUEUE", p.Name+"|"+q.rng, 1)["profile"] = q.profile
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/crypto/ssh/knownhosts"
 
-	"github.com/lossless-net/lossless/lab/device"
 	"github.com/lossless-net/lossless/platform"
 )
 
@@ -64,13 +63,11 @@ func (l *Lab) WriteInventory(path string) error {
 	for _, n := range l.Nodes() {
 		fmt.Fprintf(&b, "\ndevice %q {\n", n.Name())
 		fmt.Fprintf(&b, "  vendor      = %q\n", n.Kind())
-		if k, ok := device.Lookup(n.Kind()); ok {
-			// Only a model the platform catalog knows, so that the
-			// inventory loads without a diagnostic.
-			if m, ok := k.(device.Modeler); ok && m.Model() != "" {
-				if _, known := platform.Lookup(m.Model()); known {
-					fmt.Fprintf(&b, "  platform    = %q\n", m.Model())
-				}
+		// Only a model the platform catalog knows, so that the
+		// inventory loads without a diagnostic.
+		if m := n.Model(); m != "" {
+			if _, known := platform.Lookup(m); known {
+				fmt.Fprintf(&b, "  platform    = %q\n", m)
 			}
 		}
 		fmt.Fprintf(&b, "  address     = %q\n", "127.0.0.1")

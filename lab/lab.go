@@ -106,6 +106,7 @@ func (l *Lab) User() string { return l.opts.user }
 type Node struct {
 	name   string
 	kind   string
+	model  string // as given to AddModel, else the kind's (device.Modeler)
 	dev    device.Device
 	faults *device.Faults
 	ln     net.Listener
@@ -118,16 +119,42 @@ type Node struct {
 	conns map[net.Conn]struct{}
 }
 
+// AddOption says which switch Add builds: a model and ports, as an
+// inventory gives them. Without any, the device is its kind's default
+// model with the kind's default ports.
+type AddOption func(*device.Spec)
+
+// AddModel builds the device as the platform model m ("CE8850-HAM"); the
+// kind refuses a model it cannot emulate. Empty m keeps the default.
+func AddModel(m string) AddOption {
+	return func(s *device.Spec) { s.Model = m }
+}
+
+// AddPorts gives the device the named ports (one name each, ranges
+// expanded: "400GE1/0/1"), as the kind documents: added to the model's
+// own ports or checked against them.
+func AddPorts(ports ...string) AddOption {
+	return func(s *device.Spec) { s.Ports = append(s.Ports, ports...) }
+}
+
 // Add starts a device of the registered kind (see device.Lookup) named
 // hostname, its running config seeded from seed (nil: factory defaults),
-// listening on 127.0.0.1 on a free port.
-func (l *Lab) Add(kind, hostname string, seed []byte) (*Node, error) {
+// listening on 127.0.0.1 on a free port. With AddModel or AddPorts the
+// kind must implement device.SpecKind and builds the device to that spec.
+func (l *Lab) Add(kind, hostname string, seed []byte, opts ...AddOption) (*Node, error) {
 	k, ok := device.Lookup(kind)
 	if !ok {
 		return nil, fmt.Errorf("add %s: unknown kind %q (registered: %v)", hostname, kind, device.Kinds())
 	}
 	if hostname == "" {
 		return nil, fmt.Errorf("add %s device: empty hostname", kind)
+	}
+	var spec device.Spec
+	for _, o := range opts {
+		o(&spec)
+	}
+	if _, ok := k.(device.SpecKind); !ok && !spec.IsZero() {
+		return nil, fmt.Errorf("add %s: kind %q cannot emulate a given model or ports", hostname, kind)
 	}
 	l.mu.Lock()
 	if l.closed {
@@ -140,21 +167,31 @@ func (l *Lab) Add(kind, hostname string, seed []byte) (*Node, error) {
 	}
 	l.names[hostname] = true
 	l.mu.Unlock()
-	n, err := l.start(k, kind, hostname, seed)
+	n, err := l.start(k, kind, hostname, seed, spec)
 	if err != nil {
 		l.mu.Lock()
 		delete(l.names, hostname)
 		l.mu.Unlock()
 		return nil, err
 	}
-	l.opts.logger.Info("device started", "device", hostname, "vendor", kind, "addr", n.Addr())
+	l.opts.logger.Info("device started", "device", hostname, "vendor", kind, "model", n.model, "addr", n.Addr())
 	return n, nil
 }
 
-func (l *Lab) start(k device.Kind, kind, hostname string, seed []byte) (*Node, error) {
-	dev, err := k.New(hostname, seed)
+func (l *Lab) start(k device.Kind, kind, hostname string, seed []byte, spec device.Spec) (*Node, error) {
+	var dev device.Device
+	var err error
+	if sk, ok := k.(device.SpecKind); ok && !spec.IsZero() {
+		dev, err = sk.NewSpec(hostname, seed, spec)
+	} else {
+		dev, err = k.New(hostname, seed)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("add %s: %w", hostname, err)
+	}
+	model := spec.Model
+	if m, ok := k.(device.Modeler); ok && model == "" {
+		model = m.Model()
 	}
 	hostKey, err := newHostKey()
 	if err != nil {
@@ -169,7 +206,7 @@ func (l *Lab) start(k device.Kind, kind, hostname string, seed []byte) (*Node, e
 		return nil, fmt.Errorf("add %s: %w", hostname, err)
 	}
 	n := &Node{
-		name: hostname, kind: kind, dev: dev, faults: &device.Faults{}, ln: ln, lab: l,
+		name: hostname, kind: kind, model: model, dev: dev, faults: &device.Faults{}, ln: ln, lab: l,
 		hostKey: hostKey, otherKey: otherKey, conns: map[net.Conn]struct{}{},
 	}
 	l.mu.Lock()
@@ -221,6 +258,10 @@ func (n *Node) Name() string { return n.name }
 
 // Kind is the device's kind name ("nxos").
 func (n *Node) Kind() string { return n.kind }
+
+// Model is the platform model the device emulates: the one given to
+// AddModel, else its kind's default (empty when the kind names none).
+func (n *Node) Model() string { return n.model }
 
 // Addr is the device's SSH listen address ("127.0.0.1:40123").
 func (n *Node) Addr() string { return n.ln.Addr().String() }

@@ -76,6 +76,10 @@ type Faults struct {
 	ChangeHostKey bool
 	// NoPrompt makes the device stop printing prompts after login.
 	NoPrompt bool
+	// ClimbAfterChange makes the device's health counters climb after its
+	// next config change: every later read of them shows PFC pause
+	// storms, drops and a watchdog event (see Counters).
+	ClimbAfterChange bool
 }
 
 // Update changes f under its lock: safe while sessions read it.
@@ -102,6 +106,7 @@ func (f *Faults) Load() Faults {
 		RefuseAuth:        f.RefuseAuth,
 		ChangeHostKey:     f.ChangeHostKey,
 		NoPrompt:          f.NoPrompt,
+		ClimbAfterChange:  f.ClimbAfterChange,
 	}
 }
 
@@ -191,4 +196,28 @@ type Pager interface {
 type Echoer interface {
 	// EchoEnter returns the bytes printed when the user presses Enter.
 	EchoEnter() string
+}
+
+// Spec says which switch a device is built as: the model and the ports an
+// inventory gives it. The zero Spec asks for the kind's defaults.
+type Spec struct {
+	// Model is the platform model as written in an inventory
+	// ("CE8850-HAM", "N9K-C93600CD-GX"); empty: the kind's default. A
+	// kind refuses a model it cannot emulate with an error naming it.
+	Model string
+	// Ports are interface names, one each (ranges expanded), that the
+	// device must have: each personality documents whether they come on
+	// top of the model's own ports or must be among them, and refuses a
+	// name the model cannot have.
+	Ports []string
+}
+
+// IsZero reports whether s asks for nothing beyond the kind's defaults.
+func (s Spec) IsZero() bool { return s.Model == "" && len(s.Ports) == 0 }
+
+// SpecKind is implemented by kinds that build a device to a Spec (found by
+// type assertion on a Kind); New is NewSpec with the zero Spec.
+type SpecKind interface {
+	// NewSpec is New for a device of spec's model with spec's ports.
+	NewSpec(hostname string, seed []byte, spec Spec) (Device, error)
 }

@@ -148,7 +148,26 @@ func (k *Kind) New(hostname string, seed []byte) (device.Device, error) {
 	return k.newDevice(hostname, seed)
 }
 
+// NewSpec implements device.SpecKind: a device of spec.Model (which
+// selects family A or B, reference/huawei-ce.md §0; empty: the kind's
+// model) that has spec.Ports on top of the kind's ports. Both, not
+// either: CloudEngine fixed switches mix port speeds on one panel
+// (CE8851-32CQ8DQ-P: 32×100GE QSFP28 and 8×400GE QSFP-DD, Huawei's
+// "CloudEngine 9800, 8800, and 6800 Series Switches Hardware Description
+// (V300)", EDOC1100369504), and an inventory names only the ports it
+// manages while a running config also configures the others. A seed's
+// "!Model:" header of the spec's family is taken as the same switch (the
+// spec's model stays); one of the other family is an error, as that seed
+// was written for another switch.
+func (k *Kind) NewSpec(hostname string, seed []byte, spec device.Spec) (device.Device, error) {
+	return k.newSpecDevice(hostname, seed, spec)
+}
+
 func (k *Kind) newDevice(hostname string, seed []byte) (*Device, error) {
+	return k.newSpecDevice(hostname, seed, device.Spec{})
+}
+
+func (k *Kind) newSpecDevice(hostname string, seed []byte, spec device.Spec) (*Device, error) {
 	if hostname == "" {
 		hostname = "HUAWEI"
 	}
@@ -159,13 +178,37 @@ func (k *Kind) newDevice(hostname string, seed []byte) (*Device, error) {
 		ports:  k.ports,
 		nextID: 1000000001,
 	}
+	if spec.Model != "" {
+		if _, ok := families[spec.Model]; !ok {
+			return nil, fmt.Errorf("new %s: model %q: not a family A or B CloudEngine model", hostname, spec.Model)
+		}
+		d.model = spec.Model
+	}
+	if len(spec.Ports) > 0 {
+		d.ports = make(map[string]bool, len(k.ports)+len(spec.Ports))
+		for p := range k.ports {
+			d.ports[p] = true
+		}
+		for _, p := range spec.Ports {
+			m := ifaceRe.FindStringSubmatch(p)
+			if m == nil {
+				return nil, fmt.Errorf("new %s: port %q: not an interface name like 400GE1/0/1", hostname, p)
+			}
+			d.ports[m[1]+"GE"+m[2]] = true
+		}
+	}
 	for _, l := range strings.Split(string(seed), "\n") {
 		if m, ok := strings.CutPrefix(strings.TrimSpace(l), "!Model:"); ok {
 			m = strings.TrimSpace(m)
-			if _, ok := families[m]; !ok {
+			f, ok := families[m]
+			if !ok {
 				return nil, fmt.Errorf("new %s: seed model %q: not a family A or B CloudEngine model", hostname, m)
 			}
-			d.model = m
+			if spec.Model == "" {
+				d.model = m
+			} else if f != families[spec.Model] {
+				return nil, fmt.Errorf("new %s: seed model %q is not of the family of model %q", hostname, m, spec.Model)
+			}
 		}
 	}
 	d.family = families[d.model]

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/platform"
 	"github.com/lossless-net/lossless/units"
 )
 
@@ -62,41 +63,41 @@ func (r *resolver) checkPlatform(d *Device, spec *qosSpec, job deviceJob) {
 	}
 }
 
-// checkWatchdog checks the watchdog against the vendor's ranges, once per
-// profile, vendor and family.
+// checkWatchdog checks the watchdog against the ranges and actions the
+// platform's catalog entry gives, once per profile and set of limits.
 func (r *resolver) checkWatchdog(d *Device, spec *qosSpec) {
-	k := checkKey{spec: spec, vendor: d.Vendor, family: d.Platform.Family}
+	lim := d.Platform.Watchdog
+	wd := spec.qos.PFC.Watchdog
+	if wd == nil || lim == nil {
+		return
+	}
+	k := checkKey{spec: spec, watchdog: r.watchdogKey(lim)}
 	if r.checked[k] {
 		return
 	}
 	r.checked[k] = true
 	on := fmt.Sprintf("device %q (platform %s)", d.Name, d.Platform.Model)
-	if wd := spec.qos.PFC.Watchdog; wd != nil {
-		lim, ok := watchdogLimitFor(d.Vendor, d.Platform.Family)
-		if ok {
-			for _, t := range []struct {
-				name string
-				v    time.Duration
-				rng  hcl.Range
-				lim  [2]time.Duration
-			}{
-				{"detection_time", wd.Detection, spec.wd.detection, lim.detection},
-				{"restoration_time", wd.Restoration, spec.wd.restoration, lim.restoration},
-				{"polling_interval", wd.Polling, spec.wd.polling, lim.polling},
-			} {
-				if t.v == 0 || t.lim[1] == 0 {
-					continue
-				}
-				if t.v < t.lim[0] || t.v > t.lim[1] {
-					r.diags.add(errorf(RuleWatchdogRange, "Watchdog time outside the vendor's range", &t.rng, &spec.wd.block,
-						fmt.Sprintf("%s %s is outside %s–%s, the range %s accepts (%s). Choose a value in that range, or give this vendor its own override.", t.name, t.v, t.lim[0], t.lim[1], on, lim.source)))
-				}
-			}
-			if wd.Action != "" && !slices.Contains(lim.actions, wd.Action) {
-				r.diags.add(errorf(RuleWatchdogAction, "Watchdog action not supported by the vendor", &spec.wd.action, &spec.wd.block,
-					fmt.Sprintf("action %q is not available on %s (%s); it supports %s.", wd.Action, on, d.Vendor, strings.Join(lim.actions, ", "))))
-			}
+	for _, t := range []struct {
+		name string
+		v    time.Duration
+		rng  hcl.Range
+		lim  platform.Window
+	}{
+		{"detection_time", wd.Detection, spec.wd.detection, lim.Detection},
+		{"restoration_time", wd.Restoration, spec.wd.restoration, lim.Restoration},
+		{"polling_interval", wd.Polling, spec.wd.polling, lim.Polling},
+	} {
+		if t.v == 0 || !t.lim.Set() {
+			continue
 		}
+		if !t.lim.Contains(t.v) {
+			r.diags.add(errorf(RuleWatchdogRange, "Watchdog time outside the vendor's range", &t.rng, &spec.wd.block,
+				fmt.Sprintf("%s %s is outside %s–%s, the range %s accepts (%s). Choose a value in that range, or give this vendor its own override.", t.name, t.v, t.lim.Min, t.lim.Max, on, lim.Source)))
+		}
+	}
+	if wd.Action != "" && !slices.Contains(lim.Actions, wd.Action) {
+		r.diags.add(errorf(RuleWatchdogAction, "Watchdog action not supported by the vendor", &spec.wd.action, &spec.wd.block,
+			fmt.Sprintf("action %q is not available on %s (%s); it supports %s.", wd.Action, on, d.Vendor, strings.Join(lim.Actions, ", "))))
 	}
 }
 

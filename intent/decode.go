@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/lossless-net/lossless/platform"
 	"github.com/lossless-net/lossless/units"
 )
 
@@ -24,8 +25,8 @@ import (
 const RoCEMinMTU = 4178
 
 // watchdogActions are the PFC watchdog actions the intent language knows;
-// each vendor supports a subset (limits.go).
-var watchdogActions = []string{"drop", "errdisable", "forward", "notify-only"}
+// each platform's catalog entry lists the subset its OS supports.
+var watchdogActions = platform.WatchdogActions
 
 // qosSpec is a decoded QoS body with the source range of each value, so
 // that device-level checks can point at the line that set it.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lossless-net/lossless/diag"
 	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/platform"
 	"github.com/lossless-net/lossless/units"
 )
 
@@ -28,6 +29,10 @@ import (
 //	tiny1   a 1 MB buffer
 //	odd1    a zero cell size (headroom cannot be computed)
 //	odd2    its first port without speed
+//
+// The watchdog limits are those of a catalog model that runs the device's
+// vendor (watchdogModel), so the watchdog rules see each vendor's own
+// ranges although every fixture device is written on one model.
 func testInventory(t testing.TB, name string) *inventory.Inventory {
 	t.Helper()
 	path := filepath.Join("testdata", "inventories", name+".hcl")
@@ -42,9 +47,11 @@ func testInventory(t testing.TB, name string) *inventory.Inventory {
 		p := *d.Platform
 		p.Family, p.Buffer, p.Cell, p.MaxLossless = "", 16*units.MB, 208, 2
 		p.PFCPriorities, p.MTUMin, p.MTUMax = []int{0, 1, 2, 3, 4, 5, 6, 7}, 68, 9216
+		p.Watchdog = watchdogOf(t, d.Vendor, "")
 		switch d.Name {
 		case "ce1":
 			p.Family, p.PFCPriorities, p.MaxLossless = "A", []int{0, 1, 2, 3, 4, 5}, 3
+			p.Watchdog = watchdogOf(t, d.Vendor, "A")
 		case "tiny1":
 			p.Buffer = 1 << 20
 		case "odd1":
@@ -55,6 +62,34 @@ func testInventory(t testing.TB, name string) *inventory.Inventory {
 		d.Platform = &p
 	}
 	return inv
+}
+
+// watchdogModel names, per vendor and Huawei family, a catalog model that
+// runs it, whose watchdog limits testInventory gives the vendor's devices.
+// Huawei CE without a family has none: its limits differ by family.
+var watchdogModel = map[string]string{
+	"nxos":        "N9K-C93600CD-GX",
+	"eos":         "DCS-7060CX-32S",
+	"sonic":       "Arista-7060CX-32S",
+	"huawei-ce/A": "CE8850-HAM",
+}
+
+// watchdogOf returns the catalog watchdog limits of vendor (and family),
+// nil for a vendor the table does not know.
+func watchdogOf(t testing.TB, vendor, family string) *platform.Watchdog {
+	t.Helper()
+	model := watchdogModel[vendor]
+	if family != "" {
+		model = watchdogModel[vendor+"/"+family]
+	}
+	if model == "" {
+		return nil
+	}
+	p, ok := platform.Lookup(model)
+	if !ok {
+		t.Fatalf("catalog has no %s", model)
+	}
+	return p.Watchdog
 }
 
 // want is one expected diagnostic.

@@ -65,6 +65,7 @@ type resolver struct {
 	devices   []*Device
 	devByName map[string]*Device
 	platKeys  map[*platform.Platform]platformKey
+	wdKeys    map[*platform.Watchdog]string
 }
 
 type deviceJob struct {
@@ -76,8 +77,8 @@ type deviceJob struct {
 type checkKey struct {
 	spec, buffers any
 	plat          platformKey
-	vendor        string
-	family        string
+	// watchdog identifies the watchdog limits checked (watchdogKey).
+	watchdog string
 }
 
 // platformKey is what the platform checks read of a platform, so that
@@ -100,6 +101,17 @@ func (r *resolver) keyOf(p *platform.Platform) platformKey {
 	return k
 }
 
+// watchdogKey identifies watchdog limits by their content, so that the
+// devices of one network OS share one report across models and copies.
+func (r *resolver) watchdogKey(w *platform.Watchdog) string {
+	if k, ok := r.wdKeys[w]; ok {
+		return k
+	}
+	k := fmt.Sprintf("%v", *w)
+	r.wdKeys[w] = k
+	return k
+}
+
 type headroomKey struct {
 	speed units.BitRate
 	cable units.Length
@@ -119,6 +131,7 @@ func newResolver(f *Fabric, inv *inventory.Inventory) *resolver {
 		expanded: map[string][]string{}, badRef: map[hcl.Pos]bool{},
 		checked: map[checkKey]bool{}, headroom: map[headroomKey]headroomResult{}, ecnWarned: map[hcl.Pos]bool{},
 		devByName: make(map[string]*Device, len(inv.Devices)), platKeys: map[*platform.Platform]platformKey{},
+		wdKeys: map[*platform.Watchdog]string{},
 	}
 }
 

@@ -96,6 +96,7 @@ func (p *Platform) Clone() *Platform {
 	c.PFCPriorities = slices.Clone(p.PFCPriorities)
 	c.Aliases = slices.Clone(p.Aliases)
 	c.Unverified = slices.Clone(p.Unverified)
+	c.Watchdog = p.Watchdog.clone()
 	return &c
 }
 
@@ -103,7 +104,8 @@ func (p *Platform) Clone() *Platform {
 // needs a model, an ASIC, a positive buffer and cell (the buffer a whole
 // number of cells is not required: vendors quote it in MB), at least one
 // lossless class and no more than its PFC priorities, priorities 0–7 without
-// repeats, a sane MTU range, a known unit and a source.
+// repeats, a sane MTU range, a known unit, a source, and a plausible PFC
+// watchdog (see Watchdog).
 func (p *Platform) Check() error {
 	switch {
 	case strings.TrimSpace(p.Model) == "":
@@ -126,6 +128,11 @@ func (p *Platform) Check() error {
 		return fmt.Errorf("%s: units %q must be bytes, kbytes or cells", p.Model, p.Units)
 	case len(p.Source) < 20:
 		return fmt.Errorf("%s: source must say where the figures come from", p.Model)
+	case p.Watchdog == nil:
+		return fmt.Errorf("%s: watchdog is missing", p.Model)
+	}
+	if err := p.Watchdog.check(); err != nil {
+		return fmt.Errorf("%s: %w", p.Model, err)
 	}
 	for _, f := range p.Unverified {
 		if !slices.Contains([]string{"buffer_bytes", "cell_bytes", "max_lossless", "mtu_min", "mtu_max", "units"}, f) {

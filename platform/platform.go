@@ -40,4 +40,9 @@ type Platform struct {
 	// "cell_bytes", "max_lossless"). Checks that depend on them should
 	// warn rather than fail.
 	Unverified []string `json:"unverified,omitempty"`
+	// Watchdog is what the platform's network OS accepts for the PFC
+	// watchdog: timer ranges and actions, with their source. Every catalog
+	// entry has one; nil (a Platform built by hand) means the intent's
+	// watchdog is not checked against any range.
+	Watchdog *Watchdog `json:"watchdog"`
 }

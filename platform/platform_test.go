@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCatalogEntriesPlausible checks every entry a user can select: the
@@ -106,7 +107,8 @@ func TestCatalogFiguresFromSources(t *testing.T) {
 }
 
 func TestParseRejectsBadCatalog(t *testing.T) {
-	good := `{"model":"X","asic":"A","buffer_bytes":16777216,"cell_bytes":208,"max_lossless":2,"pfc_priorities":[3,4],"mtu_min":68,"mtu_max":9216,"units":"bytes","source":"a source long enough to count"}`
+	good := `{"model":"X","asic":"A","buffer_bytes":16777216,"cell_bytes":208,"max_lossless":2,"pfc_priorities":[3,4],"mtu_min":68,"mtu_max":9216,"units":"bytes","source":"a source long enough to count",` +
+		`"watchdog":{"detection":{"min":"100ms","max":"5s"},"polling":{"min":"100ms","max":"1s"},"actions":["drop","forward"],"source":"the watchdog's own source"}}`
 	if _, err := parse([]byte("[" + good + "]")); err != nil {
 		t.Fatalf("good entry rejected: %v", err)
 	}
@@ -118,6 +120,14 @@ func TestParseRejectsBadCatalog(t *testing.T) {
 		{"mtu upside down", strings.Replace(good, `"mtu_min":68`, `"mtu_min":9300`, 1), "MTU"},
 		{"unit", strings.Replace(good, `"units":"bytes"`, `"units":"pages"`, 1), "units"},
 		{"no source", strings.Replace(good, `a source long enough to count`, `x`, 1), "source"},
+		{"no watchdog", strings.Replace(good, `"watchdog"`, `"no_watchdog"`, 1), "watchdog is missing"},
+		{"watchdog upside down", strings.Replace(good, `"min":"100ms","max":"5s"`, `"min":"6s","max":"5s"`, 1), "detection range"},
+		{"watchdog too long", strings.Replace(good, `"max":"1s"`, `"max":"2m"`, 1), "polling range"},
+		{"watchdog bad duration", strings.Replace(good, `"max":"5s"`, `"max":"5"`, 1), "window max"},
+		{"watchdog unknown action", strings.Replace(good, `"forward"]`, `"reboot"]`, 1), "reboot"},
+		{"watchdog repeated action", strings.Replace(good, `"forward"]`, `"drop"]`, 1), "repeated"},
+		{"watchdog no action", strings.Replace(good, `["drop","forward"]`, `[]`, 1), "no action"},
+		{"watchdog no source", strings.Replace(good, `the watchdog's own source`, `x`, 1), "watchdog source"},
 		{"duplicate", good + "," + strings.Replace(good, `"model":"X"`, `"model":"x"`, 1), "two entries"},
 		{"bad json", `{`, "platform catalog"},
 	} {
@@ -133,7 +143,65 @@ func TestCloneIsIndependent(t *testing.T) {
 	c := p.Clone()
 	c.PFCPriorities[0] = 7
 	c.Aliases[0] = "changed"
-	if p.PFCPriorities[0] == 7 || p.Aliases[0] == "changed" {
+	c.Watchdog.Actions[0] = "changed"
+	c.Watchdog.Polling.Max = 0
+	if p.PFCPriorities[0] == 7 || p.Aliases[0] == "changed" || p.Watchdog.Actions[0] == "changed" || p.Watchdog.Polling.Max == 0 {
 		t.Error("Clone shares slices with the catalog")
+	}
+}
+
+// TestCatalogWatchdogs pins, for one model of each network OS, the PFC
+// watchdog ranges and actions read from the references, so that every
+// model of that OS carries the same facts.
+func TestCatalogWatchdogs(t *testing.T) {
+	ms := time.Millisecond
+	covered := map[string]bool{}
+	for _, tt := range []struct {
+		models                          []string
+		detection, restoration, polling Window
+		actions                         []string
+	}{
+		{[]string{"DCS-7050CX3-32S", "DCS-7060CX-32S", "DCS-7060DX4-32", "DCS-7060DX5-64S"},
+			Window{10 * ms, 60 * time.Second}, Window{10 * ms, 60 * time.Second}, Window{5 * ms, 30 * time.Second}, []string{"drop", "errdisable", "notify-only"}},
+		{[]string{"Arista-7060CX-32S", "DellEMC-Z9332f-O32", "SN3700", "SN4600C", "SN4700", "SN5600"},
+			Window{100 * ms, 5000 * ms}, Window{100 * ms, 60000 * ms}, Window{100 * ms, 1000 * ms}, []string{"drop", "forward"}},
+		{[]string{"CE6866", "CE8850-HAM"},
+			Window{10 * ms, 1500 * ms}, Window{10 * ms, 1500 * ms}, Window{}, []string{"drop", "forward"}},
+		{[]string{"CE6885", "CE8855"},
+			Window{10 * ms, 15 * time.Second}, Window{0, 31 * time.Second}, Window{10 * ms, 1000 * ms}, []string{"drop", "forward"}},
+		{[]string{"N9K-C93180YC-FX", "N9K-C93600CD-GX", "N9K-C9364D-GX2A"},
+			Window{}, Window{}, Window{100 * ms, 1000 * ms}, []string{"drop", "notify-only"}},
+	} {
+		for _, m := range tt.models {
+			covered[m] = true
+			p, ok := Lookup(m)
+			if !ok {
+				t.Fatalf("Lookup(%q) failed", m)
+			}
+			w := p.Watchdog
+			if w.Detection != tt.detection || w.Restoration != tt.restoration || w.Polling != tt.polling || !slices.Equal(w.Actions, tt.actions) {
+				t.Errorf("%s: watchdog %+v, want detection %v restoration %v polling %v actions %v", m, *w, tt.detection, tt.restoration, tt.polling, tt.actions)
+			}
+			if !strings.Contains(w.Source, "reference/") {
+				t.Errorf("%s: watchdog source %q cites no reference", m, w.Source)
+			}
+		}
+	}
+	for _, m := range Models() {
+		if !covered[m] {
+			t.Errorf("%s: no row here pins its watchdog; add it to its OS's row", m)
+		}
+	}
+}
+
+func TestWindow(t *testing.T) {
+	w := Window{10 * time.Millisecond, time.Second}
+	for d, want := range map[time.Duration]bool{9 * time.Millisecond: false, 10 * time.Millisecond: true, time.Second: true, time.Second + 1: false} {
+		if w.Contains(d) != want {
+			t.Errorf("%v.Contains(%v) = %v, want %v", w, d, !want, want)
+		}
+	}
+	if !w.Set() || (Window{}).Set() {
+		t.Error("Set: a window with a maximum is set, the zero window is not")
 	}
 }

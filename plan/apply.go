@@ -17,6 +17,10 @@ type Result struct {
 	// Change is what was (or would have been) sent; nil when the device
 	// failed before its change was known.
 	Change *vendors.Change
+	// Before is the scoped running config read just before the change
+	// (what a staged rollout restores when a health gate trips); nil when
+	// the device failed before it was read.
+	Before []byte
 }
 
 // Unchanged reports whether the device needed nothing.
@@ -92,6 +96,7 @@ func applyOne(ctx context.Context, d Device, saved *Plan, opts Options) Result {
 	if err != nil {
 		return fail(err)
 	}
+	r.Before = running
 	var ch *vendors.Change
 	if entry != nil {
 		if fp := Fingerprint(running); fp != entry.Fingerprint {

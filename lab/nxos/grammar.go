@@ -66,6 +66,8 @@ var entries = []e{
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config ipqos", No: []string{}, Do: doShowRun},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config interface <if:ifs>", No: []string{}, Do: doShowRun},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show checkpoint summary", No: []string{}, Do: doShowCheckpoints},
+	{Modes: []string{"exec", anyConfig}, Syntax: "show interface priority-flow-control detail", No: []string{}, Do: doShowPFC},
+	{Modes: []string{"exec", anyConfig}, Syntax: "show queuing pfc-queue detail", No: []string{}, Do: doShowPFCQueue},
 	{Modes: []string{"exec", anyConfig}, Syntax: "checkpoint <name:word> [description <text:rest>]", No: []string{"checkpoint <name:word>"}, Do: doCheckpoint},
 	{Modes: []string{"exec", anyConfig}, Syntax: "checkpoint [description <text:rest>]", No: []string{}, Do: doCheckpoint},
 	{Modes: []string{"exec", anyConfig}, Syntax: "clear checkpoint database", No: []string{}, Do: doClearCheckpoints},

@@ -79,6 +79,8 @@ type Device struct {
 	replace *pendingReplace
 	// afterFunc schedules the configure replace commit timeout.
 	afterFunc func(time.Duration, func()) Timer
+	// counters are the ports' health counters (counters.go).
+	counters device.Counters
 }
 
 // Timer is a scheduled call that can be stopped, as *time.Timer.
@@ -231,6 +233,7 @@ func (s *session) Handle(line string) (string, bool) {
 	r := nxosGrammar.Exec(s, &s.st, line)
 	if r.Edited {
 		s.d.lastChange = s.d.now()
+		s.d.counters.Changed(s.faults)
 	}
 	if r.Err != nil || r.Msg != "" {
 		return s.formatPrompt(prompt, r), false

@@ -1,0 +1,155 @@
+package nxos
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// Health counter commands (reference/nxos.md "Counters for health
+// checks": (a) PFC frames per priority, (d) PFC watchdog).
+const (
+	showPFC      = "show interface priority-flow-control detail"
+	showPFCQueue = "show queuing pfc-queue detail"
+)
+
+// Counters reads PFC pause frames per priority and PFC watchdog events of
+// the named ports (vendors.Health). Watchdog drains count as drops
+// ("WD & Tail Drop", reference: [I]); ECN marks are not read (the
+// reference finds no text row for them on 9.x).
+func (d *Driver) Counters(ctx context.Context, ports []string) (map[string]vendors.PortCounters, error) {
+	out, err := d.s.Command(ctx, showPFC)
+	if err != nil {
+		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+	}
+	all, err := ParsePFCDetail(out)
+	if err != nil {
+		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+	}
+	wd, err := d.s.Command(ctx, showPFCQueue)
+	if err != nil {
+		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+	}
+	ParsePFCQueue(wd, all)
+	res := make(map[string]vendors.PortCounters, len(ports))
+	for _, p := range ports {
+		c, ok := all[p]
+		if !ok {
+			return nil, fmt.Errorf("read counters %s: %s does not report port %s", d.t.Device, showPFC, p)
+		}
+		res[p] = c
+	}
+	return res, nil
+}
+
+// ParsePFCDetail reads `show interface priority-flow-control detail`:
+// per port its Rx and Tx rows of pause frames per priority (labels, not
+// positions, as the reference advises).
+func ParsePFCDetail(out string) (map[string]vendors.PortCounters, error) {
+	res := map[string]vendors.PortCounters{}
+	port := ""
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "Ethernet") && !strings.Contains(line, " "):
+			port = t
+			res[port] = vendors.PortCounters{}
+		case port != "" && (strings.HasPrefix(t, "Rx ") || strings.HasPrefix(t, "Tx ")) && strings.Contains(t, "|"):
+			cells := strings.Split(t, "|")[1:]
+			if len(cells) != 8 {
+				return nil, fmt.Errorf("%s: %s row has %d priorities, want 8", port, t[:2], len(cells))
+			}
+			var v [8]uint64
+			for i, c := range cells {
+				n, err := strconv.ParseUint(strings.TrimSpace(c), 10, 64)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %s priority %d: %q is not a count", port, t[:2], i, strings.TrimSpace(c))
+				}
+				v[i] = n
+			}
+			c := res[port]
+			if t[0] == 'R' {
+				c.PauseRx = v
+			} else {
+				c.PauseTx = v
+			}
+			res[port] = c
+		}
+	}
+	return res, sc.Err()
+}
+
+// ParsePFCQueue adds the watchdog Shutdown count and the drained packets
+// of `show queuing pfc-queue detail` to the ports of cs, summed over
+// each port's QOS GROUP blocks.
+func ParsePFCQueue(out string, cs map[string]vendors.PortCounters) {
+	port := ""
+	for line := range strings.Lines(out) {
+		if name, _, ok := strings.Cut(line, " Interface PFC watchdog:"); ok {
+			port = strings.TrimSpace(name)
+			continue
+		}
+		c, ok := cs[port]
+		if !ok || !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		if len(cells) != 2 {
+			continue
+		}
+		n, err := strconv.ParseUint(strings.TrimSpace(cells[1]), 10, 64)
+		if err != nil {
+			continue
+		}
+		switch strings.TrimSpace(cells[0]) {
+		case "Shutdown":
+			c.Watchdog += n
+		case "Total pkts drained + dropped":
+			c.Drops += n
+		}
+		cs[port] = c
+	}
+}
+
+// Mark saves a checkpoint of the running config (vendors.Reverter;
+// reference/nxos.md §5: checkpoint names ≤ 32 characters, at most 10
+// kept, so a passed batch's mark is dropped by Forget).
+func (d *Driver) Mark(ctx context.Context) (string, error) {
+	cp := "lossless-pre-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	out, err := d.s.Exec(ctx, "checkpoint "+cp)
+	if err != nil {
+		return "", fmt.Errorf("mark %s: %w", d.t.Device, err)
+	}
+	if strings.Contains(out, "ERROR") {
+		return "", fmt.Errorf("mark %s: %w", d.t.Device, &vendors.DeviceError{Device: d.t.Device, Line: "checkpoint " + cp, Reply: strings.TrimSpace(out)})
+	}
+	return cp, nil
+}
+
+// Revert rolls the running config back to the checkpoint mark atomically
+// (reconnecting if the session dropped), saves it to the startup config
+// and drops the checkpoint.
+func (d *Driver) Revert(ctx context.Context, mark string) error {
+	if err := d.rollback(ctx, mark); err != nil {
+		return fmt.Errorf("revert %s to %s: %w", d.t.Device, mark, err)
+	}
+	if _, err := d.s.Exec(ctx, saveConfig); err != nil {
+		return fmt.Errorf("revert %s: save: %w", d.t.Device, err)
+	}
+	return nil
+}
+
+// Forget deletes the checkpoint mark.
+func (d *Driver) Forget(ctx context.Context, mark string) error {
+	if _, err := d.s.Exec(ctx, "no checkpoint "+mark); err != nil {
+		return fmt.Errorf("forget %s checkpoint %s: %w", d.t.Device, mark, err)
+	}
+	return nil
+}

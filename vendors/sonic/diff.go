@@ -379,6 +379,11 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 		if note := bufferNote(ops); note != "" {
 			ch.Disruptive = append(ch.Disruptive, note)
 		}
+		for _, o := range ops {
+			if o.Op == "add" && o.table == "PFC_WD" && o.key == globalWD && o.field == "" {
+				ch.Disruptive = append(ch.Disruptive, "PFC_WD|GLOBAL is created: GCU never removes it (reference/sonic.md §7.2), so if this apply fails, its rollback cannot remove it and stops short of the checkpoint")
+			}
+		}
 	}
 	ch.Diff = unified(device+" running (scope)", device+" desired", sc.scoped(), want, sc.keys)
 	return ch, nil

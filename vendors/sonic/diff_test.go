@@ -479,3 +479,17 @@ func TestLineDiff(t *testing.T) {
 		t.Errorf("one change (-golden.Unified +unified):\n%s", d)
 	}
 }
+
+// TestWatchdogGlobalCreated: a patch that creates PFC_WD GLOBAL says a
+// rollback could not remove it.
+func TestWatchdogGlobalCreated(t *testing.T) {
+	want := canonical(t).DB
+	running := base(t, want, func(db config.DB) { delete(db["PFC_WD"], "GLOBAL") })
+	_, ops, dis, _ := diff(t, running, want)
+	if d := cmp.Diff([]string{"add /PFC_WD/GLOBAL"}, paths(ops)); d != "" {
+		t.Errorf("patch (-want +got):\n%s", d)
+	}
+	if !slices.ContainsFunc(dis, func(s string) bool { return strings.HasPrefix(s, "PFC_WD|GLOBAL is created") }) {
+		t.Errorf("disruptive does not warn about PFC_WD GLOBAL: %q", dis)
+	}
+}

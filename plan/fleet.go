@@ -32,6 +32,10 @@ type Input struct {
 	Home string
 	// InsecureIgnoreHostKey skips host key checks for every device.
 	InsecureIgnoreHostKey bool
+	// InsecureSkipVerify accepts any gNMI server certificate, and
+	// Plaintext speaks gNMI without TLS, for every gNMI device
+	// (-insecure-skip-verify, -plaintext); both are off by default.
+	InsecureSkipVerify, Plaintext bool
 	// Login, when set, replaces the credentials lookup (plan -lab logs in
 	// to the embedded lab with its own credentials).
 	Login func(device string, c *inventory.Credentials) (vendors.Login, error)
@@ -101,7 +105,11 @@ func Load(in Input) ([]Device, map[string]*hcl.File, hcl.Diagnostics, error) {
 			return nil, files, diags, err
 		}
 		login.InsecureIgnoreHostKey = login.InsecureIgnoreHostKey || in.InsecureIgnoreHostKey
-		if !login.InsecureIgnoreHostKey && login.HostKeys == nil && login.KnownHosts != "" {
+		login.InsecureSkipVerify = login.InsecureSkipVerify || in.InsecureSkipVerify
+		login.Plaintext = login.Plaintext || in.Plaintext
+		// Host keys are SSH's; a gNMI device is checked by its TLS CA.
+		ssh := invDev.Transport == "" || invDev.Transport == inventory.TransportSSH
+		if ssh && !login.InsecureIgnoreHostKey && login.HostKeys == nil && login.KnownHosts != "" {
 			cb, ok := hostKeys[login.KnownHosts]
 			if !ok {
 				if cb, err = vendors.KnownHosts(login.KnownHosts); err != nil {

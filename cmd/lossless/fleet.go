@@ -31,6 +31,8 @@ type fleetFlags struct {
 	parallelism int
 	lab         bool
 	insecure    bool
+	skipVerify  bool
+	plaintext   bool
 	golden      string
 	failFast    bool
 	jsonOut     bool
@@ -43,6 +45,8 @@ func (f *fleetFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.parallelism, "parallelism", plan.DefaultParallelism, "devices worked on at once")
 	fs.BoolVar(&f.lab, "lab", false, "run against the embedded lab, started for the inventory")
 	fs.BoolVar(&f.insecure, "insecure-ignore-host-key", false, "do not check host keys against known_hosts")
+	fs.BoolVar(&f.skipVerify, "insecure-skip-verify", false, "do not check gNMI server certificates")
+	fs.BoolVar(&f.plaintext, "plaintext", false, "speak gNMI without TLS (the password crosses the network in clear)")
 	fs.StringVar(&f.golden, "golden", "", "refuse devices whose rendering differs from `DIR`/<device>.cfg")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop at the first failed device")
 	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON document")
@@ -72,6 +76,11 @@ const fleetUsage = `  -target NAME|role:R|tag:T
                     run against it instead of the inventory's addresses
   -insecure-ignore-host-key
                     skip the known_hosts check of device host keys
+  -insecure-skip-verify
+                    skip the check of gNMI server certificates against the
+                    credentials' tls_ca (or the system roots)
+  -plaintext        speak gNMI without TLS; the password crosses the
+                    network in clear
   -golden DIR       refuse a device whose rendering differs from its
                     approved file DIR/<device>.cfg (or .json)
   -fail-fast        stop at the first failed device: no new device starts
@@ -121,7 +130,8 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 	fl := &fleet{source: src, log: log}
 	home, _ := os.UserHomeDir()
 	in := plan.Input{Dir: src.Dir, Inventory: src.Inventory, Vars: src.Vars, VarFiles: src.VarFiles,
-		Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: f.insecure, Logger: log}
+		Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: f.insecure,
+		InsecureSkipVerify: f.skipVerify, Plaintext: f.plaintext, Logger: log}
 	var password vendors.Secret
 	if src.Lab {
 		// The in-process lab gets a random password that is never shown.

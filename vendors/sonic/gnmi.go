@@ -14,6 +14,7 @@ import (
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"github.com/openconfig/gnmi/proto/gnmi_ext"
+	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/types/known/durationpb"
 
@@ -109,7 +110,7 @@ func (d *GNMIDriver) Running(ctx context.Context) ([]byte, error) {
 
 // tables reads the named tables; a table the device does not have is
 // absent from the result. It asks for all of them in one Get and, when one
-// is missing (NotFound), table by table.
+// is missing (NotFound), table by table, several Gets at once.
 func (d *GNMIDriver) tables(ctx context.Context, names []string) (map[string]json.RawMessage, error) {
 	paths := make([]*gpb.Path, len(names))
 	for i, n := range names {
@@ -133,25 +134,43 @@ func (d *GNMIDriver) tables(ctx context.Context, names []string) (map[string]jso
 	if !notFound(err) {
 		return nil, err
 	}
-	for _, n := range names {
-		resp, err := d.c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{dbPath(n)}, Encoding: gpb.Encoding_JSON_IETF})
-		if notFound(err) {
-			continue
+	// Some table is missing: ask for each on its own, all at once.
+	vals := make([]json.RawMessage, len(names))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(tableReads)
+	for i, n := range names {
+		g.Go(func() error {
+			resp, err := d.c.Get(gctx, &gpb.GetRequest{Path: []*gpb.Path{dbPath(n)}, Encoding: gpb.Encoding_JSON_IETF})
+			if notFound(err) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			v, err := values(resp)
+			if err != nil {
+				return err
+			}
+			if len(v) != 1 {
+				return fmt.Errorf("get %s: %d values answered", n, len(v))
+			}
+			vals[i] = v[0]
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for i, n := range names {
+		if vals[i] != nil {
+			out[n] = vals[i]
 		}
-		if err != nil {
-			return nil, err
-		}
-		vals, err := values(resp)
-		if err != nil {
-			return nil, err
-		}
-		if len(vals) != 1 {
-			return nil, fmt.Errorf("get %s: %d values answered", n, len(vals))
-		}
-		out[n] = vals[0]
 	}
 	return out, nil
 }
+
+// tableReads bounds the table Gets in flight on one device.
+const tableReads = 8
 
 // notFound reports whether err is the target's NotFound.
 func notFound(err error) bool {

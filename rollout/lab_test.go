@@ -3,6 +3,7 @@ package rollout_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -295,5 +296,59 @@ func TestResumeRefusesChangedDevice(t *testing.T) {
 	}
 	if st.Devices["leaf002"] != rollout.StatusFailed {
 		t.Errorf("leaf002 status %q", st.Devices["leaf002"])
+	}
+}
+
+// TestWindow: a rollout outside its window changes nothing; one whose
+// window closes during the pause between batches stops before the next.
+func TestWindow(t *testing.T) {
+	devs, _ := labFleet(t, 5)
+	st := newState(t, devs)
+	clock := time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)
+	o := rollout.Options{
+		Staging: rollout.Staging{Canary: 1, Batch: rollout.Size{N: 2}, Pause: time.Hour, Window: "22:00-01:00,UTC"},
+		Now:     func() time.Time { return clock },
+		Sleep: func(_ context.Context, d time.Duration) error {
+			clock = clock.Add(d * 3) // the pause runs past 01:00
+			return nil
+		},
+	}
+	outside := o
+	outside.Now = func() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) }
+	if _, err := rollout.Run(t.Context(), devs, st, outside); !errors.Is(err, rollout.ErrOutsideWindow) || !strings.Contains(err.Error(), "12:00 UTC") {
+		t.Fatalf("outside the window: %v", err)
+	}
+	if len(st.Devices) != 0 {
+		t.Fatalf("outside the window, devices started: %v", st.Devices)
+	}
+	rep, err := rollout.Run(t.Context(), devs, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Batches) != 1 || len(st.Devices) != 1 || !strings.Contains(rep.Stopped, "window 22:00-01:00,UTC closed (now 02:00 UTC)") {
+		t.Errorf("%d batches, %d devices, stopped %q", len(rep.Batches), len(st.Devices), rep.Stopped)
+	}
+	if len(rep.NotStarted) != 4 {
+		t.Errorf("not started: %v", rep.NotStarted)
+	}
+}
+
+// TestMaxFailures: the rollout halts after the batch in which the second
+// device failed (each failed device rolled back by its driver).
+func TestMaxFailures(t *testing.T) {
+	devs, nodes := labFleet(t, 8)
+	st := newState(t, devs)
+	for _, n := range []string{"leaf002", "leaf003"} {
+		nodes[n].Faults().Update(func(f *device.Faults) { f.RejectPattern = "^random-detect" })
+	}
+	rep, err := rollout.Run(t.Context(), devs, st, rollout.Options{Staging: rollout.Staging{Batch: rollout.Size{N: 4}, MaxFailures: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Batches) != 1 || !strings.Contains(rep.Stopped, "2 device(s) failed (-max-failures 2)") || len(rep.NotStarted) != 4 {
+		t.Errorf("%d batches, stopped %q, not started %v", len(rep.Batches), rep.Stopped, rep.NotStarted)
+	}
+	if st.Devices["leaf002"] != rollout.StatusRolledBack {
+		t.Errorf("leaf002: %q", st.Devices["leaf002"])
 	}
 }

@@ -56,9 +56,28 @@ func (kind) New(hostname string, seed []byte) (device.Device, error) {
 	return New(hostname, seed)
 }
 
+// NewSpec implements device.SpecKind: a device of spec.Model (one of
+// models; empty: Model) whose spec.Ports must be among that model's
+// front-panel ports, as a real switch has exactly its panel's ports.
+func (kind) NewSpec(hostname string, seed []byte, spec device.Spec) (device.Device, error) {
+	var opts []Option
+	if spec.Model != "" {
+		opts = append(opts, WithModel(spec.Model))
+	}
+	if len(spec.Ports) > 0 {
+		opts = append(opts, WithPorts(spec.Ports...))
+	}
+	return New(hostname, seed, opts...)
+}
+
 // Device is one emulated EOS switch. It is safe for concurrent use.
 type Device struct {
 	host string
+	// model is the emulated model; ports its front-panel port count.
+	model string
+	ports int
+	// want are the ports WithPorts asks for, checked against the model.
+	want []string
 
 	mu       sync.Mutex
 	tree     *grammar.Tree
@@ -107,17 +126,57 @@ func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
 	}
 }
 
+// WithModel makes the device one of the models the lab emulates
+// ("DCS-7060DX5-64S"), with that model's front-panel ports; the default
+// is Model.
+func WithModel(m string) Option {
+	return func(d *Device) error {
+		n, ok := models[m]
+		if !ok {
+			return fmt.Errorf("model %q: not an Arista model the lab emulates (%s)", m, strings.Join(modelNames(), ", "))
+		}
+		d.model, d.ports = m, n
+		return nil
+	}
+}
+
+// WithPorts names ports ("Ethernet29") the device must have: each must be
+// one of its model's front-panel ports, whatever order the options come
+// in.
+func WithPorts(names ...string) Option {
+	return func(d *Device) error {
+		d.want = append(d.want, names...)
+		return nil
+	}
+}
+
+// modelNames lists models, sorted.
+func modelNames() []string {
+	var n []string
+	for m := range models {
+		n = append(n, m)
+	}
+	sort.Strings(n)
+	return n
+}
+
 // New makes a device named hostname, seeded with running-config text
 // (nil: factory defaults).
 func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
 	d := &Device{host: hostname, tree: grammar.NewTree(), sessions: map[string]*cfgSession{}, files: map[string]*grammar.Tree{},
+		model: Model, ports: models[Model],
 		afterFunc: func(t time.Duration, f func()) Timer { return time.AfterFunc(t, f) }}
 	for _, o := range opts {
 		if err := o(d); err != nil {
 			return nil, fmt.Errorf("new %s: %w", hostname, err)
 		}
 	}
-	d.tree = factory()
+	for _, p := range d.want {
+		if ifs, err := expandIfsMax(p, d.ports); err != nil || len(ifs) != 1 || ifs[0] != p || strings.Contains(p, "/") || !strings.HasPrefix(p, "Ethernet") {
+			return nil, fmt.Errorf("new %s: port %q: not a front-panel port of a %s (Ethernet1-%d)", hostname, p, d.model, d.ports)
+		}
+	}
+	d.tree = factory(d.ports)
 	if len(seed) > 0 {
 		t, err := d.parse(seed)
 		if err != nil {
@@ -128,12 +187,12 @@ func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
 	return d, nil
 }
 
-// factory is the config of a new switch: every front-panel port has its
+// factory is the config of a new switch with n front-panel ports: every one has its
 // (empty) interface stanza, as show running-config lists them
 // (scrapligo's EOS recording: "interface Ethernet1" then "!").
-func factory() *grammar.Tree {
+func factory(n int) *grammar.Tree {
 	t := grammar.NewTree()
-	for p := 1; p <= ports; p++ {
+	for p := 1; p <= n; p++ {
 		name := fmt.Sprintf("interface Ethernet%d", p)
 		t.Set(t.Root, name, name, rankEthernet, true, modeIf)
 	}
@@ -142,7 +201,7 @@ func factory() *grammar.Tree {
 
 // parse types a running-config text into a new tree.
 func (d *Device) parse(text []byte) (*grammar.Tree, error) {
-	t := factory()
+	t := factory(d.ports)
 	s := &session{d: d, st: grammar.State{Tree: t, Frames: []grammar.Frame{{Mode: "exec"}}}}
 	top := grammar.Frame{Mode: "config", Nodes: []*grammar.Node{t.Root}}
 	for i, line := range strings.Split(string(text), "\n") {

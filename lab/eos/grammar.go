@@ -132,7 +132,7 @@ var entries = func() []e {
 		{Modes: []string{"exec"}, Syntax: "terminal length <n:0-32767>", No: []string{}, Do: doNothing},
 		{Modes: []string{"exec"}, Syntax: "terminal width <n:10-32767>", No: []string{}, Do: doNothing},
 		{Modes: []string{"exec", anyConfig}, Syntax: "show running-config", No: []string{}, Do: doShowRun},
-		{Modes: []string{"exec", anyConfig}, Syntax: "show running-config interfaces <if:ifs>", No: []string{}, Do: doShowRun},
+		{Modes: []string{"exec", anyConfig}, Syntax: "show running-config interfaces <if:ifs>", No: []string{}, Do: doShowRun, Check: checkIfs},
 		{Modes: []string{"exec", anyConfig}, Syntax: "show running-config section <re:rest>", No: []string{}, Do: doShowRun},
 		{Modes: []string{"exec", anyConfig}, Syntax: "show running-config | section <re:rest>", No: []string{}, Do: doShowRun},
 		{Modes: []string{"exec"}, Syntax: "show session-config named <name:word> diffs", No: []string{}, Do: doDiffs},
@@ -178,7 +178,7 @@ var entries = func() []e {
 		{Modes: []string{"config"}, Syntax: "priority-flow-control pause watchdog override action drop", Rank: rankWatchdog + 4},
 
 		// Stanzas.
-		{Modes: []string{"config"}, Syntax: "interface <if:ifs>", Rank: rankEthernet, Natural: true, Enter: modeIf, Expand: expandInterface, Keep: physical,
+		{Modes: []string{"config"}, Syntax: "interface <if:ifs>", Rank: rankEthernet, Natural: true, Enter: modeIf, Expand: expandInterface, Keep: physical, Check: checkIfs,
 			Label: func(m grammar.Match, _ string) string { return "if-" + shortIf(m.Args["if"]) }},
 		{Modes: []string{"config"}, Syntax: "qos profile <name:word>", Key: "qos profile {name}", Rank: rankQoSProfile, Enter: modeProfile,
 			Label: func(m grammar.Match, _ string) string { return "qos-profile-" + m.Args["name"] }, Check: checkProfileDelete},
@@ -221,6 +221,16 @@ func expandInterface(m grammar.Match) ([]string, string) {
 		texts = append(texts, "interface "+i)
 	}
 	return texts, ""
+}
+
+// checkIfs refuses interfaces beyond the front-panel ports of the
+// device's model with the error the grammar's interface type gives a port
+// beyond every model's.
+func checkIfs(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) string {
+	if _, err := expandIfsMax(m.Args["if"], s.d.ports); err != nil {
+		return errInvalid
+	}
+	return ""
 }
 
 func unavailable(*session, *grammar.State, grammar.Neg, grammar.Match) string { return errUnavailable }

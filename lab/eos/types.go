@@ -8,9 +8,23 @@ import (
 	"github.com/lossless-net/lossless/lab/grammar"
 )
 
-// ports is the number of front-panel ports of the emulated model
-// (DCS-7050CX3-32S: 32 x 100G).
-const ports = 32
+// ports is the most front-panel ports of any model in models: the
+// grammar's interface type accepts up to it, and a device of a smaller
+// model refuses the ports it lacks (checkIfs).
+const ports = 64
+
+// models are the Arista models the lab emulates, with their number of
+// front-panel ports, Ethernet1 to EthernetN [I: from Arista's data sheets:
+// DCS-7050CX3-32S 32 x 100G QSFP; DCS-7060CX-32S 32 x 100G QSFP;
+// DCS-7060DX4-32 32 x 400G QSFP-DD; DCS-7060DX5-64S 64 x 400G QSFP-DD;
+// each also has two SFP+ ports, Ethernet33-34 or Ethernet65-66, not
+// emulated]. The grammar is the same on all of them.
+var models = map[string]int{
+	"DCS-7050CX3-32S": 32,
+	"DCS-7060CX-32S":  32,
+	"DCS-7060DX4-32":  32,
+	"DCS-7060DX5-64S": 64,
+}
 
 // ifTypes are the interface types EOS accepts, typed in any case and
 // abbreviated to any unambiguous prefix ("et1", "Eth1", "lo0"); short is
@@ -41,7 +55,10 @@ func splitIf(tok string) (long, short, num string, ok bool) {
 
 // expandIfs turns an interface list ("Ethernet1-2,5", "Et1/1", "lo0")
 // into interface names.
-func expandIfs(tok string) ([]string, error) {
+func expandIfs(tok string) ([]string, error) { return expandIfsMax(tok, ports) }
+
+// expandIfsMax is expandIfs on a switch with count front-panel ports.
+func expandIfsMax(tok string, count int) ([]string, error) {
 	var out []string
 	long := ""
 	for _, part := range strings.Split(tok, ",") {
@@ -64,7 +81,7 @@ func expandIfs(tok string) ([]string, error) {
 				return nil, fmt.Errorf("bad range %q", part)
 			}
 		}
-		if l == "Ethernet" && prefix == "" && b > ports {
+		if l == "Ethernet" && prefix == "" && b > count {
 			return nil, fmt.Errorf("no interface %q", part)
 		}
 		for p := a; p <= b; p++ {

@@ -1,6 +1,7 @@
 package nxos
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -64,7 +65,7 @@ var entries = []e{
 	{Modes: []string{"exec"}, Syntax: "terminal width <n:24-511>", No: []string{}, Do: doNothing},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config", No: []string{}, Do: doShowRun},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config ipqos", No: []string{}, Do: doShowRun},
-	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config interface <if:ifs>", No: []string{}, Do: doShowRun},
+	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config interface <if:ifs>", No: []string{}, Do: doShowRun, Check: checkIfs},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show checkpoint summary", No: []string{}, Do: doShowCheckpoints},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show interface priority-flow-control detail", No: []string{}, Do: doShowPFC},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show queuing pfc-queue detail", No: []string{}, Do: doShowPFCQueue},
@@ -101,7 +102,7 @@ var entries = []e{
 	{Modes: []string{"config"}, Syntax: "policy-map type network-qos <name:word>", Key: "policy-map type network-qos {name}", Rank: rankPolicyNQoS, Enter: "config-pmap-nqos", Check: checkPolicyDelete},
 	{Modes: []string{"config"}, Syntax: "system qos", No: []string{}, Rank: rankSystemQoS, Enter: "config-sys-qos"},
 	{Modes: []string{"config"}, Syntax: "interface <if:ifs>", Rank: rankInterface, Natural: true, Enter: "config-if", EnterMulti: "config-if-range",
-		Expand: expandInterface, Keep: physical},
+		Expand: expandInterface, Keep: physical, Check: checkIfs},
 
 	// class-map type qos (nxos.md §2).
 	{Modes: []string{"config-cmap-qos"}, Syntax: "match dscp <v:dscps>"},
@@ -172,6 +173,29 @@ func expandInterface(m grammar.Match) ([]string, string) {
 		texts = append(texts, "interface "+name)
 	}
 	return texts, ""
+}
+
+// checkIfs refuses interfaces beyond the front-panel ports of the
+// device's model with the error the grammar's interface type gives a port
+// beyond every model's, its caret under the interface argument (the
+// line's last word in every entry that uses it).
+func checkIfs(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) string {
+	if s.d.ports >= ports {
+		return ""
+	}
+	toks := grammar.Split(s.line)
+	if len(toks) == 0 {
+		return ""
+	}
+	tok := toks[len(toks)-1]
+	_, err := expandIfsMax(tok.Text, s.d.ports)
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, errRangeBad):
+		return caret(s.linePrompt, tok.Pos) + errBadRange
+	}
+	return caret(s.linePrompt, tok.Pos) + errInvalid
 }
 
 // checkPolicyDelete refuses deleting a policy-map still attached under

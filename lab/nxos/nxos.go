@@ -9,6 +9,7 @@ package nxos
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,10 +62,29 @@ func (kind) New(hostname string, seed []byte) (device.Device, error) {
 	return New(hostname, seed)
 }
 
+// NewSpec implements device.SpecKind: a device of spec.Model (one of
+// models; empty: Model) whose spec.Ports must be among that model's
+// front-panel ports, as a real switch has exactly its panel's ports.
+func (kind) NewSpec(hostname string, seed []byte, spec device.Spec) (device.Device, error) {
+	var opts []Option
+	if spec.Model != "" {
+		opts = append(opts, WithModel(spec.Model))
+	}
+	if len(spec.Ports) > 0 {
+		opts = append(opts, WithPorts(spec.Ports...))
+	}
+	return New(hostname, seed, opts...)
+}
+
 // Device is one emulated NX-OS switch. It is safe for concurrent use.
 type Device struct {
 	host string
 	now  func() time.Time
+	// model is the emulated model; ports its front-panel port count.
+	model string
+	ports int
+	// want are the ports WithPorts asks for, checked against the model.
+	want []string
 
 	mu          sync.Mutex
 	tree        *grammar.Tree
@@ -103,6 +123,40 @@ func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
 	}
 }
 
+// WithModel makes the device one of the models the lab emulates
+// ("N9K-C93600CD-GX"), with that model's front-panel ports; the default
+// is Model.
+func WithModel(m string) Option {
+	return func(d *Device) error {
+		n, ok := models[m]
+		if !ok {
+			return fmt.Errorf("model %q: not a Nexus model the lab emulates (%s)", m, strings.Join(modelNames(), ", "))
+		}
+		d.model, d.ports = m, n
+		return nil
+	}
+}
+
+// WithPorts names ports ("Ethernet1/29") the device must have: each must
+// be one of its model's front-panel ports, whatever order the options
+// come in.
+func WithPorts(names ...string) Option {
+	return func(d *Device) error {
+		d.want = append(d.want, names...)
+		return nil
+	}
+}
+
+// modelNames lists models, sorted.
+func modelNames() []string {
+	var n []string
+	for m := range models {
+		n = append(n, m)
+	}
+	sort.Strings(n)
+	return n
+}
+
 // pendingReplace is a configure replace with a commit timeout.
 type pendingReplace struct {
 	previous *grammar.Tree
@@ -113,14 +167,19 @@ type pendingReplace struct {
 // (nil: factory defaults).
 func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
 	d := &Device{host: hostname, now: time.Now, tree: grammar.NewTree(), checkpoints: map[string]*grammar.Tree{},
-		files:     map[string]*grammar.Tree{},
+		files: map[string]*grammar.Tree{}, model: Model, ports: models[Model],
 		afterFunc: func(t time.Duration, f func()) Timer { return time.AfterFunc(t, f) }}
 	for _, o := range opts {
 		if err := o(d); err != nil {
 			return nil, fmt.Errorf("new %s: %w", hostname, err)
 		}
 	}
-	d.tree = factory()
+	for _, p := range d.want {
+		if ifs, err := expandIfsMax(p, d.ports); err != nil || len(ifs) != 1 || ifs[0] != p {
+			return nil, fmt.Errorf("new %s: port %q: not a front-panel port of a %s (Ethernet1/1-%d)", hostname, p, d.model, d.ports)
+		}
+	}
+	d.tree = factory(d.ports)
 	d.lastChange = d.now()
 	if len(seed) > 0 {
 		s := d.newSession(nil)
@@ -134,6 +193,7 @@ func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
 				// An unindented line is a top-level command.
 				s.st.Frames = []grammar.Frame{s.st.Frames[0], top}
 			}
+			s.line, s.linePrompt = t, s.Prompt()
 			r := nxosGrammar.Exec(s, &s.st, t)
 			if r.Err != nil || r.Msg != "" || r.Out != "" {
 				return nil, fmt.Errorf("seed %s line %d %q: %s", hostname, i+1, t, strings.TrimSpace(s.formatPrompt(s.Prompt(), r)))
@@ -143,12 +203,12 @@ func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
 	return d, nil
 }
 
-// factory is the config of a new switch: every front-panel port has its
-// (empty) interface stanza, as show running-config lists them
+// factory is the config of a new switch with n front-panel ports: every
+// one has its (empty) interface stanza, as show running-config lists them
 // (scrapligo's NX-OS recording).
-func factory() *grammar.Tree {
+func factory(n int) *grammar.Tree {
 	t := grammar.NewTree()
-	for p := 1; p <= ports; p++ {
+	for p := 1; p <= n; p++ {
 		name := fmt.Sprintf("interface Ethernet1/%d", p)
 		t.Set(t.Root, name, name, rankInterface, true, "config-if")
 	}
@@ -176,6 +236,9 @@ type session struct {
 	d      *Device
 	faults *device.Faults
 	st     grammar.State
+	// line and linePrompt are the line being run and the prompt it was
+	// typed at, for the caret of a Check's error.
+	line, linePrompt string
 	// termLength is the page length set by terminal length.
 	termLength int
 }
@@ -230,6 +293,7 @@ func (s *session) Handle(line string) (string, bool) {
 		// top of config mode.
 		s.st.Frames = []grammar.Frame{s.st.Frames[0], {Mode: "config", Nodes: []*grammar.Node{s.d.tree.Root}}}
 	}
+	s.line, s.linePrompt = line, prompt
 	r := nxosGrammar.Exec(s, &s.st, line)
 	if r.Edited {
 		s.d.lastChange = s.d.now()

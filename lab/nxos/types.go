@@ -9,9 +9,23 @@ import (
 	"github.com/lossless-net/lossless/lab/grammar"
 )
 
-// ports is the number of front-panel ports in slot 1 of the emulated
-// model (N9K-C9364D-GX2A: 64 x 400G).
+// ports is the number of front-panel ports in slot 1 of the default
+// model (N9K-C9364D-GX2A: 64 x 400G), the most of any model in models:
+// the grammar's interface type accepts up to it, and a device of a
+// smaller model refuses the ports it lacks (checkIfs).
 const ports = 64
+
+// models are the Nexus 9300 models the lab emulates, with their number of
+// front-panel ports, Ethernet1/1 to Ethernet1/N [I: from Cisco's Nexus
+// 9300 data sheets: N9K-C9364D-GX2A 64 x 400G QSFP-DD; N9K-C93600CD-GX
+// 28 x 100G QSFP28 then 8 x 400G QSFP-DD; N9K-C93180YC-FX 48 x 25G SFP28
+// then 6 x 100G QSFP28; breakout ports are not emulated]. The grammar is
+// the same on all of them.
+var models = map[string]int{
+	"N9K-C9364D-GX2A": 64,
+	"N9K-C93600CD-GX": 36,
+	"N9K-C93180YC-FX": 54,
+}
 
 // dscpNames are the DSCP names NX-OS accepts in match dscp
 // (reference/nxos.md §2: names such as cs3, af31 [I]).
@@ -78,7 +92,10 @@ func splitIf(tok string) (typ, num string, ok bool) {
 
 // expandIfs turns an interface list ("Ethernet1/1-2,Eth1/5", "lo0") into
 // interface names, or reports it as a bad range.
-func expandIfs(tok string) ([]string, error) {
+func expandIfs(tok string) ([]string, error) { return expandIfsMax(tok, ports) }
+
+// expandIfsMax is expandIfs on a switch with count front-panel ports.
+func expandIfsMax(tok string, count int) ([]string, error) {
 	var out []string
 	typ := ""
 	for _, part := range strings.Split(tok, ",") {
@@ -97,13 +114,13 @@ func expandIfs(tok string) ([]string, error) {
 				return nil, fmt.Errorf("bad interface %q", part)
 			}
 			a, err := strconv.Atoi(first)
-			if err != nil || a < 1 || a > ports {
+			if err != nil || a < 1 || a > count {
 				return nil, fmt.Errorf("bad interface %q", part)
 			}
 			b := a
 			if isRange {
 				b, err = strconv.Atoi(last)
-				if err != nil || b < a || b > ports {
+				if err != nil || b < a || b > count {
 					return nil, fmt.Errorf("interface %q: %w", part, errRangeBad)
 				}
 			}

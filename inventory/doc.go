@@ -19,6 +19,9 @@
 //	  password_file = "/run/secrets/pw"   # or a file holding the password
 //	  key_file     = "~/.ssh/id_ed25519"
 //	  known_hosts  = "~/.ssh/known_hosts"
+//	  tls_ca       = "~/gnmi-ca.pem"      # gNMI: the CA of the targets' certificates (default: system roots)
+//	  tls_cert     = "~/gnmi-client.pem"  # gNMI: a client certificate and its key, both or neither
+//	  tls_key      = "~/gnmi-client.key"
 //	  # password = "…" is refused (LL112) unless allow_literal_password = true
 //	}
 //

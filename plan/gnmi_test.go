@@ -9,13 +9,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"google.golang.org/protobuf/encoding/prototext"
 
+	"github.com/lossless-net/lossless/diag"
 	"github.com/lossless-net/lossless/lab"
 	"github.com/lossless-net/lossless/lab/device"
 	_ "github.com/lossless-net/lossless/lab/eos"
@@ -364,4 +367,118 @@ func firstResultErr(rs []plan.Result) error {
 		}
 	}
 	return nil
+}
+
+// recordingClock records the durations of the commit timers armed on a
+// lab target, and never fires them.
+type recordingClock struct {
+	mu sync.Mutex
+	ds []time.Duration
+}
+
+type stopped struct{}
+
+func (stopped) Stop() bool { return true }
+
+func (c *recordingClock) AfterFunc(d time.Duration, _ func()) gnmitarget.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ds = append(c.ds, d)
+	return stopped{}
+}
+
+// apply -confirm-timeout becomes the rollback_duration of the gNMI
+// Commit Confirmed extension, for SONiC and EOS alike, and the default
+// when it is unset.
+func TestGNMIConfirmTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		timeout, want time.Duration
+	}{{45 * time.Second, 45 * time.Second}, {0, vendors.DefaultConfirmTimeout}} {
+		devs, served, _ := gnmiFleet(t, 1, 1, 0)
+		clocks := map[string]*recordingClock{}
+		// Serve each device again on a target with a recording clock.
+		for i, d := range devs {
+			clock := &recordingClock{}
+			tg, err := gnmitarget.New(gnmitarget.WithCredentials("ops", "bench-pw"), gnmitarget.WithClock(clock))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tg.Add(d.Intent.Name, served[d.Intent.Name].dev, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := tg.Start(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = tg.Close() })
+			caFile := filepath.Join(t.TempDir(), "ca.pem")
+			if err := os.WriteFile(caFile, tg.CA().CertPEM, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, port, _ := strings.Cut(tg.Addr(), ":")
+			devs[i].Target.Port, _ = strconv.Atoi(port)
+			devs[i].Target.Login.TLSCA = caFile
+			clocks[d.Intent.Name] = clock
+		}
+		rs, err := plan.Apply(t.Context(), devs, nil, plan.Options{ConfirmTimeout: tc.timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			if r.Err != nil || !r.Applied {
+				t.Fatalf("%s: %+v", r.Device, r.Result)
+			}
+			c := clocks[r.Device]
+			c.mu.Lock()
+			if len(c.ds) != 1 || c.ds[0] != tc.want {
+				t.Errorf("%s (-confirm-timeout %s): commit timers %v, want [%s]", r.Device, tc.timeout, c.ds, tc.want)
+			}
+			c.mu.Unlock()
+		}
+	}
+}
+
+// NX-OS and CloudEngine over gNMI are refused when the inventory is
+// loaded, with the reason and the supported transport, at the device.
+func TestGNMIRefusedVendors(t *testing.T) {
+	dir := t.TempDir()
+	intent, err := os.ReadFile("../cmd/lossless/testdata/plan/intent.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "intent.hcl"), intent, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inv := `credentials "lab" {
+  username_env = "U"
+  password_env = "P"
+}
+device "nx1" {
+  vendor      = "nxos"
+  platform    = "N9K-C93600CD-GX"
+  address     = "192.0.2.1"
+  transport   = "gnmi"
+  credentials = credentials.lab
+  ports "Ethernet1/1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "inventory.hcl"), []byte(inv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"U": "ops", "P": "pw"}
+	devs, _, diags, err := plan.Load(plan.Input{Dir: dir, Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	if err != nil || devs != nil || len(diags) != 1 {
+		t.Fatalf("devs %v, err %v, diags %v", devs, err, diags)
+	}
+	d := diags[0]
+	if diag.RuleOf(d) != plan.RuleTransport || d.Subject == nil || !strings.HasSuffix(d.Subject.Filename, "inventory.hcl") || d.Subject.Start.Line != 5 {
+		t.Errorf("diagnostic %v: rule %s at %v", d, diag.RuleOf(d), d.Subject)
+	}
+	for _, want := range []string{`"nx1"`, "Cisco", "OpenConfig", `transport = "ssh"`} {
+		if !strings.Contains(d.Detail, want) {
+			t.Errorf("detail %q lacks %q", d.Detail, want)
+		}
+	}
 }

@@ -436,7 +436,7 @@ func FuzzParseRunning(f *testing.F) {
 
 // TestLineDiff: the kept and removed lines of the line diff print the
 // running side exactly as config_db.json, the kept and added lines the
-// desired side; for one change the hunks are golden.Unified's.
+// desired side; the hunks are golden.Unified's.
 func TestLineDiff(t *testing.T) {
 	canon := canonical(t).DB
 	seeded, err := ParseRunning(LabSeed(canonical(t).Text))
@@ -474,9 +474,16 @@ func TestLineDiff(t *testing.T) {
 			}
 		})
 	}
-	want := golden.Unified("a", "b", string(render.Text(one)), string(render.Text(canon)))
-	if d := cmp.Diff(want, unified("a", "b", one, canon, nil)); d != "" {
-		t.Errorf("one change (-golden.Unified +unified):\n%s", d)
+	// Where go-diff's alignment is the natural one, the text is
+	// golden.Unified's byte for byte.
+	three := cloneDB(one)
+	three["QUEUE"]["Ethernet4|6"]["scheduler"] = "X"
+	three["PFC_WD"]["Ethernet0"]["action"] = "alert"
+	for name, p := range map[string][2]config.DB{"one change": {one, canon}, "three changes": {three, canon}, "seeded": pairs["seeded"]} {
+		want := golden.Unified("a", "b", string(render.Text(p[0])), string(render.Text(p[1])))
+		if d := cmp.Diff(want, unified("a", "b", p[0], p[1], nil)); d != "" {
+			t.Errorf("%s (-golden.Unified +unified):\n%s", name, d)
+		}
 	}
 }
 

@@ -20,7 +20,21 @@ type dline struct {
 	op   byte
 	text string
 	n    int
-	fold func() []string
+	// fold is the equal entry (key, fields, whether it is its table's
+	// last) printed when a hunk shows part of it.
+	fold *foldEntry
+}
+
+type foldEntry struct {
+	key    string
+	fields map[string]string
+	last   bool
+}
+
+func (f *foldEntry) lines() []string {
+	var l []string
+	printEntry("        ", f.key, f.fields, f.last, func(s string) { l = append(l, s) })
+	return l
 }
 
 // unified returns the unified diff of a and b printed as config_db.json
@@ -50,6 +64,7 @@ func lineDiff(a, b config.DB, order func(string) []string) *diffWriter {
 	w := &diffWriter{lines: make([]dline, 0, 2*n+16)}
 	if len(a) == 0 || len(b) == 0 {
 		w.replaceLines(docLines(a), docLines(b))
+		w.flush()
 		return w
 	}
 	w.add(' ', "{")
@@ -91,13 +106,32 @@ func docLines(db config.DB) []string {
 type diffWriter struct {
 	lines   []dline
 	changed bool
+	// plus holds added lines until the next kept line, so a run of
+	// changes prints all its removals, then all its additions, as
+	// golden.Unified (go-diff) does.
+	plus []string
 }
 
 func (w *diffWriter) add(op byte, text string) {
-	w.lines = append(w.lines, dline{op: op, text: text, n: 1})
-	if op != ' ' {
+	switch op {
+	case '+':
+		w.plus = append(w.plus, text)
 		w.changed = true
+		return
+	case '-':
+		w.changed = true
+	default:
+		w.flush()
 	}
+	w.lines = append(w.lines, dline{op: op, text: text, n: 1})
+}
+
+// flush writes the pending added lines.
+func (w *diffWriter) flush() {
+	for _, t := range w.plus {
+		w.lines = append(w.lines, dline{op: '+', text: t, n: 1})
+	}
+	w.plus = w.plus[:0]
 }
 
 // text returns all lines, folds printed.
@@ -108,7 +142,7 @@ func (w *diffWriter) text() []dline {
 			out = append(out, l)
 			continue
 		}
-		for _, t := range l.fold() {
+		for _, t := range l.fold.lines() {
 			out = append(out, dline{op: ' ', text: t, n: 1})
 		}
 	}
@@ -203,11 +237,8 @@ func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, 
 
 func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) {
 	if lastA == lastB && len(a) > 0 && equalFields(a, b) {
-		w.lines = append(w.lines, dline{op: ' ', n: len(a) + 2, fold: func() []string {
-			var l []string
-			printEntry("        ", k, a, lastA, func(s string) { l = append(l, s) })
-			return l
-		}})
+		w.flush()
+		w.lines = append(w.lines, dline{op: ' ', n: len(a) + 2, fold: &foldEntry{k, a, lastA}})
 		return
 	}
 	if len(a) == 0 || len(b) == 0 {
@@ -306,7 +337,7 @@ func (w *diffWriter) hunks(aName, bName string) string {
 	var out strings.Builder
 	out.Grow(64 * len(changes))
 	fmt.Fprintf(&out, "--- %s\n+++ %s\n", aName, bName)
-	item := 0 // the item holding line `from`, found walking forward
+	item, toItem := 0, 0 // the items holding lines from and to-1, found walking forward
 	for c := 0; c < len(changes); {
 		last := c
 		for last+1 < len(changes) && changes[last+1]-changes[last]-1 <= 2*diffContext {
@@ -316,23 +347,30 @@ func (w *diffWriter) hunks(aName, bName string) string {
 		for start[item+1] <= from {
 			item++
 		}
-		aStart := aBefore[item] + 1
-		bStart := bBefore[item] + 1
-		if items[item].op == ' ' {
-			aStart += from - start[item]
-			bStart += from - start[item]
+		for start[toItem+1] < to {
+			toItem++
 		}
-		// Count first, so the header is written before the body without
-		// building the body twice.
-		aLen, bLen := 0, 0
-		w.visit(items, start, item, from, to, func(op byte, _ string) {
-			if op != '+' {
-				aLen++
+		// Lines of each side before line x of items[i].
+		sides := func(x, i int) (a, b int) {
+			if i == len(items) {
+				return aBefore[i], bBefore[i]
 			}
-			if op != '-' {
-				bLen++
+			a, b = aBefore[i], bBefore[i]
+			if items[i].op == ' ' {
+				a += x - start[i]
+				b += x - start[i]
 			}
-		})
+			return a, b
+		}
+		aFrom, bFrom := sides(from, item)
+		toAt := toItem
+		if to == total {
+			toAt = len(items)
+		} else if start[toAt+1] <= to {
+			toAt++
+		}
+		aTo, bTo := sides(to, toAt)
+		aStart, bStart, aLen, bLen := aFrom+1, bFrom+1, aTo-aFrom, bTo-bFrom
 		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(aStart, aLen), hunkRange(bStart, bLen))
 		w.visit(items, start, item, from, to, func(op byte, t string) {
 			out.WriteByte(op)
@@ -355,7 +393,7 @@ func (w *diffWriter) visit(items []dline, start []int, item, from, to int, f fun
 			}
 			continue
 		}
-		for o, t := range it.fold() {
+		for o, t := range it.fold.lines() {
 			if x := start[i] + o; x >= from && x < to {
 				f(' ', t)
 			}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lossless-net/lossless/plan"
+	"github.com/lossless-net/lossless/rollout"
 	"github.com/lossless-net/lossless/vendors"
 )
 
@@ -38,7 +39,7 @@ Options:
   -confirm-timeout DUR
                     commit timer of vendors that confirm by timer (EOS
                     commit timer, Huawei commit trial); default 2m
-` + fleetUsage + `
+` + fleetUsage + stagingUsage + `
 With -lab, apply also plans again afterwards and prints that summary, as
 the lab lives only as long as the command.
 
@@ -46,6 +47,9 @@ Examples:
   lossless apply -lab -auto-approve examples/ai-fabric
   lossless plan -target role:leaf -out leaf.plan examples/ai-fabric && lossless apply leaf.plan
   lossless apply -target leaf1 -fail-fast examples/ai-fabric
+  lossless apply -auto-approve -canary 1 -batch 10% -gate -order role:leaf,role:spine \
+      -window 22:00-04:00,Europe/Paris -audit changes.jsonl examples/ai-fabric
+  lossless apply -resume examples/ai-fabric/.lossless-rollout.json
 `
 
 func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -54,6 +58,8 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	f.register(fs)
 	auto := fs.Bool("auto-approve", false, "apply without asking")
 	confirm := fs.Duration("confirm-timeout", vendors.DefaultConfirmTimeout, "commit timer `DUR`ation")
+	var sf stagingFlags
+	sf.register(fs)
 	stderr = &lockedWriter{w: stderr}
 	if code := parseFlags(fs, args, applyUsage, stdout, stderr); code >= 0 {
 		return code
@@ -68,13 +74,33 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "lossless apply: -confirm-timeout must be positive, got %s\n", *confirm)
 		return 1
 	}
+	staging, err := sf.staging()
+	if err != nil {
+		fmt.Fprintf(stderr, "lossless apply: %v\n", err)
+		return 1
+	}
 	arg := "."
 	if fs.NArg() == 1 {
 		arg = fs.Arg(0)
 	}
 	var saved *plan.Plan
+	var resumed *rollout.State
 	src := f.source(arg)
-	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
+	if sf.resume != "" {
+		if fs.NArg() > 0 {
+			fmt.Fprintln(stderr, "lossless apply: -resume takes its plan from the state file: give no PLANFILE or DIR")
+			return 1
+		}
+		if resumed, err = rollout.ReadState(sf.resume); err != nil {
+			fmt.Fprintf(stderr, "lossless apply: %v\n", err)
+			return 1
+		}
+		if resumed.Plan.Source == nil {
+			fmt.Fprintf(stderr, "lossless apply: %s does not say which intent it was made from\n", sf.resume)
+			return 1
+		}
+		saved, src = resumed.Plan, resumed.Plan.Source
+	} else if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
 		p, err := plan.ReadFile(arg)
 		if err != nil {
 			fmt.Fprintf(stderr, "lossless apply: %v\n", err)
@@ -91,6 +117,11 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer fl.close()
+	unlock, ok := sf.lock(src.Dir, src.Lab, stderr)
+	if !ok {
+		return 1
+	}
+	defer unlock()
 	o := f.options(fl, "apply", stderr, len(fl.devs))
 	o.ConfirmTimeout = *confirm
 
@@ -124,6 +155,16 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if !approved(len(devs), stderr) {
 			return 1
 		}
+	}
+	if resumed != nil || sf.staged() {
+		st := resumed
+		if st == nil {
+			if p.Source == nil {
+				p.Source = src
+			}
+			st = &rollout.State{FormatVersion: rollout.StateVersion, PlanHash: rollout.Hash(p), Plan: p, Staging: staging}
+		}
+		return sf.rollOut(ctx, devs, skipped, st, o, f.jsonOut, stdout, stderr)
 	}
 	rs, err := plan.Apply(ctx, devs, p, o)
 	all := append(rs, skipped...)

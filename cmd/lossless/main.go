@@ -30,6 +30,7 @@ func commands() map[string]command {
 		"lab":      {"Start emulated switches (SSH, gNMI) with inventory and known_hosts", runLab},
 		"plan":     {"Show what apply would change on each device (never changes one)", runPlan},
 		"apply":    {"Apply the intent (or a saved plan) atomically, device by device", runApply},
+		"history":  {"Show the audit log of applies: one line per device step", runHistory},
 	}
 }
 

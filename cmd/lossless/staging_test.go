@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lossless-net/lossless/audit"
+	"github.com/lossless-net/lossless/rollout"
+)
+
+// TestApplyStagedAuditHistory: a staged apply (canary then a batch) writes
+// one audit line per device, and history reads them back, filtered by
+// device and as JSON.
+func TestApplyStagedAuditHistory(t *testing.T) {
+	dir, _ := fabric(t)
+	log := filepath.Join(t.TempDir(), "audit.jsonl")
+	r := cli(t, "apply", "-auto-approve", "-canary", "1", "-batch", "50%", "-order", "role:leaf", "-audit", log, "-operator", "alice", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "canary      1 device(s)") || !strings.Contains(r.stdout, "batch 1     1 device(s)") || !strings.Contains(r.stdout, "2 applied, 0 unchanged, 0 failed") {
+		t.Fatalf("staged apply:\n%s", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".lossless.lock")); !os.IsNotExist(err) {
+		t.Errorf("lock left behind: %v", err)
+	}
+	if _, err := rollout.ReadState(filepath.Join(dir, ".lossless-rollout.json")); err != nil {
+		t.Errorf("state: %v", err)
+	}
+	r = cli(t, "history", log)
+	if r.code != 0 || strings.Count(r.stdout, " apply ") != 2 || !strings.Contains(r.stdout, "alice") {
+		t.Fatalf("history:\n%s", r)
+	}
+	r = cli(t, "history", "-device", "leaf2", "-json", log)
+	var es []audit.Entry
+	if err := json.Unmarshal([]byte(r.stdout), &es); err != nil || len(es) != 1 || es[0].Device != "leaf2" || es[0].Batch != 1 || len(es[0].Commands) == 0 {
+		t.Fatalf("history -device leaf2 -json: %v\n%s", err, r)
+	}
+	if strings.Contains(r.stdout+r.stderr, testPassword) {
+		t.Error("password in output")
+	}
+	if r := cli(t, "history"); r.code != 1 {
+		t.Errorf("history without FILE: %s", r)
+	}
+}
+
+// TestApplyRefusedWhileLocked: a second apply on the same fabric is
+// refused with the first one's owner and start time; a stale lock is
+// reported, never broken, until -force-unlock, which says what it
+// removes.
+func TestApplyRefusedWhileLocked(t *testing.T) {
+	dir, _ := fabric(t)
+	host, _ := os.Hostname()
+	path := filepath.Join(dir, ".lossless.lock")
+	start := time.Date(2026, 11, 29, 19, 30, 0, 0, time.UTC)
+	l, err := rollout.Acquire(path, rollout.LockInfo{Owner: "alice", Host: host, PID: os.Getpid(), Start: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cli(t, "apply", "-auto-approve", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "locked by alice on "+host) || !strings.Contains(r.stderr, "2026-11-29T19:30:00Z") {
+		t.Fatalf("apply while locked:\n%s", r)
+	}
+	if strings.Contains(r.stdout, "applied") {
+		t.Errorf("apply while locked changed devices:\n%s", r)
+	}
+	l.Release()
+	// Stale: the holder's process is gone.
+	if _, err := rollout.Acquire(path, rollout.LockInfo{Owner: "bob", Host: host, PID: 1 << 30, Start: start}); err != nil {
+		t.Fatal(err)
+	}
+	r = cli(t, "apply", "-auto-approve", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "bob") || !strings.Contains(r.stderr, "no longer runs") {
+		t.Fatalf("apply on a stale lock:\n%s", r)
+	}
+	r = cli(t, "apply", "-auto-approve", "-force-unlock", dir)
+	if r.code != 0 || !strings.Contains(r.stderr, "removed the lock "+path+" of bob") {
+		t.Fatalf("apply -force-unlock:\n%s", r)
+	}
+}
+
+// TestApplyStagingFlags: bad staging flags are refused before anything
+// is read.
+func TestApplyStagingFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-batch", "0"}, {"-batch", "120%"}, {"-window", "25:00-01:00"}, {"-order", "leaf"}, {"-canary", "-1"},
+	} {
+		r := cli(t, append(append([]string{"apply", "-auto-approve"}, args...), "testdata/plan")...)
+		if r.code != 1 || r.stderr == "" {
+			t.Errorf("apply %v:\n%s", args, r)
+		}
+	}
+	if r := cli(t, "apply", "-help"); r.code != 0 || !strings.Contains(r.stdout, "-canary N") || !strings.Contains(r.stdout, "-resume FILE") {
+		t.Errorf("apply -help:\n%s", r)
+	}
+	if r := cli(t, "history", "-help"); r.code != 0 || !strings.Contains(r.stdout, "-device NAME") {
+		t.Errorf("history -help:\n%s", r)
+	}
+}
+
+// TestApplyOutsideWindow: apply refuses to start outside -window and
+// changes nothing.
+func TestApplyOutsideWindow(t *testing.T) {
+	dir, nodes := fabric(t)
+	before := string(nodes["leaf1"].Device().Running())
+	now := time.Now().UTC()
+	w := now.Add(2*time.Hour).Format("15:04") + "-" + now.Add(3*time.Hour).Format("15:04") + ",UTC"
+	r := cli(t, "apply", "-auto-approve", "-window", w, dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "outside the change window "+w) || !strings.Contains(r.stderr, "nothing was changed") {
+		t.Fatalf("apply outside the window:\n%s", r)
+	}
+	if after := string(nodes["leaf1"].Device().Running()); after != before {
+		t.Error("apply outside the window changed leaf1")
+	}
+}

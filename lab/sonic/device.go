@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -30,6 +32,44 @@ var pfcwdASICs = map[string]bool{
 	"td2": true, "td3": true, "td4": true,
 	"th": true, "th2": true, "th3": true, "th4": true, "th5": true, "th6": true,
 	"j2c+": true, "q2c+": true, "q3d": true, "cisco-8000": true, "marvell-teralynx": true,
+}
+
+// sku is a switch model as SONiC knows it: DEVICE_METADATA's hwsku and
+// platform, the ASIC generation GCU's validators see, and the factory
+// PORT table's layout (ports front-panel ports of lanes lanes each, named
+// Ethernet<first lane>, at speed).
+type sku struct {
+	hwsku, platform, asic string
+	ports, lanes          int
+	speed                 string
+}
+
+// skus are the models a spec may name (the platform catalog's names for
+// them). The default SKU's figures are reference/sonic.md §5's; the others
+// are [I: sonic-buildimage's device/<vendor>/<platform>/<hwsku> names,
+// with 4-lane ports on 100G Spectrum-3 and Tomahawk, 8-lane ports on
+// Spectrum-2/3 200G/400G and Spectrum-4 (the SN5600's "eth//8" port
+// index); buffer pools stay the default SKU's].
+var skus = map[string]sku{
+	"Arista-7060CX-32S":  {DefaultHWSKU, "x86_64-arista_7060_cx32s", defaultASIC, 32, 4, "100000"},
+	"SN3700":             {"ACS-MSN3700", "x86_64-mlnx_msn3700-r0", "spc2", 32, 8, "200000"},
+	"SN4600C":            {"ACS-MSN4600C", "x86_64-mlnx_msn4600c-r0", "spc3", 64, 4, "100000"},
+	"SN4700":             {"ACS-MSN4700", "x86_64-mlnx_msn4700-r0", "spc3", 32, 8, "400000"},
+	"SN5600":             {"ACS-SN5600", "x86_64-nvidia_sn5600-r0", "spc4", 64, 8, "800000"},
+	"DellEMC-Z9332f-O32": {"DellEMC-Z9332f-O32", "x86_64-dellemc_z9332f_d1508-r0", "th3", 32, 8, "400000"},
+}
+
+// skuOf returns the SKU named by a model or by its hwsku.
+func skuOf(model string) (sku, bool) {
+	if s, ok := skus[model]; ok {
+		return s, true
+	}
+	for _, s := range skus {
+		if s.hwsku == model {
+			return s, true
+		}
+	}
+	return sku{}, false
 }
 
 // Kind makes emulated SONiC switches.
@@ -107,17 +147,46 @@ func (k *Kind) New(hostname string, seed []byte) (device.Device, error) {
 	return k.newDevice(hostname, seed)
 }
 
+// NewSpec implements device.SpecKind: a device of spec.Model (a model of
+// skus or its hwsku; empty: the kind's), whose ASIC generation is the one
+// GCU's validators see and whose factory CONFIG_DB has the SKU's
+// DEVICE_METADATA and PORT layout. spec.Ports come on top of the SKU's
+// ports: each one missing from PORT (the factory's or the seed's) gets a
+// row, as SONiC's PORT table is whatever the platform and breakout mode
+// made it (an inventory's Ethernet4 on an 8-lane SKU is a breakout port);
+// a name that is not Ethernet<N> is an error.
+func (k *Kind) NewSpec(hostname string, seed []byte, spec device.Spec) (device.Device, error) {
+	return k.newSpecDevice(hostname, seed, spec)
+}
+
 func (k *Kind) newDevice(hostname string, seed []byte) (*Device, error) {
+	return k.newSpecDevice(hostname, seed, device.Spec{})
+}
+
+func (k *Kind) newSpecDevice(hostname string, seed []byte, spec device.Spec) (*Device, error) {
+	sk := sku{DefaultHWSKU, "x86_64-arista_7060_cx32s", k.asic, k.ports, 4, "100000"}
+	if spec.Model != "" {
+		var ok bool
+		if sk, ok = skuOf(spec.Model); !ok {
+			return nil, fmt.Errorf("new %s: model %q: not a SONiC switch the lab emulates (%s)", hostname, spec.Model, strings.Join(skuNames(), ", "))
+		}
+	}
+	for _, p := range spec.Ports {
+		if n, ok := strings.CutPrefix(p, "Ethernet"); !ok || n == "" || strings.Trim(n, "0123456789") != "" || (len(n) > 1 && n[0] == '0') {
+			return nil, fmt.Errorf("new %s: port %q: not a SONiC port name like Ethernet8", hostname, p)
+		}
+	}
 	s, err := k.loadSchema()
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{kind: k, schema: s, checkpoints: map[string]db{}, files: map[string][]byte{}}
+	d := &Device{kind: k, schema: s, asic: sk.asic, checkpoints: map[string]db{}, files: map[string][]byte{}}
 	if seed == nil {
-		d.db = k.factory(hostname)
+		d.db = factory(hostname, sk)
 	} else if d.db, err = parseDB(seed); err != nil {
 		return nil, fmt.Errorf("new %s: seed: %w", hostname, err)
 	}
+	addPorts(d.db, sk, spec.Ports)
 	d.hostname = hostname
 	if d.hostname == "" {
 		d.hostname = d.db["DEVICE_METADATA"]["localhost"]["hostname"]
@@ -151,17 +220,64 @@ func parseDB(b []byte) (db, error) {
 	return d, nil
 }
 
+// skuNames lists the models of skus, sorted.
+func skuNames() []string {
+	var n []string
+	for m := range skus {
+		n = append(n, m)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// addPorts gives every named port missing from PORT a row of the SKU's
+// speed, on lanes after the highest lane PORT uses.
+func addPorts(d db, sk sku, ports []string) {
+	if len(ports) == 0 {
+		return
+	}
+	if d["PORT"] == nil {
+		d["PORT"] = map[string]map[string]string{}
+	}
+	lane, index := 0, 0
+	for _, f := range d["PORT"] {
+		for _, l := range strings.Split(f["lanes"], ",") {
+			if n, err := strconv.Atoi(strings.TrimSpace(l)); err == nil && n > lane {
+				lane = n
+			}
+		}
+		if n, err := strconv.Atoi(f["index"]); err == nil && n > index {
+			index = n
+		}
+	}
+	for _, p := range ports {
+		if d["PORT"][p] != nil {
+			continue
+		}
+		var lanes []string
+		for range sk.lanes {
+			lane++
+			lanes = append(lanes, strconv.Itoa(lane))
+		}
+		index++
+		d["PORT"][p] = map[string]string{
+			"admin_status": "up", "alias": fmt.Sprintf("etp%d", index), "index": strconv.Itoa(index),
+			"lanes": strings.Join(lanes, ","), "mtu": "9100", "speed": sk.speed,
+		}
+	}
+}
+
 // factory is a freshly installed switch's CONFIG_DB: the parts the
 // platform writes and a QoS rendering must not own (reference/sonic.md §4,
-// §7.5): PORT, BUFFER_POOL and the platform's lossy/lossless buffer
-// profiles, with the values of §5.
-func (k *Kind) factory(hostname string) db {
+// §7.5): PORT (the SKU's layout), BUFFER_POOL and the platform's
+// lossy/lossless buffer profiles, with the values of §5.
+func factory(hostname string, sk sku) db {
 	if hostname == "" {
 		hostname = "sonic"
 	}
 	d := db{
 		"DEVICE_METADATA": {"localhost": {
-			"hostname": hostname, "hwsku": DefaultHWSKU, "platform": "x86_64-arista_7060_cx32s",
+			"hostname": hostname, "hwsku": sk.hwsku, "platform": sk.platform,
 			"buffer_model": "traditional", "default_pfcwd_status": "disable", "type": "LeafRouter",
 		}},
 		"PORT": {},
@@ -177,10 +293,14 @@ func (k *Kind) factory(hostname string) db {
 		},
 		"FLEX_COUNTER_TABLE": {"PFCWD": {"FLEX_COUNTER_STATUS": "enable"}},
 	}
-	for i := 0; i < k.ports; i++ {
-		d["PORT"][fmt.Sprintf("Ethernet%d", 4*i)] = map[string]string{
+	for i := 0; i < sk.ports; i++ {
+		lanes := make([]string, sk.lanes)
+		for l := range lanes {
+			lanes[l] = strconv.Itoa(sk.lanes*i + l + 1)
+		}
+		d["PORT"][fmt.Sprintf("Ethernet%d", sk.lanes*i)] = map[string]string{
 			"admin_status": "up", "alias": fmt.Sprintf("Ethernet%d/1", i+1), "index": fmt.Sprint(i + 1),
-			"lanes": fmt.Sprintf("%d,%d,%d,%d", 4*i+1, 4*i+2, 4*i+3, 4*i+4), "mtu": "9100", "speed": "100000",
+			"lanes": strings.Join(lanes, ","), "mtu": "9100", "speed": sk.speed,
 		}
 	}
 	return d
@@ -192,6 +312,9 @@ type Device struct {
 	kind     *Kind
 	schema   *schema
 	hostname string
+	// asic is the ASIC generation GCU's validators see (the kind's, or
+	// the spec's model's).
+	asic string
 
 	mu          sync.Mutex
 	db          db
@@ -304,7 +427,7 @@ func (d *Device) check(target db, ignoreNonYang bool) string {
 // gcu_field_operation_validators.conf.json as reference/sonic.md §7.2
 // describes them, and returns the first table a change is refused on.
 func (d *Device) refusedTable(changes []op) string {
-	allowedASIC := pfcwdASICs[d.kind.asic]
+	allowedASIC := pfcwdASICs[d.asic]
 	for _, c := range changes {
 		toks, _ := pointer(c.Path)
 		switch toks[0] {

@@ -500,3 +500,18 @@ func TestWatchdogGlobalCreated(t *testing.T) {
 		t.Errorf("disruptive does not warn about PFC_WD GLOBAL: %q", dis)
 	}
 }
+
+// TestReason: a refusal is reported by SONiC's summary and detail, without
+// GCU's progress lines and Click's usage text (reference/sonic.md §8).
+func TestReason(t *testing.T) {
+	for _, tc := range []struct{ reply, want string }{
+		{"** DRY RUN EXECUTION **\nPatch Applier: localhost: Patch application starting.\nFailed to apply patch due to: Failed to apply patch on the following scopes:\n- localhost: Given patch will produce invalid config. Error: x\nUsage: config apply-patch [OPTIONS] PATCH_FILE_PATH\nTry 'config apply-patch -h' for help.\n\nError: x",
+			"Failed to apply patch due to: Failed to apply patch on the following scopes: - localhost: Given patch will produce invalid config. Error: x"},
+		{"Failed to rollback config\nUsage: config rollback [OPTIONS] CHECKPOINT_NAME\n\nError: Checkpoint 'a' does not exist", "Failed to rollback config: Checkpoint 'a' does not exist"},
+		{"-bash: sudo: command not found\n", "-bash: sudo: command not found"},
+	} {
+		if got := reason(tc.reply); got != tc.want {
+			t.Errorf("reason(%q) = %q, want %q", tc.reply, got, tc.want)
+		}
+	}
+}

@@ -188,7 +188,10 @@ func TestApplyFaults(t *testing.T) {
 		{"connection dropped at apply-patch", func(f *device.Faults) { f.CloseAfter = 0 }, "connection lost", true},
 		// The patch is checked by a dry run first: a rejected patch changes
 		// nothing.
-		{"patch rejected", nil, "rejected \"sudo config apply-patch --dry-run", false},
+		{"patch rejected", nil, "rejected \"sudo -n config apply-patch --dry-run", false},
+		// The real apply-patch line refused after the dry run passed: the
+		// checkpoint exists, so the driver rolls back to it.
+		{"command rejected", func(f *device.Faults) { f.RejectPattern = `^sudo -n config apply-patch /tmp/` }, "rejected \"sudo -n config apply-patch /tmp/", true},
 		// GCU's applier stops part-way and the rollback under the same
 		// fault does too: the driver rolls back until the config is back.
 		{"commit failure", func(f *device.Faults) { f.FailCommit = true }, "there are still some parts not updated", true},
@@ -219,7 +222,7 @@ func TestApplyFaults(t *testing.T) {
 				n.Faults().Update(tc.fault)
 			}
 			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
-			n.Faults().Update(func(f *device.Faults) { f.CloseAfter, f.FailCommit = 0, false })
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter, f.FailCommit, f.RejectPattern = 0, false, "" })
 			if res.Err == nil || res.Applied {
 				t.Fatalf("apply succeeded despite the fault: %+v", res)
 			}

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lossless-net/lossless/config"
@@ -38,15 +39,18 @@ func init() {
 	vendors.Register(vendors.Vendor{Name: Vendor, Render: render.Render, Dial: Dial, Scope: Scope, LabSeed: LabSeed})
 }
 
-// Commands the driver sends (reference/sonic.md §7.2–§7.4).
+// Commands the driver sends (reference/sonic.md §7.2–§7.4). sudo -n
+// never asks for a password: where admin's sudo needs one, the command
+// fails at once ("sudo: a password is required") instead of waiting for
+// an answer until the op timeout.
 const (
 	showRunning    = "show runningconfiguration all"
-	dryRunFmt      = "sudo config apply-patch --dry-run %s"
-	applyFmt       = "sudo config apply-patch %s"
-	checkpointFmt  = "sudo config checkpoint %s"
-	rollbackFmt    = "sudo config rollback %s"
-	deleteCheckFmt = "sudo config delete-checkpoint %s"
-	saveConfig     = "sudo config save -y"
+	dryRunFmt      = "sudo -n config apply-patch --dry-run %s"
+	applyFmt       = "sudo -n config apply-patch %s"
+	checkpointFmt  = "sudo -n config checkpoint %s"
+	rollbackFmt    = "sudo -n config rollback %s"
+	deleteCheckFmt = "sudo -n config delete-checkpoint %s"
+	saveConfig     = "sudo -n config save -y"
 	removeFileFmt  = "rm -f %s"
 	heredocDelim   = "LOSSLESS_EOF"
 	// heredocQuestion is bash's continuation prompt inside a heredoc.
@@ -146,10 +150,10 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 	if err := d.upload(ctx, file, lines); err != nil {
 		return unchanged("upload the patch", err)
 	}
-	if _, err := d.s.Command(ctx, fmt.Sprintf(dryRunFmt, file)); err != nil {
+	if _, err := d.cmd(ctx, fmt.Sprintf(dryRunFmt, file)); err != nil {
 		return unchanged("dry run", err)
 	}
-	if _, err := d.s.Command(ctx, fmt.Sprintf(checkpointFmt, name)); err != nil {
+	if _, err := d.cmd(ctx, fmt.Sprintf(checkpointFmt, name)); err != nil {
 		return unchanged("checkpoint", err)
 	}
 	d.log.Info("checkpoint saved", "op", "checkpoint", "checkpoint", name)
@@ -174,7 +178,7 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 
 // push applies the uploaded patch, verifies the result and saves it.
 func (d *Driver) push(ctx context.Context, c *vendors.Change, file string) error {
-	if _, err := d.s.Command(ctx, fmt.Sprintf(applyFmt, file)); err != nil {
+	if _, err := d.cmd(ctx, fmt.Sprintf(applyFmt, file)); err != nil {
 		return err
 	}
 	running, err := d.Running(ctx)
@@ -188,7 +192,7 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, file string) error
 	if !left.Empty() {
 		return fmt.Errorf("verify: the running config still differs from the desired one after the patch:\n%s", left.Patch)
 	}
-	if _, err := d.s.Command(ctx, saveConfig); err != nil {
+	if _, err := d.cmd(ctx, saveConfig); err != nil {
 		return fmt.Errorf("save: %w", err)
 	}
 	return nil
@@ -274,14 +278,14 @@ func (d *Driver) rollback(ctx context.Context, name string, pre []byte) error {
 
 // command runs line, on a new session if the current one has dropped.
 func (d *Driver) command(ctx context.Context, line string) (string, error) {
-	out, err := d.s.Command(ctx, line)
+	out, err := d.cmd(ctx, line)
 	if err == nil || isDeviceError(err) || ctx.Err() != nil {
 		return out, err
 	}
 	if rerr := d.reconnect(ctx); rerr != nil {
 		return "", fmt.Errorf("%w; reconnect: %w", err, rerr)
 	}
-	return d.s.Command(ctx, line)
+	return d.cmd(ctx, line)
 }
 
 func (d *Driver) wholeReconnecting(ctx context.Context) ([]byte, error) {
@@ -317,6 +321,54 @@ func (d *Driver) cleanup(ctx context.Context, name, file string) {
 	if _, err := d.s.Command(ctx, fmt.Sprintf(removeFileFmt, file)); err != nil {
 		d.log.Warn("patch file not removed", "op", "apply", "file", file, "err", err)
 	}
+}
+
+// cmd runs one shell command; a refusal's reply is cut to SONiC's own
+// reason (the "Failed to …" summary and its detail, without GCU's progress
+// lines and Click's usage text, reference/sonic.md §8).
+func (d *Driver) cmd(ctx context.Context, line string) (string, error) {
+	out, err := d.s.Command(ctx, line)
+	var de *vendors.DeviceError
+	if errors.As(err, &de) {
+		short := *de
+		short.Reply = reason(de.Reply)
+		return out, &short
+	}
+	return out, err
+}
+
+// reason keeps the lines from the first "Failed to" up to Click's
+// "Usage:", joined, and Click's closing error when it adds to them; the
+// whole reply when there is no such summary.
+func reason(reply string) string {
+	lines := strings.Split(reply, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "Failed to ") {
+			continue
+		}
+		var keep []string
+		for _, m := range lines[i:] {
+			if strings.HasPrefix(m, "Usage: ") {
+				break
+			}
+			if m = strings.TrimSpace(m); m != "" {
+				keep = append(keep, m)
+			}
+		}
+		short := strings.Join(keep, " ")
+		// Click's closing "Error: <reason>" may say what the summary
+		// does not ("Checkpoint 'x' does not exist").
+		for j := len(lines) - 1; j > i; j-- {
+			if e, ok := strings.CutPrefix(strings.TrimSpace(lines[j]), "Error: "); ok {
+				if !strings.Contains(short, e) {
+					short += ": " + e
+				}
+				break
+			}
+		}
+		return short
+	}
+	return strings.TrimSpace(reply)
 }
 
 func isDeviceError(err error) bool {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/lossless-net/lossless/platform"
@@ -51,7 +50,7 @@ const DefaultSSHPort = 22
 // Parse decodes an inventory from HCL source; filename is used in
 // diagnostics. See Load for vendors and for what comes back.
 func Parse(src []byte, filename string, vendors []string) (*Inventory, hcl.Diagnostics) {
-	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	file, diags := parseFile(src, filename)
 	tagRule(diags, RuleSyntax)
 	files := map[string]*hcl.File{filename: file}
 	if file == nil || file.Body == nil {

@@ -1,0 +1,128 @@
+package inventory
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// sameParse fails t unless parseFile gives what hclsyntax.ParseConfig
+// gives for src: the same body (every block, attribute, expression and
+// range), bytes and diagnostics.
+func sameParse(t *testing.T, src []byte) {
+	t.Helper()
+	want, wantDiags := hclsyntax.ParseConfig(src, "f.hcl", hcl.InitialPos)
+	got, gotDiags := parseFile(src, "f.hcl")
+	// Functions (operators' implementations) do not compare; they are
+	// fixed by the operator, which does.
+	noFuncs := cmp.FilterPath(func(p cmp.Path) bool { return p.Last().Type().Kind() == reflect.Func }, cmp.Ignore())
+	opts := cmp.Options{cmp.Exporter(func(reflect.Type) bool { return true }), noFuncs}
+	if d := cmp.Diff(wantDiags.Error(), gotDiags.Error()); d != "" {
+		t.Fatalf("diagnostics differ (-ParseConfig +parseFile):\n%s", d)
+	}
+	if d := cmp.Diff(want.Body, got.Body, opts); d != "" {
+		t.Fatalf("bodies differ (-ParseConfig +parseFile):\n%s", d)
+	}
+	if string(want.Bytes) != string(got.Bytes) {
+		t.Fatal("file bytes differ")
+	}
+}
+
+// TestParseFileSameAsParseConfig compares the two parses on every
+// inventory fixture, on a generated fabric, and on sources built to
+// stress the splitter: templates with braces, comments of every kind,
+// CRLF, trailing text, syntax errors that only the whole file shows.
+func TestParseFileSameAsParseConfig(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.hcl")
+	more, _ := filepath.Glob("testdata/invalid/*.hcl")
+	for _, p := range append(files, more...) {
+		t.Run(p, func(t *testing.T) {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameParse(t, src)
+		})
+	}
+	cases := map[string]string{
+		"fabric":           string(fabricInventory(40)),
+		"crlf":             "device \"a\" {\r\n  vendor = \"nxos\"\r\n}\r\n\r\ndevice \"b\" {\r\n  vendor = \"eos\"\r\n}\r\n",
+		"comments":         "# one\ndevice \"a\" { # x }\n  vendor = \"nxos\" // }\n  /* } \n { */\n}\n/* between\n*/ device \"b\" {\n}  # after\n// end",
+		"template":         "device \"a\" {\n  vendor = \"${\"}\"}\\\"}\"\n  tags = [\"%{ if true }x%{ endif }\", \"$${\", \"%%{\"]\n}\ndevice \"b\" {\n  x = { a = \"}\" }\n}\n",
+		"no final newline": "device \"a\" {\n}\ndevice \"b\" {\n}",
+		"one line blocks":  "device \"a\" {}\ndevice \"b\" {}\nlink {}\n",
+		"attribute":        "device \"a\" {\n}\nx = {\n}\ndevice \"b\" {\n}\n",
+		"attribute twice":  "x = 1\ndevice \"a\" {\n}\nx = 2\ndevice \"b\" {\n}\n",
+		"unclosed":         "device \"a\" {\n}\ndevice \"b\" {\n",
+		"stray close":      "device \"a\" {\n}\n}\ndevice \"b\" {\n}\n",
+		"bad second":       "device \"a\" {\n}\ndevice \"b\" {\n  x = = 1\n}\n",
+		"heredoc":          "device \"a\" {\n  x = <<EOT\n}\nEOT\n}\ndevice \"b\" {\n}\n",
+		"lone cr":          "device \"a\" {\n}\rdevice \"b\" {\n}\n",
+		"string newline":   "device \"a\" {\n  x = \"a\n}\n\"\n}\ndevice \"b\" {\n}\n",
+		"unicode":          "device \"é́\" {\n  vendor = \"日本\"\n}\ndevice \"b\" {\n  vendor = \"👍🏽\"\n}\n",
+		"trailing comment": "device \"a\" {\n}\n# only a comment\n",
+		"empty":            "",
+		"blank lines":      "\n\n\ndevice \"a\" {\n}\n\n\ndevice \"b\" {\n}\n\n\n",
+	}
+	for name, src := range cases {
+		t.Run(name, func(t *testing.T) { sameParse(t, []byte(src)) })
+	}
+}
+
+// TestParseFileCuts checks that the fast path is taken on an ordinary
+// inventory: one piece per block.
+func TestParseFileCuts(t *testing.T) {
+	src := fabricInventory(8)
+	if n := len(splitTopLevel(src)); n != 1+8+4 {
+		t.Errorf("%d pieces, want 13 (credentials, 8 devices, 4 links)", n)
+	}
+	for _, bad := range []string{"a {\n", "a }\n", "x = <<EOT\nEOT\n", "x = \"a\nb\"\n", "a {\n}\r"} {
+		if c := splitTopLevel([]byte(bad)); c != nil {
+			t.Errorf("splitTopLevel(%q) = %v, want nil (parse whole)", bad, c)
+		}
+	}
+}
+
+// FuzzParseFile checks on arbitrary input that parseFile gives exactly
+// what hclsyntax.ParseConfig gives.
+func FuzzParseFile(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.hcl")
+	more, _ := filepath.Glob("testdata/invalid/*.hcl")
+	for _, p := range append(files, more...) {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Add([]byte("device \"a\" {\n  v = \"${\"}\"}\"\n}\ndevice \"b\" {\n}\n"))
+	f.Fuzz(func(t *testing.T, src []byte) { sameParse(t, src) })
+}
+
+// TestParseFileMutants compares the two parses on fixtures with
+// characters that matter to the splitter inserted at pseudo-random (but
+// fixed) places: a deterministic stand-in for FuzzParseFile that runs
+// with the ordinary tests.
+func TestParseFileMutants(t *testing.T) {
+	src, err := os.ReadFile("testdata/valid.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = append(src, fabricInventory(3)...)
+	bits := []string{"{", "}", "\"", "\n", "#", "//", "/*", "*/", "${", "%{", "$${", "%%{", "\\", "\r", "\r\n", "<<EOT\n", "[", "]", "(", ")", "=", "x = 1\n", "}\n"}
+	rng := rand.New(rand.NewPCG(2, 15))
+	for i := range 150 {
+		m := slices.Clone(src)
+		for range 1 + rng.IntN(3) {
+			at := rng.IntN(len(m) + 1)
+			m = slices.Insert(m, at, []byte(bits[rng.IntN(len(bits))])...)
+		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) { sameParse(t, m) })
+	}
+}

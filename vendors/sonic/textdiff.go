@@ -25,15 +25,46 @@ type dline struct {
 	fold *foldEntry
 }
 
+// foldEntry is a run of equal entries of one table: keys[i:j] of its
+// natural order, those present in t, the one named last without a comma.
 type foldEntry struct {
-	key    string
-	fields map[string]string
-	last   bool
+	t    map[string]map[string]string
+	keys []string
+	last string
+}
+
+// visit prints the lines from..to-1 of the run, which starts at line x:
+// only the entries those lines fall in.
+func (f *foldEntry) visit(x, from, to int, emit func(string)) {
+	for _, k := range f.keys {
+		if x >= to {
+			return
+		}
+		fields, ok := f.t[k]
+		if !ok {
+			continue
+		}
+		n := len(fields) + 2
+		if x+n > from {
+			o := x
+			printEntry("        ", k, fields, k == f.last, func(s string) {
+				if o >= from && o < to {
+					emit(s)
+				}
+				o++
+			})
+		}
+		x += n
+	}
 }
 
 func (f *foldEntry) lines() []string {
 	var l []string
-	printEntry("        ", f.key, f.fields, f.last, func(s string) { l = append(l, s) })
+	for _, k := range f.keys {
+		if fields, ok := f.t[k]; ok {
+			printEntry("        ", k, fields, k == f.last, func(s string) { l = append(l, s) })
+		}
+	}
 	return l
 }
 
@@ -219,11 +250,31 @@ func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, 
 	}
 	w.add(' ', "    "+jsonString(tn)+": {")
 	ka, kb := lastOf(a), lastOf(b)
-	for _, k := range keys {
+	// A run of entries equal on both sides (most of a large config) is
+	// one folded item, printed only if a hunk shows part of it.
+	run, runLines := -1, 0
+	endRun := func(i int) {
+		if run >= 0 {
+			w.flush()
+			w.lines = append(w.lines, dline{op: ' ', n: runLines, fold: &foldEntry{a, keys[run:i], ka}})
+			run, runLines = -1, 0
+		}
+	}
+	for i, k := range keys {
 		af, aok := a[k]
 		bf, bok := b[k]
+		if aok && bok && len(af) > 0 && (k == ka) == (k == kb) && equalFields(af, bf) {
+			if run < 0 {
+				run = i
+			}
+			runLines += len(af) + 2
+			continue
+		}
+		if !aok && !bok {
+			continue
+		}
+		endRun(i)
 		switch {
-		case !aok && !bok:
 		case !aok:
 			printEntry("        ", k, bf, k == kb, func(s string) { w.add('+', s) })
 		case !bok:
@@ -232,15 +283,11 @@ func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, 
 			w.entry(k, af, bf, k == ka, k == kb)
 		}
 	}
+	endRun(len(keys))
 	w.pair("    }"+comma(lastA), "    }"+comma(lastB))
 }
 
 func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) {
-	if lastA == lastB && len(a) > 0 && equalFields(a, b) {
-		w.flush()
-		w.lines = append(w.lines, dline{op: ' ', n: len(a) + 2, fold: &foldEntry{k, a, lastA}})
-		return
-	}
 	if len(a) == 0 || len(b) == 0 {
 		var la, lb []string
 		printEntry("        ", k, a, lastA, func(s string) { la = append(la, s) })
@@ -393,11 +440,7 @@ func (w *diffWriter) visit(items []dline, start []int, item, from, to int, f fun
 			}
 			continue
 		}
-		for o, t := range it.fold.lines() {
-			if x := start[i] + o; x >= from && x < to {
-				f(' ', t)
-			}
-		}
+		it.fold.visit(start[i], from, to, func(t string) { f(' ', t) })
 	}
 }
 

@@ -135,7 +135,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 1
 		}
 		if !f.jsonOut {
-			p.WriteText(stdout)
+			f.writePlan(stdout, fl, p)
 		}
 	}
 	devs, skipped := toApply(fl.devs, p)

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lossless-net/lossless/diag"
+	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/lab"
 	"github.com/lossless-net/lossless/plan"
@@ -37,6 +38,7 @@ type fleetFlags struct {
 	failFast    bool
 	jsonOut     bool
 	logLevel    string
+	summary     bool
 }
 
 func (f *fleetFlags) register(fs *flag.FlagSet) {
@@ -51,6 +53,7 @@ func (f *fleetFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop at the first failed device")
 	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON document")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log `LEVEL` on stderr: debug (wire traffic), info, warn, error")
+	fs.BoolVar(&f.summary, "summary", false, "group devices with identical changes")
 }
 
 // lockedWriter serialises writes from the logger, the progress display
@@ -86,6 +89,9 @@ const fleetUsage = `  -target NAME|role:R|tag:T
   -fail-fast        stop at the first failed device: no new device starts
                     and those in flight roll back
   -json             print one JSON document on stdout (no progress)
+  -summary          print each distinct change once, with the devices
+                    (and their common roles) that get it; with -json, add
+                    "groups" beside the per-device detail
   -log-level LEVEL  debug (wire traffic), info, warn or error (default warn)
   -inventory FILE   inventory file (default: DIR/inventory.hcl)
   -var NAME=VALUE   set a variable; repeatable
@@ -167,15 +173,17 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 	return fl, true
 }
 
-// startLab starts one emulated device per selected device, named and of
-// the vendor the inventory says, seeded by the vendor's LabSeed, and
-// points each target at it with the lab's host keys.
+// startLab starts one emulated device per selected device, named, of the
+// vendor and built as the model with the ports the inventory says, seeded
+// by the vendor's LabSeed, and points each target at it with the lab's
+// host keys.
 func (fl *fleet) startLab(password vendors.Secret) error {
 	l, err := lab.New(lab.WithCredentials(lab.DefaultUser, password.Reveal()))
 	if err != nil {
 		return err
 	}
 	fl.lab = l
+	inv := fl.inventoryDevices()
 	nodes := map[string]*lab.Node{}
 	for _, d := range fl.devs {
 		var seed []byte
@@ -184,12 +192,16 @@ func (fl *fleet) startLab(password vendors.Secret) error {
 				seed = v.LabSeed(doc.Text)
 			}
 		}
-		n, err := l.Add(d.Intent.Vendor, d.Intent.Name, seed)
+		spec := intentLabSpec(d.Intent)
+		if id := inv[d.Intent.Name]; id != nil {
+			spec = labSpec(id)
+		}
+		n, err := l.Add(d.Intent.Vendor, d.Intent.Name, seed, spec...)
 		if err != nil && seed != nil {
 			// A seed the emulator refuses is the seed's bug, not a
 			// reason to stop: start that device from factory defaults.
 			fl.log.Warn("lab refused the seed; starting from factory defaults", "device", d.Intent.Name, "err", err)
-			n, err = l.Add(d.Intent.Vendor, d.Intent.Name, nil)
+			n, err = l.Add(d.Intent.Vendor, d.Intent.Name, nil, spec...)
 		}
 		if err != nil {
 			return fmt.Errorf("-lab: %w", err)
@@ -217,6 +229,26 @@ func (fl *fleet) startLab(password vendors.Secret) error {
 	}
 	fl.log.Info("lab started", "devices", len(fl.devs))
 	return nil
+}
+
+// inventoryDevices reads the inventory plan.Load read, for what the lab
+// needs beyond the resolved intent (every declared port, managed or not),
+// by device name; nil when it cannot be read (plan.Load already reported
+// its problems).
+func (fl *fleet) inventoryDevices() map[string]*inventory.Device {
+	path := fl.source.Inventory
+	if path == "" {
+		path = filepath.Join(fl.source.Dir, intent.DefaultInventoryFile)
+	}
+	inv, _ := inventory.Load(path, vendorNames())
+	if inv == nil {
+		return nil
+	}
+	byName := make(map[string]*inventory.Device, len(inv.Devices))
+	for _, d := range inv.Devices {
+		byName[d.Name] = d
+	}
+	return byName
 }
 
 // options builds the plan options of the flags, with a progress display
@@ -307,6 +339,27 @@ func abs(path string) string {
 type planJSON struct {
 	*plan.Plan
 	Summary plan.Counts `json:"summary"`
+	// Groups are the distinct changes, with -summary.
+	Groups []plan.Group `json:"groups,omitempty"`
+}
+
+// writePlan prints a plan as text, grouped with -summary.
+func (f *fleetFlags) writePlan(w io.Writer, fl *fleet, p *plan.Plan) {
+	if f.summary {
+		p.WriteSummary(w, fl.roles)
+		return
+	}
+	p.WriteText(w)
+}
+
+// roles returns a device's roles.
+func (fl *fleet) roles(device string) []string {
+	for _, d := range fl.devs {
+		if d.Intent.Name == device {
+			return d.Intent.Roles
+		}
+	}
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -36,6 +36,7 @@ against its known_hosts file.
 Examples:
   lossless plan -lab examples/ai-fabric
   lossless plan -target role:leaf -out leaf.plan examples/ai-fabric
+  lossless plan -lab -summary examples/ai-fabric
   lossless plan -json -detailed-exitcode . > plan.json
 `
 
@@ -76,12 +77,16 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c := p.Counts()
 	if f.jsonOut {
-		if err := writeJSON(stdout, planJSON{Plan: p, Summary: c}); err != nil {
+		doc := planJSON{Plan: p, Summary: c}
+		if f.summary {
+			doc.Groups = p.Groups(fl.roles)
+		}
+		if err := writeJSON(stdout, doc); err != nil {
 			fmt.Fprintf(stderr, "lossless plan: %v\n", err)
 			return 1
 		}
 	} else {
-		p.WriteText(stdout)
+		f.writePlan(stdout, fl, p)
 		if *out != "" {
 			fmt.Fprintf(stdout, "Saved the plan to %s; run \"lossless apply %s\" to apply exactly it.\n", *out, *out)
 		}

@@ -114,3 +114,35 @@ func TestApplyOutsideWindow(t *testing.T) {
 		t.Error("apply outside the window changed leaf1")
 	}
 }
+
+// TestPlanSummary: plan -summary on examples/ai-fabric prints each
+// distinct change once under a header naming its devices; -json -summary
+// keeps the per-device detail and adds the groups.
+func TestPlanSummary(t *testing.T) {
+	r := cli(t, "plan", "-lab", "-summary", "../../examples/ai-fabric")
+	if r.code != 0 && r.code != 1 {
+		t.Fatalf("plan -summary:\n%s", r)
+	}
+	listed := 0
+	for line := range strings.Lines(r.stdout) {
+		switch {
+		case strings.HasPrefix(line, "Devices: "):
+			listed += len(strings.Split(strings.TrimSpace(strings.TrimPrefix(line, "Devices: ")), ", "))
+		case strings.HasPrefix(line, "No changes: "):
+			listed += len(strings.Split(strings.TrimSpace(strings.TrimPrefix(line, "No changes: ")), ", "))
+		case strings.HasPrefix(line, "# ") && strings.HasSuffix(line, ": failed\n"):
+			listed++
+		}
+	}
+	if listed != 8 || !strings.Contains(r.stdout, "## 1 device(s) (role spine), nxos: a ") {
+		t.Fatalf("plan -summary lists %d devices, want 8:\n%s", listed, r)
+	}
+	r = cli(t, "plan", "-lab", "-summary", "-json", "../../examples/ai-fabric")
+	var doc struct {
+		Devices []struct{ Device string }    `json:"devices"`
+		Groups  []struct{ Devices []string } `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Devices) != 8 || len(doc.Groups) == 0 {
+		t.Fatalf("plan -summary -json: %v\n%s", err, r)
+	}
+}

@@ -3,11 +3,11 @@
 // QoS tables lossless owns (Scope) against the SONiC rendering as an RFC
 // 6902 JSON Patch in SONiC table order, and applies it with GCU
 // (reference/sonic.md §7): the patch is uploaded through a heredoc, checked
-// with `sudo config apply-patch --dry-run`, then `sudo config checkpoint`,
-// `sudo config apply-patch`, a re-read that must show no difference and
-// `sudo config save -y`; any failure after the checkpoint runs `sudo config
-// rollback` (reconnecting if the session dropped), since apply-patch is not
-// transactional.
+// with `config apply-patch --dry-run`, then `config checkpoint`, `config
+// apply-patch`, a re-read that must show no difference and `config save
+// -y`, each through `sudo -n`; any failure after the checkpoint runs
+// `config rollback` (reconnecting if the session dropped), since
+// apply-patch is not transactional.
 package sonic
 
 import (

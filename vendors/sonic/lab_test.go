@@ -109,14 +109,26 @@ func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config
 	return drv, ch
 }
 
-// TestApplyConverges: from a running config with stale thresholds,
+// TestApplyConverges: for the canonical rendering and the ai-fabric
+// example's leaf4 (golden/*/want), from a running config with stale thresholds,
 // weights and watchdog times, an extra class, a stale map and unrelated
 // config, apply converges: inside the scope CONFIG_DB equals the
 // rendering, outside it nothing changed, the config is saved, no
 // checkpoint or patch file is left, and the next plan is empty.
 func TestApplyConverges(t *testing.T) {
+	for _, file := range []string{"canonical.json", "ai-fabric-leaf4.json"} {
+		t.Run(file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			converge(t, document(t, b))
+		})
+	}
+}
+
+func converge(t *testing.T, want *config.Document) {
 	ctx := t.Context()
-	want := canonical(t)
 	n, tgt := startLab(t, LabSeed(want.Text))
 	before := dbOf(n)
 	drv, ch := plan(t, ctx, tgt, want)

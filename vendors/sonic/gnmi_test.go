@@ -1,6 +1,8 @@
 package sonic
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -151,20 +153,20 @@ type stripCheckpointer struct {
 func (s *stripCheckpointer) DB() map[string]map[string]map[string]string { return s.db.DB() }
 
 func (s *stripCheckpointer) Patch(p []byte) error {
-	if err := s.db.Patch(p); err != nil {
-		return err
-	}
 	if !s.lie {
-		return nil
+		return s.db.Patch(p)
 	}
 	s.lie = false // only the apply's Set, not the restore
-	// A device that keeps a different weight than the one it was sent.
-	for k, f := range s.db.DB()["SCHEDULER"] {
-		if _, ok := f["weight"]; ok {
-			return s.db.Patch([]byte(`[{"op":"replace","path":"/SCHEDULER/` + k + `/weight","value":"1"}]`))
-		}
+	// A device that silently drops the last operation it was sent.
+	var ops []json.RawMessage
+	if err := json.Unmarshal(p, &ops); err != nil || len(ops) < 2 {
+		return errors.New("no patch to lie about")
 	}
-	return nil
+	short, err := json.Marshal(ops[:len(ops)-1])
+	if err != nil {
+		return err
+	}
+	return s.db.Patch(short)
 }
 
 // Whatever fails during a gNMI apply, the device ends at exactly its

@@ -114,7 +114,7 @@ func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config
 // weights and watchdog times, an extra class, a stale map and unrelated
 // config, apply converges: inside the scope CONFIG_DB equals the
 // rendering, outside it nothing changed, the config is saved, no
-// checkpoint or patch file is left, and the next plan is empty.
+// checkpoint is left, and the next plan is empty.
 func TestApplyConverges(t *testing.T) {
 	for _, file := range []string{"canonical.json", "ai-fabric-leaf4.json"} {
 		t.Run(file, func(t *testing.T) {

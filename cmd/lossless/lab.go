@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/lab"
 	_ "github.com/lossless-net/lossless/lab/all" // every personality
@@ -34,7 +35,8 @@ The devices accept the user and password in LOSSLESS_USER and
 LOSSLESS_PASSWORD when set, else admin / admin.
 
 Options:
-  -inventory FILE   start the devices named in this inventory (name, vendor)
+  -inventory FILE   start the devices named in this inventory, each built as
+                    its platform model with its declared ports
   -n N              devices per vendor when no -inventory (default 1)
   -vendors LIST     comma-separated vendors when no -inventory
                     (default: every vendor the lab emulates)
@@ -138,7 +140,7 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
 			return 1
 		}
-		node, err := l.Add(s.vendor, s.name, seed)
+		node, err := l.Add(s.vendor, s.name, seed, s.spec...)
 		if err != nil {
 			fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
 			return 1
@@ -182,8 +184,51 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// labDevice is one device to start.
-type labDevice struct{ name, vendor string }
+// labDevice is one device to start, built to spec.
+type labDevice struct {
+	name, vendor string
+	spec         []lab.AddOption
+}
+
+// labSpec builds an inventory device in the lab as its model (the
+// catalog's name for it when known) with its declared ports, one name
+// each.
+func labSpec(d *inventory.Device) []lab.AddOption {
+	model := d.Model
+	if d.Platform != nil {
+		model = d.Platform.Model
+	}
+	ports := make([]string, len(d.Ports))
+	for i, p := range d.Ports {
+		ports[i] = p.Name
+	}
+	return specOptions(model, ports)
+}
+
+// intentLabSpec is labSpec from a resolved device, whose ports are only
+// the managed ones: for a device the inventory cannot be re-read for.
+func intentLabSpec(d *intent.Device) []lab.AddOption {
+	model := ""
+	if d.Platform != nil {
+		model = d.Platform.Model
+	}
+	ports := make([]string, len(d.Ports))
+	for i, p := range d.Ports {
+		ports[i] = p.Name
+	}
+	return specOptions(model, ports)
+}
+
+func specOptions(model string, ports []string) []lab.AddOption {
+	var opts []lab.AddOption
+	if model != "" {
+		opts = append(opts, lab.AddModel(model))
+	}
+	if len(ports) > 0 {
+		opts = append(opts, lab.AddPorts(ports...))
+	}
+	return opts
+}
 
 // labDevices lists the devices from an inventory, or n per vendor.
 func labDevices(invPath string, n int, vendors string, stderr io.Writer) ([]labDevice, int) {
@@ -204,7 +249,7 @@ func labDevices(invPath string, n int, vendors string, stderr io.Writer) ([]labD
 				fmt.Fprintf(stderr, "lossless lab up: device %s: the lab does not emulate vendor %q (it emulates %s)\n", d.Name, d.Vendor, strings.Join(kinds, ", "))
 				return nil, 1
 			}
-			out = append(out, labDevice{d.Name, d.Vendor})
+			out = append(out, labDevice{d.Name, d.Vendor, labSpec(d)})
 		}
 		return out, 0
 	}
@@ -220,7 +265,7 @@ func labDevices(invPath string, n int, vendors string, stderr io.Writer) ([]labD
 			return nil, 1
 		}
 		for i := 1; i <= n; i++ {
-			out = append(out, labDevice{fmt.Sprintf("%s%d", strings.ReplaceAll(v, "-", ""), i), v})
+			out = append(out, labDevice{name: fmt.Sprintf("%s%d", strings.ReplaceAll(v, "-", ""), i), vendor: v})
 		}
 	}
 	return out, 0

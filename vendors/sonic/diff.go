@@ -186,7 +186,9 @@ func newScope(desired, running config.DB) *scope {
 	}
 	for _, tr := range refFields {
 		for k, entry := range running[tr.table] {
-			if s.wholeKey(tr.table, k) {
+			// PORT_QOS_MAP|global is lossless' when it renders it: the
+			// maps it names are its to replace.
+			if s.wholeKey(tr.table, k) || tr.table == "PORT_QOS_MAP" && k == globalQoS && desired[tr.table][k] != nil {
 				addRefs(s.refIn, tr.fields, entry)
 			} else {
 				addRefs(s.refOut, tr.fields, entry)

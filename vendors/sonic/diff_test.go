@@ -515,3 +515,31 @@ func TestReason(t *testing.T) {
 		}
 	}
 }
+
+// TestRenamedMap: maps renamed under the ports and the global binding are
+// created first, bound, and the old ones removed last; a map another
+// port still uses stays.
+func TestRenamedMap(t *testing.T) {
+	want := canonical(t).DB
+	running := base(t, want, func(db config.DB) {
+		db["DSCP_TO_TC_MAP"]["OLD"] = db["DSCP_TO_TC_MAP"]["ROCE"]
+		delete(db["DSCP_TO_TC_MAP"], "ROCE")
+		db["DSCP_TO_TC_MAP"]["AZURE"] = map[string]string{"0": "0"}
+		for _, k := range []string{"Ethernet0", "Ethernet4", "global"} {
+			db["PORT_QOS_MAP"][k]["dscp_to_tc_map"] = "OLD"
+		}
+		db["PORT_QOS_MAP"]["Ethernet8"] = map[string]string{"dscp_to_tc_map": "AZURE"}
+	})
+	_, ops, _, _ := diff(t, running, want)
+	wantOps := []string{
+		"add /DSCP_TO_TC_MAP/ROCE",
+		"replace /PORT_QOS_MAP/Ethernet0/dscp_to_tc_map",
+		"replace /PORT_QOS_MAP/Ethernet4/dscp_to_tc_map",
+		"replace /PORT_QOS_MAP/global/dscp_to_tc_map",
+		"remove /DSCP_TO_TC_MAP/OLD",
+	}
+	if d := cmp.Diff(wantOps, paths(ops)); d != "" {
+		t.Errorf("patch (-want +got):\n%s", d)
+	}
+	walk(t, running, ops)
+}

@@ -128,6 +128,19 @@ func Load(in Input) ([]Device, map[string]*hcl.File, hcl.Diagnostics, error) {
 	return sorted(devs), files, diags, nil
 }
 
+// TransportDiagnostics reports every device of inv whose vendor refuses
+// its transport (RuleTransport), for `validate`; Load reports the same.
+func TransportDiagnostics(inv *inventory.Inventory) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, d := range inv.Devices {
+		var te *vendors.TransportError
+		if errors.As(vendors.CheckTransport(d.Vendor, d.Transport), &te) {
+			diags = append(diags, transportDiagnostic(d, te))
+		}
+	}
+	return diags
+}
+
 // RuleTransport marks a device whose vendor cannot be managed over its
 // inventory transport (NX-OS or CloudEngine with transport = "gnmi").
 const RuleTransport diag.Rule = "LL130"

@@ -17,6 +17,7 @@ import (
 	"github.com/lossless-net/lossless/diag"
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/plan"
 	"github.com/lossless-net/lossless/renderers"
 	_ "github.com/lossless-net/lossless/renderers/all" // vendor names for the inventory
 )
@@ -138,6 +139,7 @@ func loadIntent(dir string, f *intentFlags) loaded {
 	devices, diags := intent.Resolve(fab, inv)
 	out.devices = devices
 	out.diags = append(out.diags, diags...)
+	out.diags = append(out.diags, plan.TransportDiagnostics(inv)...)
 	if !out.diags.HasErrors() {
 		out.diags = append(out.diags, renderable(devices)...)
 	}

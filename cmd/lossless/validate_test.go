@@ -201,6 +201,22 @@ func TestValidate(t *testing.T) {
 			stderr: []string{"Error: Not supported by the device's vendor", "inventory.hcl:1:1", `Device "nx1" (nxos) cannot express PFC watchdog detection time 200ms`},
 		},
 		{
+			name: "NX-OS over gNMI is refused with the reason",
+			files: map[string]string{"inventory.hcl": `device "nx1" {
+  vendor    = "nxos"
+  platform  = "N9K-C93600CD-GX"
+  address   = "192.0.2.1"
+  transport = "gnmi"
+  ports "Ethernet1/1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}
+`},
+			code:   1,
+			stderr: []string{"Error [LL130]: Transport not supported for this vendor", "inventory.hcl:1:1", "Cisco's OpenConfig QoS", `use transport = "ssh"`},
+		},
+		{
 			name: "containerlab topology as inventory",
 			args: []string{"-inventory", "lab.clab.yml"},
 			files: map[string]string{"lab.clab.yml": `name: t

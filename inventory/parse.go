@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/lossless-net/lossless/platform"
@@ -111,6 +112,29 @@ func Parse(src []byte, filename string, vendors []string) (*Inventory, hcl.Diagn
 type parser struct {
 	vendors vendorSet
 	creds   map[string]*Credentials
+	// expanded caches ExpandPorts by pattern: the devices of one model
+	// mostly declare the same ranges. The cached names are shared, never
+	// modified.
+	expanded map[string]expansion
+}
+
+// expansion is one cached ExpandPorts result.
+type expansion struct {
+	names []string
+	err   error
+}
+
+// expand is ExpandPorts through the parser's cache.
+func (p *parser) expand(pattern string) ([]string, error) {
+	if e, ok := p.expanded[pattern]; ok {
+		return e.names, e.err
+	}
+	names, err := ExpandPorts(pattern)
+	if p.expanded == nil {
+		p.expanded = map[string]expansion{}
+	}
+	p.expanded[pattern] = expansion{names, err}
+	return names, err
 }
 
 func (p *parser) credentials(b *hcl.Block) hcl.Diagnostics {
@@ -275,14 +299,35 @@ func (p *parser) device(b *hcl.Block) (*Device, hcl.Diagnostics) {
 // sorts instead of using a map: an inventory of 10,000 devices × 64 ports
 // spends most of its decoding time here otherwise.
 func (p *parser) devicePorts(device string, blocks hcl.Blocks, diags hcl.Diagnostics) ([]*Port, hcl.Diagnostics) {
+	if len(blocks) == 1 {
+		// One block whose ports are written in strictly increasing order
+		// (the usual "Ethernet1/1-64"): sorting would change nothing and
+		// there is no duplicate.
+		ports, ds := p.portsBlock(blocks[0])
+		diags = append(diags, ds...)
+		if len(ports) > 0 && strictlySorted(ports) {
+			return ports, diags
+		}
+		return sortPorts(device, blocks, [][]*Port{ports}, diags)
+	}
+	perBlock := make([][]*Port, len(blocks))
+	for bi, pb := range blocks {
+		ports, ds := p.portsBlock(pb)
+		diags = append(diags, ds...)
+		perBlock[bi] = ports
+	}
+	return sortPorts(device, blocks, perBlock, diags)
+}
+
+// sortPorts puts the ports of blocks (perBlock[i] declared by blocks[i])
+// in natural order, reporting and dropping each name declared again.
+func sortPorts(device string, blocks hcl.Blocks, perBlock [][]*Port, diags hcl.Diagnostics) ([]*Port, hcl.Diagnostics) {
 	type tagged struct {
 		port  *Port
 		block int
 	}
 	var all []tagged
-	for bi, pb := range blocks {
-		ports, ds := portsBlock(pb)
-		diags = append(diags, ds...)
+	for bi, ports := range perBlock {
 		if all == nil {
 			all = make([]tagged, 0, len(ports)*len(blocks))
 		}
@@ -323,6 +368,17 @@ func (p *parser) devicePorts(device string, blocks hcl.Blocks, diags hcl.Diagnos
 			"%s already declared on device %q at %s. Each port is declared once.", what, device, firstAt[bi]))
 	}
 	return out, diags
+}
+
+// strictlySorted reports whether ports are in strictly increasing
+// ComparePorts order.
+func strictlySorted(ports []*Port) bool {
+	for i := 1; i < len(ports); i++ {
+		if ComparePorts(ports[i-1].Name, ports[i].Name) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // example gives an example value for a missing attribute.
@@ -368,10 +424,10 @@ func (p *parser) credRef(a *hcl.Attribute, ctx hcl.Range) (*Credentials, hcl.Dia
 }
 
 // portsBlock decodes one ports "RANGE" { speed, cable } block.
-func portsBlock(b *hcl.Block) ([]*Port, hcl.Diagnostics) {
+func (p *parser) portsBlock(b *hcl.Block) ([]*Port, hcl.Diagnostics) {
 	content, diags := b.Body.Content(portsSchema)
 	tagRule(diags, RuleSyntax)
-	names, err := ExpandPorts(b.Labels[0])
+	names, err := p.expand(b.Labels[0])
 	if err != nil {
 		reason := err.Error()
 		if pe, ok := err.(*PortPatternError); ok {
@@ -459,8 +515,36 @@ func parseEndpoint(s string) (Endpoint, bool) {
 	return Endpoint{Device: dev, Port: port}, true
 }
 
+// value evaluates an attribute expression without variables. A quoted
+// string without interpolation, the usual inventory value, is read from
+// the syntax tree: evaluating its template gives that same string, only
+// at the cost of the template machinery.
+func value(expr hcl.Expression) (cty.Value, hcl.Diagnostics) {
+	if s, ok := literalString(expr); ok {
+		return cty.StringVal(s), nil
+	}
+	return expr.Value(nil)
+}
+
+// literalString returns the string of a quoted string expression without
+// interpolation.
+func literalString(expr hcl.Expression) (string, bool) {
+	t, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || len(t.Parts) != 1 {
+		return "", false
+	}
+	l, ok := t.Parts[0].(*hclsyntax.LiteralValueExpr)
+	if !ok || l.Val.Type() != cty.String || l.Val.IsNull() || !l.Val.IsKnown() || l.Val.IsMarked() {
+		return "", false
+	}
+	return l.Val.AsString(), true
+}
+
 // stringAttr evaluates a literal string attribute.
 func stringAttr(a *hcl.Attribute, ctx hcl.Range) (string, hcl.Diagnostics) {
+	if s, ok := literalString(a.Expr); ok {
+		return s, nil
+	}
 	v, diags := a.Expr.Value(nil)
 	tagRule(diags, RuleBadValue)
 	if diags.HasErrors() {
@@ -509,6 +593,9 @@ func intAttr(a *hcl.Attribute, ctx hcl.Range) (int64, hcl.Diagnostics) {
 
 // stringListAttr evaluates a list of literal strings.
 func stringListAttr(a *hcl.Attribute, ctx hcl.Range) ([]string, hcl.Diagnostics) {
+	if out, ok := literalStrings(a.Expr); ok {
+		return out, nil
+	}
 	v, diags := a.Expr.Value(nil)
 	tagRule(diags, RuleBadValue)
 	if diags.HasErrors() {
@@ -530,10 +617,29 @@ func stringListAttr(a *hcl.Attribute, ctx hcl.Range) ([]string, hcl.Diagnostics)
 	return out, nil
 }
 
+// literalStrings returns the strings of a bracketed list of non-empty
+// quoted strings without interpolation (["leaf", "pod1"]), which is what
+// evaluating it gives; false for anything else, to be evaluated.
+func literalStrings(expr hcl.Expression) ([]string, bool) {
+	t, ok := expr.(*hclsyntax.TupleConsExpr)
+	if !ok || len(t.Exprs) == 0 {
+		return nil, false
+	}
+	out := make([]string, len(t.Exprs))
+	for i, e := range t.Exprs {
+		s, ok := literalString(e)
+		if !ok || s == "" {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
+}
+
 // quantityAttr evaluates a unit-suffixed string ("400G", "3m") with parse.
 // A bare number, quoted or not, is LL111 with the unit suggested.
 func quantityAttr(a *hcl.Attribute, ctx hcl.Range, unit, what string, parse func(string) error) (string, hcl.Diagnostics) {
-	v, diags := a.Expr.Value(nil)
+	v, diags := value(a.Expr)
 	tagRule(diags, RuleBadValue)
 	if diags.HasErrors() {
 		return "", diags

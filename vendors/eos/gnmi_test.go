@@ -147,12 +147,20 @@ func TestGNMIConverges(t *testing.T) {
 
 // noCommitConfirmed serves an EOS device without its Checkpointer, so the
 // target does not advertise Commit Confirmed.
+// With lie, it silently drops the last line of the first session.
 type noCommitConfirmed struct {
 	device.Device
 	cli device.CLIConfig
+	lie *bool
 }
 
-func (d noCommitConfirmed) ConfigureAtomic(lines []string) error { return d.cli.ConfigureAtomic(lines) }
+func (d noCommitConfirmed) ConfigureAtomic(lines []string) error {
+	if d.lie != nil && *d.lie && len(lines) > 1 {
+		*d.lie = false
+		return d.cli.ConfigureAtomic(lines[:len(lines)-1])
+	}
+	return d.cli.ConfigureAtomic(lines)
+}
 
 // The SSH fault table, over gNMI: whatever fails, the device ends at
 // exactly its pre-apply running config and the error names the device and
@@ -276,5 +284,23 @@ func TestCheckOpenConfig(t *testing.T) {
 				t.Errorf("got %v, want an error about %q", err, tc.err)
 			}
 		})
+	}
+}
+
+// Without Commit Confirmed, a verification that fails (the device dropped
+// a line) is undone by the reverse change, in one more Set.
+func TestGNMIReverseWithoutCommitConfirmed(t *testing.T) {
+	text := readFile(t, "canonical.cfg")
+	n, _, ssh := startGNMI(t, LabSeed([]byte(text)))
+	before := running(n)
+	lie := true
+	tgt := serveGNMI(t, n, noCommitConfirmed{Device: n.Device(), cli: n.Device().(device.CLIConfig), lie: &lie}, ssh)
+	drv, ch := gnmiPlan(t, tgt, text)
+	res := drv.Apply(t.Context(), ch, vendors.ApplyOptions{})
+	if res.Err == nil || res.Applied || !res.RolledBack || !strings.Contains(res.Err.Error(), "reverse change sent") {
+		t.Fatalf("apply: %+v", res)
+	}
+	if got := running(n); got != before {
+		t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, got))
 	}
 }

@@ -15,9 +15,12 @@
 package sonic
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,7 +129,8 @@ func Validate(doc *config.Document) error {
 // (name, value) pairs rather than looking names up again, and writes into
 // one buffer of the output's size.
 func Text(db config.DB) []byte {
-	tables := entries(db, make([]entry[map[string]map[string]string], 0, len(db)))
+	var sortKeys naturalKeys // reused by every run that entries sorts
+	tables := entries(db, make([]entry[map[string]map[string]string], 0, len(db)), &sortKeys)
 	nk := 0
 	for _, t := range tables {
 		nk += len(t.v)
@@ -140,7 +144,7 @@ func Text(db config.DB) []byte {
 	size := len("{\n}\n")
 	for i, t := range tables {
 		rows[i] = len(keys)
-		keys = entries(t.v, keys)
+		keys = entries(t.v, keys, &sortKeys)
 		size += len(",\n    \"\": {\n    }") + len(t.k)
 	}
 	rows[len(tables)] = len(keys)
@@ -150,7 +154,7 @@ func Text(db config.DB) []byte {
 	}
 	fields := make([]entry[string], 0, nf)
 	for _, k := range keys {
-		fields = entries(k.v, fields)
+		fields = entries(k.v, fields, &sortKeys)
 	}
 	for _, f := range fields {
 		size += len(",\n            \"\": \"\"") + len(f.k) + len(f.v)
@@ -204,15 +208,101 @@ type entry[V any] struct {
 	v V
 }
 
+// naturalKeyMin is the number of names from which entries sorts by
+// natural sort key: fewer are sorted by insertion, with few comparisons.
+const naturalKeyMin = 12
+
+// naturalKeys holds the natural sort keys of the names entries sorts:
+// bytes holds the keys, order where each is and which entry it belongs
+// to. Neither holds a pointer, so sorting moves no pointer around.
+type naturalKeys struct {
+	bytes []byte
+	order []naturalKeyRef
+}
+
+type naturalKeyRef struct{ lo, hi, entry int32 }
+
 // entries appends m's entries to dst, sorted by name in natural order.
-func entries[V any](m map[string]V, dst []entry[V]) []entry[V] {
+// Many names (a table's ports and queues) are sorted by their natural
+// sort keys, built once per name in keys, rather than calling
+// sonicyang.NaturalCompare for every comparison.
+func entries[V any](m map[string]V, dst []entry[V], keys *naturalKeys) []entry[V] {
 	lo := len(dst)
 	for k, v := range m {
 		dst = append(dst, entry[V]{k, v})
 	}
-	slices.SortFunc(dst[lo:], func(a, b entry[V]) int { return sonicyang.NaturalCompare(a.k, b.k) })
+	run := dst[lo:]
+	if len(run) < naturalKeyMin || len(run) > math.MaxInt32 {
+		slices.SortFunc(run, func(a, b entry[V]) int { return sonicyang.NaturalCompare(a.k, b.k) })
+		return dst
+	}
+	b, order := keys.bytes[:0], keys.order[:0]
+	for i, e := range run {
+		n := len(b)
+		b = naturalKey(b, e.k)
+		order = append(order, naturalKeyRef{int32(n), int32(len(b)), int32(i)})
+	}
+	keys.bytes, keys.order = b, order
+	if len(b) > math.MaxInt32 {
+		slices.SortFunc(run, func(a, b entry[V]) int { return sonicyang.NaturalCompare(a.k, b.k) })
+		return dst
+	}
+	slices.SortFunc(order, func(x, y naturalKeyRef) int { return bytes.Compare(b[x.lo:x.hi], b[y.lo:y.hi]) })
+	// Move run[order[i].entry] to run[i], one cycle of the permutation at
+	// a time; a moved entry's ref is marked with entry -1.
+	for i := range order {
+		if order[i].entry < 0 {
+			continue
+		}
+		first := run[i]
+		j := i
+		for {
+			k := int(order[j].entry)
+			order[j].entry = -1
+			if k == i {
+				run[j] = first
+				break
+			}
+			run[j] = run[k]
+			j = k
+		}
+	}
 	return dst
 }
+
+// naturalKey appends the natural sort key of s to b: two keys compare
+// byte by byte as sonicyang.NaturalCompare compares their names. A byte
+// that is not a digit is itself. A run of digits is '0' (so that it
+// compares with a byte that is not a digit as any digit does), the number
+// of its digits after leading zeros (4 bytes, big-endian: the longer is
+// the larger number), those digits (equal lengths compare digit by
+// digit), then the number of leading zeros (equal values order by it).
+// Distinct names have distinct keys.
+func naturalKey(b []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			b = append(b, s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '0' {
+			j++
+		}
+		e := j
+		for e < len(s) && isDigit(s[e]) {
+			e++
+		}
+		b = append(b, '0')
+		b = binary.BigEndian.AppendUint32(b, uint32(e-j))
+		b = append(b, s[j:e]...)
+		b = binary.BigEndian.AppendUint32(b, uint32(j-i))
+		i = e
+	}
+	return b
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // str appends s as a JSON string, escaped as encoding/json does.
 func str(b []byte, s string) []byte {

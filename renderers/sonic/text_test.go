@@ -91,7 +91,12 @@ func TestTextMatchesNaive(t *testing.T) {
 			many["QUEUE"][p+"|"+q] = map[string]string{"scheduler": "ROCE_LOSSY", "wred_profile": "ROCE_LOSSLESS", "a9": "x", "a10": "y"}
 		}
 	}
+	tricky := map[string]string{}
+	for _, n := range trickyNames() {
+		tricky[n] = n
+	}
 	tests := map[string]config.DB{
+		"tricky names":  {"T": {"row": tricky}},
 		"empty":         {},
 		"empty table":   {"PFC_WD": {}},
 		"empty row":     {"PFC_WD": {"GLOBAL": {}}, "A": {"x": {"f": "v"}}},
@@ -113,5 +118,48 @@ func TestTextMatchesNaive(t *testing.T) {
 				t.Errorf("JSON read back differs: %s", cmp.Diff(db, back))
 			}
 		})
+	}
+}
+
+// trickyNames are every string of up to four bytes over an alphabet of
+// digits (with zeros, so leading zeros), a letter, and bytes on either side
+// of the digits ("/" below '0', "|" above '9').
+func trickyNames() []string {
+	alphabet := []string{"0", "1", "9", "a", "/", "|"}
+	names := []string{""}
+	last := []string{""}
+	for range 4 {
+		var next []string
+		for _, p := range last {
+			for _, c := range alphabet {
+				next = append(next, p+c)
+			}
+		}
+		names = append(names, next...)
+		last = next
+	}
+	return names
+}
+
+// TestNaturalKey checks that natural sort keys compare as
+// sonicyang.NaturalCompare compares their names, on every pair of
+// trickyNames, and that distinct names get distinct keys.
+func TestNaturalKey(t *testing.T) {
+	names := trickyNames()
+	keys := make([][]byte, len(names))
+	for i, n := range names {
+		keys[i] = naturalKey(nil, n)
+	}
+	bad := 0
+	for i, a := range names {
+		for j, b := range names {
+			want := sonicyang.NaturalCompare(a, b)
+			if got := bytes.Compare(keys[i], keys[j]); got != want {
+				t.Errorf("keys of %q and %q compare %d, NaturalCompare says %d", a, b, got, want)
+				if bad++; bad > 10 {
+					t.FailNow()
+				}
+			}
+		}
 	}
 }

@@ -38,6 +38,9 @@ const (
 	DefaultRPCTimeout = 60 * time.Second
 	// DefaultReadAttempts is how many times a read is tried in all.
 	DefaultReadAttempts = 3
+	// maxMessage is the largest answer accepted (Huawei's CE caps a Get
+	// answer at 20 MB, reference/huawei-ce.md §7.2; the others say nothing).
+	maxMessage = 64 << 20
 	// retryBackoff is the wait before the second attempt of a read; it
 	// doubles for each further attempt.
 	retryBackoff = 250 * time.Millisecond
@@ -127,6 +130,9 @@ func Dial(ctx context.Context, t vendors.Target, defaultPort int, opts ...Option
 	conn, err := grpc.NewClient(addr,
 		grpc.WithTransportCredentials(creds),
 		grpc.WithPerRPCCredentials(login{user: t.Login.User, password: t.Login.Password, secure: !t.Login.Plaintext}),
+		// A large switch's running config or CONFIG_DB table can pass
+		// gRPC's 4 MB default.
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessage)),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("connect %s: %w", t.Device, err)

@@ -75,8 +75,10 @@ const fleetUsage = `  -target NAME|role:R|tag:T
                     limit to matching devices; repeatable (default: all)
   -parallelism N    devices worked on at once (default 10)
   -lab              start the embedded lab in-process for the inventory's
-                    devices (seeded with a stale pre-existing config) and
-                    run against it instead of the inventory's addresses
+                    devices (each emulating its platform model with its
+                    declared ports, seeded with a stale pre-existing
+                    config) and run against it instead of the inventory's
+                    addresses
   -insecure-ignore-host-key
                     skip the known_hosts check of device host keys
   -insecure-skip-verify

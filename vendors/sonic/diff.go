@@ -92,6 +92,14 @@ const (
 // other change to an existing profile is refused.
 var bufferProfileInPlace = map[string]bool{"dynamic_th": true, "xoff": true}
 
+var isObject = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range objectTables {
+		m[t] = true
+	}
+	return m
+}()
+
 var readTables = func() map[string]bool {
 	m := map[string]bool{}
 	for _, l := range [][]string{objectTables, referrerTables, readOnlyTables} {
@@ -136,6 +144,8 @@ type scope struct {
 	refIn, refOut, refDesired map[string]map[string]bool
 	// order memoises keys.
 	order map[string][]string
+	// have memoises scoped.
+	have config.DB
 }
 
 // keys returns the keys of table tn on either side, in natural order.
@@ -221,7 +231,7 @@ func (s *scope) fields(tn, k string) map[string]string {
 		return nil
 	}
 	switch {
-	case slices.Contains(objectTables, tn):
+	case isObject[tn]:
 		if s.desired[tn][k] != nil || (s.refIn[tn][k] && !s.refOut[tn][k] && !s.refDesired[tn][k]) {
 			return entry
 		}
@@ -261,12 +271,16 @@ func pick(entry map[string]string, keep func(string) bool) map[string]string {
 	return out
 }
 
-// scoped returns the part of the running config in scope.
+// scoped returns the part of the running config in scope, computed once.
 func (s *scope) scoped() config.DB {
+	if s.have != nil {
+		return s.have
+	}
 	out := config.DB{}
+	s.have = out
 	for _, tn := range owned() {
 		for k := range s.running[tn] {
-			if f := s.fields(tn, k); len(f) > 0 {
+			if f := s.fields(tn, k); f != nil {
 				if out[tn] == nil {
 					out[tn] = map[string]map[string]string{}
 				}
@@ -409,7 +423,7 @@ func (s *scope) ops() ([]*op, []string) {
 		var removedKeys int
 		var tableOps []*op
 		for _, k := range keys {
-			have, want, full := s.fields(tn, k), s.desired[tn][k], s.running[tn][k]
+			have, want, full := s.scoped()[tn][k], s.desired[tn][k], s.running[tn][k]
 			switch {
 			case want == nil && have == nil:
 			case want == nil && len(have) == len(full):
@@ -423,30 +437,13 @@ func (s *scope) ops() ([]*op, []string) {
 				tableOps = append(tableOps, &op{Op: "add", Path: pointer(tn, k), Value: want, table: tn, key: k})
 			case equalFields(have, want):
 			default:
-				for _, f := range fieldNames(have, want) {
-					hv, hok := have[f]
-					wv, wok := want[f]
-					var o *op
-					switch {
-					case wok && !hok:
-						o = &op{Op: "add", Path: pointer(tn, k, f), Value: wv}
-					case wok && hv != wv:
-						o = &op{Op: "replace", Path: pointer(tn, k, f), Value: wv}
-						if tn == "SCHEDULER" && f == "weight" {
-							o.shrink = atoi(wv) < atoi(hv)
-						}
-					case !wok && hok:
-						o = &op{Op: "remove", Path: pointer(tn, k, f)}
-					default:
-						continue
+				for f := range have {
+					tableOps, skipped = fieldOp(tableOps, skipped, tn, k, f, have, want)
+				}
+				for f := range want {
+					if _, ok := have[f]; !ok {
+						tableOps, skipped = fieldOp(tableOps, skipped, tn, k, f, have, want)
 					}
-					o.table, o.key, o.field = tn, k, f
-					if tn == "BUFFER_PROFILE" && !(o.Op == "replace" && bufferProfileInPlace[f]) {
-						skipped = append(skipped, fmt.Sprintf("BUFFER_PROFILE|%s %s: %s; config apply-patch refuses this change to an existing profile "+
-							"(only dynamic_th and xoff may be replaced, reference/sonic.md §7.2), so it is not in the patch: it needs a config reload", k, f, change(hv, hok, wv, wok)))
-						continue
-					}
-					tableOps = append(tableOps, o)
 				}
 			}
 		}
@@ -467,18 +464,31 @@ func (s *scope) ops() ([]*op, []string) {
 	return ops, skipped
 }
 
-// fieldNames returns the field names of a and b, unsorted.
-func fieldNames(a, b map[string]string) []string {
-	n := make([]string, 0, len(a)+len(b))
-	for f := range a {
-		n = append(n, f)
-	}
-	for f := range b {
-		if _, ok := a[f]; !ok {
-			n = append(n, f)
+// fieldOp appends the op that makes field f of tn|k what want says, or
+// the reason it is left out (a change apply-patch refuses).
+func fieldOp(ops []*op, skipped []string, tn, k, f string, have, want map[string]string) ([]*op, []string) {
+	hv, hok := have[f]
+	wv, wok := want[f]
+	var o *op
+	switch {
+	case wok && !hok:
+		o = &op{Op: "add", Path: pointer(tn, k, f), Value: wv}
+	case wok && hv != wv:
+		o = &op{Op: "replace", Path: pointer(tn, k, f), Value: wv}
+		if tn == "SCHEDULER" && f == "weight" {
+			o.shrink = atoi(wv) < atoi(hv)
 		}
+	case !wok && hok:
+		o = &op{Op: "remove", Path: pointer(tn, k, f)}
+	default:
+		return ops, skipped
 	}
-	return n
+	o.table, o.key, o.field = tn, k, f
+	if tn == "BUFFER_PROFILE" && !(o.Op == "replace" && bufferProfileInPlace[f]) {
+		return ops, append(skipped, fmt.Sprintf("BUFFER_PROFILE|%s %s: %s; config apply-patch refuses this change to an existing profile "+
+			"(only dynamic_th and xoff may be replaced, reference/sonic.md §7.2), so it is not in the patch: it needs a config reload", k, f, change(hv, hok, wv, wok)))
+	}
+	return append(ops, o), skipped
 }
 
 func change(hv string, hok bool, wv string, wok bool) string {

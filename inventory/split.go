@@ -1,6 +1,10 @@
 package inventory
 
 import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
@@ -12,28 +16,28 @@ import (
 // hundred megabytes grown by copying and scanned by the garbage collector.
 // parseFile cuts the source between top-level blocks (splitTopLevel) and
 // parses each piece at its own position, so the token slices stay small
-// and die young, then joins the blocks into one body. When the source is
-// not plainly a list of blocks, or any piece has a diagnostic, it parses
-// the whole source instead, so every diagnostic is the one ParseConfig
-// gives.
+// and die young (and a large file is parsed on several cores), then joins
+// the blocks into one body. When the source is not plainly a list of
+// blocks, or any piece has a diagnostic, it parses the whole source
+// instead, so every diagnostic is the one ParseConfig gives.
 func parseFile(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	cuts := splitTopLevel(src)
 	if len(cuts) < 2 {
 		return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	}
-	var blocks hclsyntax.Blocks
-	var last *hclsyntax.Body
-	start, line := 0, 1
-	for _, c := range cuts {
-		f, diags := hclsyntax.ParseConfig(src[start:c.end], filename, hcl.Pos{Line: line, Column: 1, Byte: start})
-		body, ok := f.Body.(*hclsyntax.Body)
-		if len(diags) > 0 || !ok || len(body.Attributes) > 0 {
-			return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
-		}
-		blocks = append(blocks, body.Blocks...)
-		last = body
-		start, line = c.end, c.line
+	bodies := parsePieces(src, filename, cuts)
+	if bodies == nil {
+		return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	}
+	n := 0
+	for _, b := range bodies {
+		n += len(b.Blocks)
+	}
+	blocks := make(hclsyntax.Blocks, 0, n)
+	for _, b := range bodies {
+		blocks = append(blocks, b.Blocks...)
+	}
+	last := bodies[len(bodies)-1]
 	// A file parsed from nothing carries hclsyntax's navigation over its
 	// body (used for the "in device …" context of diagnostics); filling
 	// that body in place keeps the navigation pointing at it.
@@ -44,6 +48,61 @@ func parseFile(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	body.EndRange = last.EndRange
 	file.Bytes = src
 	return file, nil
+}
+
+// parallelPieces is the number of pieces from which parsePieces uses
+// more than one goroutine: below it, starting them costs more than it
+// saves.
+const parallelPieces = 512
+
+// parsePieces parses src cut at cuts, each piece at its own position, on
+// up to GOMAXPROCS goroutines (the pieces are independent and hclsyntax
+// keeps no shared state). It returns the body of each piece in order, or
+// nil when any piece has a diagnostic or a top-level attribute (which the
+// whole-file parse must report or check for duplicates).
+func parsePieces(src []byte, filename string, cuts []cut) []*hclsyntax.Body {
+	bodies := make([]*hclsyntax.Body, len(cuts))
+	var failed atomic.Bool
+	parse := func(i int) {
+		start, line := 0, 1
+		if i > 0 {
+			start, line = cuts[i-1].end, cuts[i-1].line
+		}
+		f, diags := hclsyntax.ParseConfig(src[start:cuts[i].end], filename, hcl.Pos{Line: line, Column: 1, Byte: start})
+		body, ok := f.Body.(*hclsyntax.Body)
+		if len(diags) > 0 || !ok || len(body.Attributes) > 0 {
+			failed.Store(true)
+			return
+		}
+		bodies[i] = body
+	}
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	if len(cuts) < parallelPieces || workers < 2 {
+		for i := range cuts {
+			if parse(i); failed.Load() {
+				return nil
+			}
+		}
+		return bodies
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(cuts) {
+					return
+				}
+				parse(i)
+			}
+		})
+	}
+	wg.Wait()
+	if failed.Load() {
+		return nil
+	}
+	return bodies
 }
 
 // cut ends a piece of source: end is the byte offset just after a newline

@@ -53,24 +53,25 @@ func TestParseFileSameAsParseConfig(t *testing.T) {
 		})
 	}
 	cases := map[string]string{
-		"fabric":           string(fabricInventory(40)),
-		"crlf":             "device \"a\" {\r\n  vendor = \"nxos\"\r\n}\r\n\r\ndevice \"b\" {\r\n  vendor = \"eos\"\r\n}\r\n",
-		"comments":         "# one\ndevice \"a\" { # x }\n  vendor = \"nxos\" // }\n  /* } \n { */\n}\n/* between\n*/ device \"b\" {\n}  # after\n// end",
-		"template":         "device \"a\" {\n  vendor = \"${\"}\"}\\\"}\"\n  tags = [\"%{ if true }x%{ endif }\", \"$${\", \"%%{\"]\n}\ndevice \"b\" {\n  x = { a = \"}\" }\n}\n",
-		"no final newline": "device \"a\" {\n}\ndevice \"b\" {\n}",
-		"one line blocks":  "device \"a\" {}\ndevice \"b\" {}\nlink {}\n",
-		"attribute":        "device \"a\" {\n}\nx = {\n}\ndevice \"b\" {\n}\n",
-		"attribute twice":  "x = 1\ndevice \"a\" {\n}\nx = 2\ndevice \"b\" {\n}\n",
-		"unclosed":         "device \"a\" {\n}\ndevice \"b\" {\n",
-		"stray close":      "device \"a\" {\n}\n}\ndevice \"b\" {\n}\n",
-		"bad second":       "device \"a\" {\n}\ndevice \"b\" {\n  x = = 1\n}\n",
-		"heredoc":          "device \"a\" {\n  x = <<EOT\n}\nEOT\n}\ndevice \"b\" {\n}\n",
-		"lone cr":          "device \"a\" {\n}\rdevice \"b\" {\n}\n",
-		"string newline":   "device \"a\" {\n  x = \"a\n}\n\"\n}\ndevice \"b\" {\n}\n",
-		"unicode":          "device \"é́\" {\n  vendor = \"日本\"\n}\ndevice \"b\" {\n  vendor = \"👍🏽\"\n}\n",
-		"trailing comment": "device \"a\" {\n}\n# only a comment\n",
-		"empty":            "",
-		"blank lines":      "\n\n\ndevice \"a\" {\n}\n\n\ndevice \"b\" {\n}\n\n\n",
+		"fabric":                           string(fabricInventory(40)),
+		"large fabric, parsed in parallel": string(fabricInventory(400)),
+		"crlf":                             "device \"a\" {\r\n  vendor = \"nxos\"\r\n}\r\n\r\ndevice \"b\" {\r\n  vendor = \"eos\"\r\n}\r\n",
+		"comments":                         "# one\ndevice \"a\" { # x }\n  vendor = \"nxos\" // }\n  /* } \n { */\n}\n/* between\n*/ device \"b\" {\n}  # after\n// end",
+		"template":                         "device \"a\" {\n  vendor = \"${\"}\"}\\\"}\"\n  tags = [\"%{ if true }x%{ endif }\", \"$${\", \"%%{\"]\n}\ndevice \"b\" {\n  x = { a = \"}\" }\n}\n",
+		"no final newline":                 "device \"a\" {\n}\ndevice \"b\" {\n}",
+		"one line blocks":                  "device \"a\" {}\ndevice \"b\" {}\nlink {}\n",
+		"attribute":                        "device \"a\" {\n}\nx = {\n}\ndevice \"b\" {\n}\n",
+		"attribute twice":                  "x = 1\ndevice \"a\" {\n}\nx = 2\ndevice \"b\" {\n}\n",
+		"unclosed":                         "device \"a\" {\n}\ndevice \"b\" {\n",
+		"stray close":                      "device \"a\" {\n}\n}\ndevice \"b\" {\n}\n",
+		"bad second":                       "device \"a\" {\n}\ndevice \"b\" {\n  x = = 1\n}\n",
+		"heredoc":                          "device \"a\" {\n  x = <<EOT\n}\nEOT\n}\ndevice \"b\" {\n}\n",
+		"lone cr":                          "device \"a\" {\n}\rdevice \"b\" {\n}\n",
+		"string newline":                   "device \"a\" {\n  x = \"a\n}\n\"\n}\ndevice \"b\" {\n}\n",
+		"unicode":                          "device \"é́\" {\n  vendor = \"日本\"\n}\ndevice \"b\" {\n  vendor = \"👍🏽\"\n}\n",
+		"trailing comment":                 "device \"a\" {\n}\n# only a comment\n",
+		"empty":                            "",
+		"blank lines":                      "\n\n\ndevice \"a\" {\n}\n\n\ndevice \"b\" {\n}\n\n\n",
 	}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) { sameParse(t, []byte(src)) })
@@ -83,6 +84,9 @@ func TestParseFileCuts(t *testing.T) {
 	src := fabricInventory(8)
 	if n := len(splitTopLevel(src)); n != 1+8+4 {
 		t.Errorf("%d pieces, want 13 (credentials, 8 devices, 4 links)", n)
+	}
+	if n := len(splitTopLevel(fabricInventory(400))); n < parallelPieces {
+		t.Errorf("%d pieces in the large fabric case, fewer than the %d that parse in parallel", n, parallelPieces)
 	}
 	for _, bad := range []string{"a {\n", "a }\n", "x = <<EOT\nEOT\n", "x = \"a\nb\"\n", "a {\n}\r"} {
 		if c := splitTopLevel([]byte(bad)); c != nil {

@@ -338,8 +338,10 @@ type renderer struct {
 	profiles map[*intent.QoS]*profile
 	// cables names each cable length ("5m").
 	cables map[units.Length]string
+	// keys is portKeys' result, reused port after port.
+	keys []string
 	// queueCache holds each profile's queue objects per port speed.
-	queueCache map[queueKey][]queueObjects
+	queueCache map[queueKey]queueSet
 	// bufferCache holds the buffer objects per speed, cable and headroom.
 	bufferCache map[bufferKey]bufferObjects
 }
@@ -358,16 +360,17 @@ func (r *renderer) warn(format string, args ...any) {
 }
 
 func (r *renderer) set(table, key, field, value string) {
-	r.row(table, key, 1)[field] = value
+	r.row(table, key, 0, 1)[field] = value
 }
 
 // row returns the fields of table|key, creating them with room for n
-// fields. A table keyed by port is created with room for a row per port
-// and per class, so it does not grow port after port.
-func (r *renderer) row(table, key string, n int) map[string]string {
+// fields, and the table with room for rows rows: a table keyed by port
+// is made for all the device's ports at once rather than grown port after
+// port.
+func (r *renderer) row(table, key string, rows, n int) map[string]string {
 	t := r.db[table]
 	if t == nil {
-		t = make(map[string]map[string]string, len(r.d.Ports)+1)
+		t = make(map[string]map[string]string, rows)
 		r.db[table] = t
 	}
 	k := t[key]
@@ -417,7 +420,7 @@ func (r *renderer) render() error {
 	r.byPtr = map[*intent.QoS]string{}
 	r.profiles = map[*intent.QoS]*profile{}
 	r.cables = map[units.Length]string{}
-	r.queueCache = map[queueKey][]queueObjects{}
+	r.queueCache = map[queueKey]queueSet{}
 	r.bufferCache = map[bufferKey]bufferObjects{}
 	devMaps, err := r.maps(d.QoS)
 	if err != nil {
@@ -559,7 +562,7 @@ func (r *renderer) port(p *intent.Port) error {
 		return err
 	}
 	name := pr.maps
-	m := r.row("PORT_QOS_MAP", p.Name, 6)
+	m := r.row("PORT_QOS_MAP", p.Name, len(r.d.Ports)+1, 6)
 	m["dscp_to_tc_map"] = name
 	m["tc_to_queue_map"] = name
 	m["tc_to_pg_map"] = name
@@ -590,6 +593,13 @@ type queueObjects struct {
 	scheduler, wred string
 }
 
+// queueSet is the queue objects of a profile at a port speed: of the
+// queues that have any, and their QUEUE key suffixes (queue IDs).
+type queueSet struct {
+	objs []queueObjects
+	ids  []string
+}
+
 // queueKey caches queueObjects per profile and port speed (a time-based
 // ECN threshold depends on the speed).
 type queueKey struct {
@@ -600,7 +610,7 @@ type queueKey struct {
 // queues renders SCHEDULER, WRED_PROFILE and QUEUE for the port's classes.
 func (r *renderer) queues(p *intent.Port, q *intent.QoS, mapName string) error {
 	k := queueKey{q, p.Speed}
-	objs, ok := r.queueCache[k]
+	set, ok := r.queueCache[k]
 	if !ok {
 		if err := r.checkStrictOrder(q); err != nil {
 			return err
@@ -617,15 +627,16 @@ func (r *renderer) queues(p *intent.Port, q *intent.QoS, mapName string) error {
 					return err
 				}
 			}
-			objs = append(objs, o)
+			if o.scheduler != "" || o.wred != "" {
+				set.objs = append(set.objs, o)
+				set.ids = append(set.ids, o.id)
+			}
 		}
-		r.queueCache[k] = objs
+		r.queueCache[k] = set
 	}
-	for _, o := range objs {
-		if o.scheduler == "" && o.wred == "" {
-			continue
-		}
-		row := r.row("QUEUE", p.Name+"|"+o.id, 2)
+	for i, key := range r.portKeys(p.Name, set.ids) {
+		o := set.objs[i]
+		row := r.row("QUEUE", key, len(r.d.Ports)*len(set.objs), 2)
 		if o.scheduler != "" {
 			row["scheduler"] = o.scheduler
 		}
@@ -851,7 +862,7 @@ func (r *renderer) watchdogPort(p *intent.Port, q *intent.QoS, pr *profile) erro
 		}
 		pr.watchdog = &f
 	}
-	row := r.row("PFC_WD", p.Name, 4)
+	row := r.row("PFC_WD", p.Name, len(r.d.Ports)+1, 4)
 	row["action"] = pr.watchdog[0]
 	row["detection_time"] = pr.watchdog[1]
 	row["restoration_time"] = pr.watchdog[2]
@@ -936,7 +947,7 @@ func (r *renderer) buffers(p *intent.Port, pr *profile) error {
 		cable = strconv.FormatInt(int64(m), 10) + "m"
 		r.cables[m] = cable
 	}
-	r.row("CABLE_LENGTH", cableGroup, len(r.d.Ports))[p.Name] = cable
+	r.row("CABLE_LENGTH", cableGroup, 1, len(r.d.Ports))[p.Name] = cable
 
 	if len(p.Headroom) == 0 {
 		return r.unsupported("headroom of port "+p.Name, "the port has lossless classes but no computed headroom")
@@ -956,14 +967,42 @@ func (r *renderer) buffers(p *intent.Port, pr *profile) error {
 		}
 		r.bufferCache[k] = b
 	}
-	r.row("BUFFER_PG", p.Name+"|0", 1)["profile"] = ingressLossyProfile
-	for _, rg := range b.pgs {
-		r.row("BUFFER_PG", p.Name+"|"+rg, 1)["profile"] = b.profile
+	keys := r.portKeys(p.Name, b.suffixes)
+	pgs, queues := keys[:1+len(b.pgs)], keys[1+len(b.pgs):]
+	n := len(r.d.Ports)
+	r.row("BUFFER_PG", pgs[0], n*len(pgs), 1)["profile"] = ingressLossyProfile
+	for _, k := range pgs[1:] {
+		r.row("BUFFER_PG", k, n*len(pgs), 1)["profile"] = b.profile
 	}
-	for _, q := range b.queues {
-		r.row("BUFFER_QUEUE", p.Name+"|"+q.rng, 1)["profile"] = q.profile
+	for i, k := range queues {
+		r.row("BUFFER_QUEUE", k, n*len(queues), 1)["profile"] = b.queues[i].profile
 	}
 	return nil
+}
+
+// portKeys returns port+"|"+s for each suffix s, cut from one string so
+// that a port's keys cost one allocation. The slice is reused by the next
+// call.
+func (r *renderer) portKeys(port string, suffixes []string) []string {
+	n := 0
+	for _, s := range suffixes {
+		n += len(port) + 1 + len(s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range suffixes {
+		b.WriteString(port)
+		b.WriteByte('|')
+		b.WriteString(s)
+	}
+	all := b.String()
+	r.keys = r.keys[:0]
+	for _, s := range suffixes {
+		n := len(port) + 1 + len(s)
+		r.keys = append(r.keys, all[:n])
+		all = all[n:]
+	}
+	return r.keys
 }
 
 // bufferKey is what a port's buffer objects depend on.
@@ -980,6 +1019,9 @@ type bufferObjects struct {
 	profile string
 	pgs     []string
 	queues  []struct{ rng, profile string }
+	// suffixes are the BUFFER_PG key suffixes ("0", then pgs) followed by
+	// the BUFFER_QUEUE ones (the queue ranges).
+	suffixes []string
 }
 
 // bufferObjects renders the lossless PG profile and computes the ranges.
@@ -1023,6 +1065,10 @@ func (r *renderer) bufferObjects(p *intent.Port, k bufferKey, lossless []int) (b
 			prof = egressLosslessProfile
 		}
 		b.queues = append(b.queues, struct{ rng, profile string }{rg, prof})
+	}
+	b.suffixes = append([]string{"0"}, b.pgs...)
+	for _, q := range b.queues {
+		b.suffixes = append(b.suffixes, q.rng)
 	}
 	return b, nil
 }

@@ -9,6 +9,7 @@ package all
 
 import (
 	_ "github.com/lossless-net/lossless/vendors/eos"
+	_ "github.com/lossless-net/lossless/vendors/gnmiclient"
 	_ "github.com/lossless-net/lossless/vendors/huaweice"
 	_ "github.com/lossless-net/lossless/vendors/nxos"
 	_ "github.com/lossless-net/lossless/vendors/sonic"

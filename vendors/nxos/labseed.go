@@ -1,6 +1,7 @@
 package nxos
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/lossless-net/lossless/config"
@@ -48,6 +49,19 @@ func LabSeed(desired []byte) []byte {
 		}
 		out = append(out, n)
 	}
-	out = append(out, &config.Node{Text: "interface Ethernet1/64", Children: []*config.Node{{Text: "description uplink-to-core"}, {Text: "mtu 9216"}}})
+	// The uplink sits on the lowest Ethernet1/N the intent does not manage,
+	// so that it exists on every Nexus model (an N9K-C93600CD-GX has only
+	// Ethernet1/1-36).
+	used := map[string]bool{}
+	for _, n := range nodes {
+		if name, ok := strings.CutPrefix(n.Text, "interface "); ok {
+			used[name] = true
+		}
+	}
+	uplink := 1
+	for used["Ethernet1/"+strconv.Itoa(uplink)] {
+		uplink++
+	}
+	out = append(out, &config.Node{Text: "interface Ethernet1/" + strconv.Itoa(uplink), Children: []*config.Node{{Text: "description uplink-to-core"}, {Text: "mtu 9216"}}})
 	return []byte(print(canonTree(out)))
 }

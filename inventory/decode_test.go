@@ -1,10 +1,14 @@
 package inventory
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -135,5 +139,64 @@ func TestExpandCache(t *testing.T) {
 	}
 	if len(p.expanded) != 2 {
 		t.Errorf("cache holds %d patterns, want 2", len(p.expanded))
+	}
+}
+
+// TestBodyContentSameAsContent checks bodyContent against hclsyntax's
+// Content on every body of every inventory fixture, with the schema Parse
+// uses for it and with schemas it does not fit.
+func TestBodyContentSameAsContent(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.hcl")
+	more, _ := filepath.Glob("testdata/invalid/*.hcl")
+	srcs := map[string][]byte{"fabric": fabricInventory(6), "odd": []byte("device \"a\" \"b\" {\n  x = 1\n  ports {\n  }\n  nested {\n  }\n}\nlink {\n  a = \"x:y\"\n  c = 1\n}\n")}
+	for _, p := range append(files, more...) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[p] = src
+	}
+	schemaOf := map[string]*hcl.BodySchema{"credentials": credentialsSchema, "device": deviceSchema, "ports": portsSchema, "link": linkSchema}
+	required := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "vendor", Required: true}, {Name: "nothere", Required: true}}}
+	noFuncs := cmp.FilterPath(func(p cmp.Path) bool { return p.Last().Type().Kind() == reflect.Func }, cmp.Ignore())
+	opts := cmp.Options{cmp.Exporter(func(reflect.Type) bool { return true }), noFuncs}
+	compare := func(t *testing.T, body hcl.Body, schema *hcl.BodySchema) {
+		want, wantDiags := body.Content(schema)
+		got, gotDiags := bodyContent(body, schema)
+		// hclsyntax reports unsupported items in map order: compare sorted.
+		text := func(ds hcl.Diagnostics) []string {
+			var out []string
+			for _, d := range ds {
+				out = append(out, d.Error())
+			}
+			slices.Sort(out)
+			return out
+		}
+		if !slices.Equal(text(wantDiags), text(gotDiags)) {
+			t.Errorf("diagnostics: Content %v, bodyContent %v", wantDiags, gotDiags)
+		}
+		if d := cmp.Diff(want, got, opts); d != "" {
+			t.Errorf("content differs (-Content +bodyContent):\n%s", d)
+		}
+	}
+	var walk func(t *testing.T, body *hclsyntax.Body, schema *hcl.BodySchema)
+	walk = func(t *testing.T, body *hclsyntax.Body, schema *hcl.BodySchema) {
+		for _, s := range []*hcl.BodySchema{schema, rootSchema, portsSchema, required} {
+			compare(t, body, s)
+		}
+		for _, b := range body.Blocks {
+			if s, ok := schemaOf[b.Type]; ok {
+				walk(t, b.Body, s)
+			}
+		}
+	}
+	for name, src := range srcs {
+		t.Run(name, func(t *testing.T) {
+			f, _ := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+			if f == nil || f.Body == nil {
+				return
+			}
+			walk(t, f.Body.(*hclsyntax.Body), rootSchema)
+		})
 	}
 }

@@ -57,7 +57,7 @@ func Parse(src []byte, filename string, vendors []string) (*Inventory, hcl.Diagn
 	if file == nil || file.Body == nil {
 		return nil, diags
 	}
-	content, cd := file.Body.Content(rootSchema)
+	content, cd := bodyContent(file.Body, rootSchema)
 	tagRule(cd, RuleSyntax)
 	diags = append(diags, cd...)
 
@@ -140,7 +140,7 @@ func (p *parser) expand(pattern string) ([]string, error) {
 func (p *parser) credentials(b *hcl.Block) hcl.Diagnostics {
 	name := b.Labels[0]
 	c := &Credentials{Name: name, DeclRange: b.DefRange}
-	content, diags := b.Body.Content(credentialsSchema)
+	content, diags := bodyContent(b.Body, credentialsSchema)
 	tagRule(diags, RuleSyntax)
 	if prev, dup := p.creds[name]; dup {
 		return append(diags, diagnostic(RuleDuplicateCreds, "Duplicate credentials name", ptr(b.LabelRanges[0]), ptr(b.DefRange),
@@ -193,7 +193,7 @@ func (p *parser) credentials(b *hcl.Block) hcl.Diagnostics {
 func (p *parser) device(b *hcl.Block) (*Device, hcl.Diagnostics) {
 	name := b.Labels[0]
 	d := &Device{Name: name, DeclRange: b.DefRange, Transport: TransportSSH}
-	content, diags := b.Body.Content(deviceSchema)
+	content, diags := bodyContent(b.Body, deviceSchema)
 	tagRule(diags, RuleSyntax)
 	ctx := b.DefRange
 	bad := false
@@ -425,7 +425,7 @@ func (p *parser) credRef(a *hcl.Attribute, ctx hcl.Range) (*Credentials, hcl.Dia
 
 // portsBlock decodes one ports "RANGE" { speed, cable } block.
 func (p *parser) portsBlock(b *hcl.Block) ([]*Port, hcl.Diagnostics) {
-	content, diags := b.Body.Content(portsSchema)
+	content, diags := bodyContent(b.Body, portsSchema)
 	tagRule(diags, RuleSyntax)
 	names, err := p.expand(b.Labels[0])
 	if err != nil {
@@ -467,7 +467,7 @@ func (p *parser) portsBlock(b *hcl.Block) ([]*Port, hcl.Diagnostics) {
 
 // link decodes link { a = "dev:port" b = "dev:port" }.
 func (p *parser) link(b *hcl.Block) (*Link, linkRanges, hcl.Diagnostics) {
-	content, diags := b.Body.Content(linkSchema)
+	content, diags := bodyContent(b.Body, linkSchema)
 	tagRule(diags, RuleSyntax)
 	l := &Link{DeclRange: b.DefRange}
 	var r linkRanges

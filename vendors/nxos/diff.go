@@ -138,6 +138,12 @@ func keyOf(text string) (key string, single bool) {
 	case "mtu", "priority", "queue-limit":
 		return word, true
 	}
+	switch word {
+	case "random-detect", "priority-flow-control", "set", "pause":
+	default:
+		// Every other keyed line starts with a word handled above.
+		return text, false
+	}
 	for _, k := range keyed {
 		if strings.HasPrefix(text, k) && (len(text) == len(k) || text[len(k)] == ' ') {
 			if a, ok := keyAliases[k]; ok {
@@ -184,7 +190,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	want := canonTree(desired.Tree)
 	sc := newScope(want, have)
 	have = sc.filter(have)
-	d.diff(want, have)
+	d.diff(want, have, sc.want)
 
 	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
 	ch.Commands = d.commands()
@@ -221,18 +227,53 @@ func canon(text string) string {
 	return text
 }
 
-// canonTree copies nodes with canonical text, without hidden lines.
+// canonTree copies nodes with canonical text, without hidden lines. The
+// nodes of the whole tree share one slab and their child lists one slice
+// of pointers, so the copy costs two allocations, not two per stanza.
 func canonTree(nodes []*config.Node) []*node {
-	out := make([]*node, 0, len(nodes))
-	slab := make([]node, len(nodes)) // one allocation per level
-	for i, n := range nodes {
+	n := countNodes(nodes)
+	b := &treeBuilder{slab: make([]node, 0, n), ptrs: make([]*node, n)}
+	return b.level(nodes)
+}
+
+// countNodes is the number of nodes in a tree.
+func countNodes(nodes []*config.Node) int {
+	n := len(nodes)
+	for _, c := range nodes {
+		n += countNodes(c.Children)
+	}
+	return n
+}
+
+// treeBuilder hands out the nodes and child lists of canonTree from
+// buffers sized for the whole tree (countNodes): slab never grows, so
+// pointers into it stay valid.
+type treeBuilder struct {
+	slab []node
+	ptrs []*node // not yet handed out
+}
+
+// level copies one level of a tree and, depth first, the levels below.
+func (b *treeBuilder) level(nodes []*config.Node) []*node {
+	// The level's list is reserved whole before its children take
+	// theirs, capped so that an append can never reach a neighbour's.
+	out := b.ptrs[:0:len(nodes)]
+	b.ptrs = b.ptrs[len(nodes):]
+	for _, n := range nodes {
 		t := canon(n.Text)
 		if len(n.Children) == 0 && isHidden(t) {
 			continue
 		}
 		k, single := keyOf(t)
-		slab[i] = node{text: t, key: k, single: single, kids: canonTree(n.Children)}
-		out = append(out, &slab[i])
+		b.slab = append(b.slab, node{text: t, key: k, single: single})
+		nd := &b.slab[len(b.slab)-1]
+		out = append(out, nd)
+		if len(n.Children) > 0 {
+			nd.kids = b.level(n.Children)
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return dedupe(out)
 }
@@ -410,7 +451,7 @@ func ownedLine(text string) bool {
 // filter keeps the running stanzas and lines inside the scope: what the
 // desired config has, and what lossless owns by the rules of Scope.
 func (sc *scope) filter(have []*node) []*node {
-	var out []*node
+	out := make([]*node, 0, len(have))
 	for _, n := range have {
 		w := sc.want[n.key]
 		switch {
@@ -538,10 +579,12 @@ func index(nodes []*node) map[string]*node {
 	return m
 }
 
-func (d *differ) diff(want, have []*node) {
+// diff adds the ops that take have to want; wantBy is index(want).
+func (d *differ) diff(want, have []*node, wantBy map[string]*node) {
 	haveBy := index(have)
-	wantBy := index(want)
-	for _, w := range want {
+	// The one-stanza paths of the top level, cut from one slice.
+	tops := make([]string, len(want))
+	for i, w := range want {
 		h := haveBy[w.key]
 		phase := phaseOf(w.text)
 		if !isStanza(w.text) {
@@ -553,7 +596,8 @@ func (d *differ) diff(want, have []*node) {
 		if h == nil && w.text != "system qos" && !strings.HasPrefix(w.text, "interface ") {
 			d.add(phase, stepSet, nil, w.text)
 		}
-		d.stanza(phase, []string{w.text}, h, w)
+		tops[i] = w.text
+		d.stanza(phase, tops[i:i+1:i+1], h, w)
 	}
 	for _, h := range have {
 		if wantBy[h.key] != nil {

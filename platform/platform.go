@@ -1,7 +1,8 @@
 // Package platform is the catalog of switch platforms lossless supports:
 // for each model, its ASIC and the buffer facts that validation, headroom
-// sizing and rendering need. The catalog is data (catalog.json), not code
-// branches.
+// sizing and rendering need, and what its network OS accepts for the PFC
+// watchdog. The catalog is data (catalog.json), not code branches: shared
+// code reads these facts instead of switching on vendor names.
 package platform
 
 import "github.com/lossless-net/lossless/units"

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -128,5 +129,37 @@ func TestParseFileMutants(t *testing.T) {
 			m = slices.Insert(m, at, []byte(bits[rng.IntN(len(bits))])...)
 		}
 		t.Run(fmt.Sprint(i), func(t *testing.T) { sameParse(t, m) })
+	}
+}
+
+// TestParseFileContext checks that diagnostics printed against the file
+// parseFile returns show the same source snippet and block context ("in
+// device …", from hclsyntax's navigation over the joined body) as against
+// the file hclsyntax.ParseConfig returns.
+func TestParseFileContext(t *testing.T) {
+	src := []byte("device \"a\" {\n  vendor   = \"nxos\"\n  platform = \"N9K-C93600CD-GX\"\n  address  = \"192.0.2.1\"\n}\n\ndevice \"b\" {\n  vendor   = \"nxos\"\n  platform = \"NOPE\"\n  address  = \"192.0.2.2\"\n}\n")
+	if len(splitTopLevel(src)) < 2 {
+		t.Fatal("the source does not take the piecewise path")
+	}
+	_, diags := Parse(src, "inv.hcl", nil)
+	if len(diags) != 1 {
+		t.Fatalf("want one diagnostic (unknown platform), got %v", diags)
+	}
+	print := func(f *hcl.File) string {
+		var b strings.Builder
+		w := hcl.NewDiagnosticTextWriter(&b, map[string]*hcl.File{"inv.hcl": f}, 100, false)
+		if err := w.WriteDiagnostics(diags); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	whole, _ := hclsyntax.ParseConfig(src, "inv.hcl", hcl.InitialPos)
+	pieces, _ := parseFile(src, "inv.hcl")
+	want, got := print(whole), print(pieces)
+	if !strings.Contains(want, `in device "b"`) {
+		t.Fatalf("ParseConfig's file gives no block context:\n%s", want)
+	}
+	if got != want {
+		t.Errorf("printed diagnostics differ:\nParseConfig:\n%s\nparseFile:\n%s", want, got)
 	}
 }

@@ -370,7 +370,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	if desired == nil || desired.Format != config.ConfigDB {
 		return nil, fmt.Errorf("diff %s: the desired config is not a SONiC CONFIG_DB rendering", device)
 	}
-	have, err := ParseRunning(running)
+	have, err := parseRunning(running, desired.DB)
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}

@@ -18,15 +18,21 @@ import (
 // It scans the JSON itself: CONFIG_DB is objects of objects of strings,
 // and encoding/json's generic maps cost several times the budget of a
 // plan on a large switch. Anything that is not valid JSON is an error.
-func ParseRunning(b []byte) (config.DB, error) {
-	p := &parser{b: b, strs: map[string]string{}}
+func ParseRunning(b []byte) (config.DB, error) { return parseRunning(b, nil) }
+
+// parseRunning is ParseRunning with the tables of size (the rendering:
+// a running table is usually about as large) sizing the tables read.
+func parseRunning(b []byte, size config.DB) (config.DB, error) {
+	// The strings read are cut from one copy of the document: no
+	// allocation (and no interning) per key, field and value.
+	p := &parser{b: b, s: string(b), size: size}
 	db, multi, err := p.top()
 	if err != nil {
 		return nil, fmt.Errorf("parse running config: %w", err)
 	}
-	if multi != nil && !anyTable(db) {
+	if multi[1] > 0 && !anyTable(db) {
 		// Multi-ASIC: {"localhost": {tables}, "asic0": {…}}.
-		p = &parser{b: multi, strs: p.strs}
+		p = &parser{b: p.b[multi[0]:multi[1]], s: p.s[multi[0]:multi[1]], size: size}
 		if db, _, err = p.top(); err != nil {
 			return nil, fmt.Errorf("parse running config: localhost: %w", err)
 		}
@@ -39,10 +45,10 @@ func anyTable(db config.DB) bool { return len(db) > 0 }
 // parser scans one JSON document.
 type parser struct {
 	b []byte
+	s string // string(b): the strings read are substrings of it
 	i int
-	// strs interns the strings read: CONFIG_DB repeats the same field
-	// names and values on every port.
-	strs map[string]string
+	// size, when not nil, holds tables about the size of those read.
+	size config.DB
 }
 
 var errSyntax = errors.New("invalid JSON")
@@ -72,9 +78,8 @@ func (p *parser) expect(c byte) error {
 }
 
 // object calls member for each member of an object; member must consume
-// the value. Member names are interned unless unique says they are
-// unique to this object (entry keys: one per port and queue).
-func (p *parser) object(unique bool, member func(name string) error) error {
+// the value.
+func (p *parser) object(member func(name string) error) error {
 	if err := p.expect('{'); err != nil {
 		return err
 	}
@@ -85,7 +90,7 @@ func (p *parser) object(unique bool, member func(name string) error) error {
 	}
 	for {
 		p.ws()
-		name, err := p.str(!unique)
+		name, err := p.str()
 		if err != nil {
 			return err
 		}
@@ -111,11 +116,12 @@ func (p *parser) object(unique bool, member func(name string) error) error {
 	}
 }
 
-// top reads the document's tables; multi is the raw "localhost" value.
-func (p *parser) top() (config.DB, []byte, error) {
+// top reads the document's tables; multi is where the raw "localhost"
+// value starts and ends, {0, 0} when there is none.
+func (p *parser) top() (config.DB, [2]int, error) {
 	db := config.DB{}
-	var multi []byte
-	err := p.object(false, func(tn string) error {
+	var multi [2]int
+	err := p.object(func(tn string) error {
 		switch {
 		case readTables[tn]:
 			t, err := p.table(tn)
@@ -125,27 +131,27 @@ func (p *parser) top() (config.DB, []byte, error) {
 			p.ws()
 			start := p.i
 			err := p.skip()
-			multi = p.b[start:p.i]
+			multi = [2]int{start, p.i}
 			return err
 		}
 		return p.skip()
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, [2]int{}, err
 	}
 	p.ws()
 	if p.i != len(p.b) {
-		return nil, nil, p.fail("data after the document")
+		return nil, [2]int{}, p.fail("data after the document")
 	}
 	return db, multi, nil
 }
 
 func (p *parser) table(tn string) (map[string]map[string]string, error) {
-	t := map[string]map[string]string{}
-	err := p.object(true, func(k string) error {
+	t := make(map[string]map[string]string, len(p.size[tn]))
+	err := p.object(func(k string) error {
 		f := map[string]string{}
 		t[k] = f
-		return p.object(false, func(name string) error {
+		return p.object(func(name string) error {
 			v, err := p.value()
 			if err != nil {
 				return fmt.Errorf("%s|%s field %s: %w", tn, k, name, err)
@@ -174,7 +180,7 @@ func (p *parser) value() (string, error) {
 		}
 		for {
 			p.ws()
-			s, err := p.str(false)
+			s, err := p.str()
 			if err != nil {
 				return "", err
 			}
@@ -193,11 +199,11 @@ func (p *parser) value() (string, error) {
 			p.i++
 		}
 	}
-	return p.str(true)
+	return p.str()
 }
 
-// str reads a JSON string, interned when intern is set.
-func (p *parser) str(intern bool) (string, error) {
+// str reads a JSON string.
+func (p *parser) str() (string, error) {
 	if p.i >= len(p.b) || p.b[p.i] != '"' {
 		return "", p.fail("want a string")
 	}
@@ -210,16 +216,7 @@ func (p *parser) str(intern bool) (string, error) {
 		case c == '"':
 			p.i++
 			if plain {
-				raw := p.b[start+1 : p.i-1]
-				if !intern {
-					return string(raw), nil
-				}
-				if s, ok := p.strs[string(raw)]; ok {
-					return s, nil
-				}
-				s := string(raw)
-				p.strs[s] = s
-				return s, nil
+				return p.s[start+1 : p.i-1], nil
 			}
 			var s string
 			if err := json.Unmarshal(p.b[start:p.i], &s); err != nil {
@@ -249,7 +246,7 @@ func (p *parser) skip() error {
 	}
 	switch c := p.b[p.i]; {
 	case c == '{':
-		return p.object(true, func(string) error { return p.skip() })
+		return p.object(func(string) error { return p.skip() })
 	case c == '[':
 		p.i++
 		p.ws()
@@ -275,7 +272,7 @@ func (p *parser) skip() error {
 			p.i++
 		}
 	case c == '"':
-		_, err := p.str(false)
+		_, err := p.str()
 		return err
 	default:
 		start := p.i

@@ -6,7 +6,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lossless-net/lossless/plan"
 	"github.com/lossless-net/lossless/vendors"
@@ -46,44 +49,55 @@ type snapshot struct {
 // forget is set. A device whose driver lacks either, or whose read fails,
 // is an error: a gate never passes on counters it could not see, and
 // never starts a batch it could not undo.
-func read(ctx context.Context, devs []plan.Device, now func() time.Time, mark bool, forget map[string]string) (snapshot, error) {
+func read(ctx context.Context, devs []plan.Device, now func() time.Time, parallelism int, mark bool, forget map[string]string) (snapshot, error) {
 	s := snapshot{devs: map[string]map[string]vendors.PortCounters{}, marks: map[string]string{}}
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(parallelism, 1))
 	for _, d := range devs {
-		err := withDriver(ctx, d, func(drv vendors.Driver) error {
-			h, ok := drv.(vendors.Health)
-			if !ok {
-				return fmt.Errorf("the %s driver cannot read health counters", d.Intent.Vendor)
-			}
-			ports := make([]string, len(d.Intent.Ports))
-			for i, p := range d.Intent.Ports {
-				ports[i] = p.Name
-			}
-			c, err := h.Counters(ctx, ports)
-			if err != nil {
-				return err
-			}
-			s.devs[d.Intent.Name] = c
-			rv, ok := drv.(vendors.Reverter)
-			switch {
-			case mark && !ok:
-				return fmt.Errorf("the %s driver cannot save the config to restore it", d.Intent.Vendor)
-			case mark:
-				m, err := rv.Mark(ctx)
+		g.Go(func() error {
+			err := withDriver(gctx, d, func(drv vendors.Driver) error {
+				h, ok := drv.(vendors.Health)
+				if !ok {
+					return fmt.Errorf("the %s driver cannot read health counters", d.Intent.Vendor)
+				}
+				ports := make([]string, len(d.Intent.Ports))
+				for i, p := range d.Intent.Ports {
+					ports[i] = p.Name
+				}
+				c, err := h.Counters(gctx, ports)
 				if err != nil {
 					return err
 				}
-				s.marks[d.Intent.Name] = m
-			case ok && forget[d.Intent.Name] != "":
-				return rv.Forget(ctx, forget[d.Intent.Name])
+				mu.Lock()
+				s.devs[d.Intent.Name] = c
+				mu.Unlock()
+				rv, ok := drv.(vendors.Reverter)
+				switch {
+				case mark && !ok:
+					return fmt.Errorf("the %s driver cannot save the config to restore it", d.Intent.Vendor)
+				case mark:
+					m, err := rv.Mark(gctx)
+					if err != nil {
+						return err
+					}
+					mu.Lock()
+					s.marks[d.Intent.Name] = m
+					mu.Unlock()
+				case ok && forget[d.Intent.Name] != "":
+					return rv.Forget(gctx, forget[d.Intent.Name])
+				}
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("read counters %s: %w", d.Intent.Name, err)
 			}
 			return nil
 		})
-		if err != nil {
-			return s, fmt.Errorf("read counters %s: %w", d.Intent.Name, err)
-		}
 	}
+	err := g.Wait()
 	s.at = now()
-	return s, nil
+	return s, err
 }
 
 // withDriver runs f with a session to d.

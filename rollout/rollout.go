@@ -243,10 +243,14 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 	for _, d := range devs {
 		b.Devices = append(b.Devices, d.Intent.Name)
 	}
+	n := r.o.Plan.Parallelism
+	if n <= 0 {
+		n = plan.DefaultParallelism
+	}
 	var before snapshot
 	if r.o.Gate != nil {
 		var err error
-		if before, err = read(work, devs, r.now, true, nil); err != nil {
+		if before, err = read(work, devs, r.now, n, true, nil); err != nil {
 			b.Trips = []Trip{{Device: "-", Port: "-", Why: "counters before the batch: " + err.Error()}}
 			b.Elapsed = r.now().Sub(start)
 			return b, 0, nil
@@ -254,10 +258,6 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 	}
 	results := make([]plan.Result, len(devs))
 	ran := make([]bool, len(devs))
-	n := r.o.Plan.Parallelism
-	if n <= 0 {
-		n = plan.DefaultParallelism
-	}
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
 	var saveErr error
@@ -298,7 +298,7 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 		return b, failed, saveErr
 	}
 	if r.o.Gate != nil && len(applied) > 0 {
-		after, err := read(work, devs, r.now, false, nil)
+		after, err := read(work, devs, r.now, n, false, nil)
 		if err != nil {
 			b.Trips = []Trip{{Device: "-", Port: "-", Why: "counters after the batch: " + err.Error()}}
 		} else {
@@ -314,7 +314,7 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 	}
 	if r.o.Gate != nil && len(b.Trips) == 0 {
 		// The batch stays: drop the saved configs (NX-OS keeps 10).
-		_, _ = read(work, devs, r.now, false, before.marks)
+		_, _ = read(work, devs, r.now, n, false, before.marks)
 	}
 	b.Elapsed = r.now().Sub(start)
 	return b, failed, r.save()

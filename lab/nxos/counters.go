@@ -15,16 +15,15 @@ func (d *Device) Counters() *device.Counters { return &d.counters }
 // pfcRule is the rule line of show interface priority-flow-control detail.
 var pfcRule = "    " + strings.Repeat("-", 117) + "\n"
 
-// doShowPFC prints `show interface priority-flow-control detail` for every
-// front-panel port, in the layout of reference/nxos.md "Counters for
+// doShowPFC prints `show interface [IFS] priority-flow-control detail` for
+// the named ports or every front-panel port, in the layout of reference/nxos.md "Counters for
 // health checks" (Nexus 93180FX2 transcript [C:hc-zartbot]). Admin and
 // Oper Mode follow the port's priority-flow-control mode line; the VL
 // bitmap is CoS 3 (8) when PFC is on [I: bitmap meaning per the
 // reference].
-func doShowPFC(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
+func doShowPFC(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
 	var b strings.Builder
-	for p := 1; p <= ports; p++ {
-		name := fmt.Sprintf("Ethernet1/%d", p)
+	for _, name := range s.shown(m) {
 		mode, bitmap := "Auto", "0"
 		if pfcOn(s.d.tree, "interface "+name) {
 			mode, bitmap = "On", "8"
@@ -60,6 +59,19 @@ func doShowPFC(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (st
 	return b.String(), false
 }
 
+// shown returns the ports a counter show command names (its "if"
+// argument), or every front-panel port.
+func (s *session) shown(m grammar.Match) []string {
+	if m.Has("if") {
+		return strings.Split(m.Args["if"], ",")
+	}
+	out := make([]string, s.d.ports)
+	for p := range s.d.ports {
+		out[p] = fmt.Sprintf("Ethernet1/%d", p+1)
+	}
+	return out
+}
+
 // pfcOn reports whether the stanza has priority-flow-control mode on.
 func pfcOn(t *grammar.Tree, stanza string) bool {
 	for _, n := range t.Root.Sorted() {
@@ -75,16 +87,16 @@ func pfcOn(t *grammar.Tree, stanza string) bool {
 	return false
 }
 
-// doShowPFCQueue prints `show queuing pfc-queue detail`: per port the
+// doShowPFCQueue prints `show queuing pfc-queue [interface IFS] detail`:
+// per port the
 // watchdog block of reference/nxos.md "Counters for health checks" for
 // qos-group 3 (the RoCE class), its Shutdown row the watchdog events
 // [C:hc-gotest layout]; drained and dropped packets follow the drops
 // counter [I].
-func doShowPFCQueue(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
+func doShowPFCQueue(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
 	var b strings.Builder
 	rule := "+----------------------------------------------------+\n"
-	for p := 1; p <= ports; p++ {
-		name := fmt.Sprintf("Ethernet1/%d", p)
+	for _, name := range s.shown(m) {
 		c := s.d.counters.Read(name)
 		state := "Enabled"
 		if c.Watchdog > 0 {

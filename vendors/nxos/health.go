@@ -14,8 +14,8 @@ import (
 // Health counter commands (reference/nxos.md "Counters for health
 // checks": (a) PFC frames per priority, (d) PFC watchdog).
 const (
-	showPFC      = "show interface priority-flow-control detail"
-	showPFCQueue = "show queuing pfc-queue detail"
+	showPFCFmt      = "show interface %s priority-flow-control detail"
+	showPFCQueueFmt = "show queuing pfc-queue interface %s detail"
 )
 
 // Counters reads PFC pause frames per priority and PFC watchdog events of
@@ -23,7 +23,13 @@ const (
 // ("WD & Tail Drop", reference: [I]); ECN marks are not read (the
 // reference finds no text row for them on 9.x).
 func (d *Driver) Counters(ctx context.Context, ports []string) (map[string]vendors.PortCounters, error) {
-	out, err := d.s.Command(ctx, showPFC)
+	if len(ports) == 0 {
+		return map[string]vendors.PortCounters{}, nil
+	}
+	// Only the managed ports: on a 64-port switch the whole table is
+	// 100 KB of text per read.
+	list := strings.Join(ports, ",")
+	out, err := d.s.Command(ctx, fmt.Sprintf(showPFCFmt, list))
 	if err != nil {
 		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
 	}
@@ -31,7 +37,7 @@ func (d *Driver) Counters(ctx context.Context, ports []string) (map[string]vendo
 	if err != nil {
 		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
 	}
-	wd, err := d.s.Command(ctx, showPFCQueue)
+	wd, err := d.s.Command(ctx, fmt.Sprintf(showPFCQueueFmt, list))
 	if err != nil {
 		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
 	}
@@ -40,7 +46,7 @@ func (d *Driver) Counters(ctx context.Context, ports []string) (map[string]vendo
 	for _, p := range ports {
 		c, ok := all[p]
 		if !ok {
-			return nil, fmt.Errorf("read counters %s: %s does not report port %s", d.t.Device, showPFC, p)
+			return nil, fmt.Errorf("read counters %s: show interface priority-flow-control detail does not report port %s", d.t.Device, p)
 		}
 		res[p] = c
 	}

@@ -144,6 +144,12 @@ type scope struct {
 	refIn, refOut, refDesired map[string]map[string]bool
 	// order memoises keys.
 	order map[string][]string
+	// runOrder, when not nil, has the keys of each running table in the
+	// order the device printed them (parseRunning). When that is natural
+	// order (config_db.json as `config save` writes it, reference/sonic.md
+	// §7.4, and the lab's output), keys merges them with the desired keys
+	// instead of sorting both; otherwise it sorts.
+	runOrder map[string][]string
 	// have memoises scoped.
 	have config.DB
 }
@@ -152,10 +158,51 @@ type scope struct {
 func (s *scope) keys(tn string) []string {
 	k, ok := s.order[tn]
 	if !ok {
-		k = union(s.running[tn], s.desired[tn])
+		k = s.merged(tn)
+		if k == nil {
+			k = union(s.running[tn], s.desired[tn])
+		}
 		s.order[tn] = k
 	}
 	return k
+}
+
+// merged is union(running, desired) of table tn when the running keys
+// are known in strictly increasing natural order: the desired keys the
+// running table lacks are sorted and merged in. It is nil otherwise.
+func (s *scope) merged(tn string) []string {
+	run, ok := s.runOrder[tn]
+	if !ok || len(run) != len(s.running[tn]) {
+		return nil
+	}
+	for i := 1; i < len(run); i++ {
+		if sonicyang.NaturalCompare(run[i-1], run[i]) >= 0 {
+			return nil
+		}
+	}
+	var extra []string
+	for k := range s.desired[tn] {
+		if _, ok := s.running[tn][k]; !ok {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) == 0 {
+		return run
+	}
+	slices.SortFunc(extra, sonicyang.NaturalCompare)
+	out := make([]string, 0, len(run)+len(extra))
+	i, j := 0, 0
+	for i < len(run) && j < len(extra) {
+		if sonicyang.NaturalCompare(run[i], extra[j]) < 0 {
+			out = append(out, run[i])
+			i++
+		} else {
+			out = append(out, extra[j])
+			j++
+		}
+	}
+	out = append(out, run[i:]...)
+	return append(out, extra[j:]...)
 }
 
 func newScope(desired, running config.DB) *scope {
@@ -370,7 +417,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	if desired == nil || desired.Format != config.ConfigDB {
 		return nil, fmt.Errorf("diff %s: the desired config is not a SONiC CONFIG_DB rendering", device)
 	}
-	have, err := parseRunning(running, desired.DB)
+	have, order, err := parseRunning(running, desired.DB)
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}
@@ -388,6 +435,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	}
 	slices.Sort(ch.Disruptive)
 	sc := newScope(want, have)
+	sc.runOrder = order
 	ops, skipped := sc.ops()
 	ch.Disruptive = append(ch.Disruptive, skipped...)
 	if len(ops) > 0 {

@@ -18,26 +18,30 @@ import (
 // It scans the JSON itself: CONFIG_DB is objects of objects of strings,
 // and encoding/json's generic maps cost several times the budget of a
 // plan on a large switch. Anything that is not valid JSON is an error.
-func ParseRunning(b []byte) (config.DB, error) { return parseRunning(b, nil) }
+func ParseRunning(b []byte) (config.DB, error) {
+	db, _, err := parseRunning(b, nil)
+	return db, err
+}
 
 // parseRunning is ParseRunning with the tables of size (the rendering:
-// a running table is usually about as large) sizing the tables read.
-func parseRunning(b []byte, size config.DB) (config.DB, error) {
+// a running table is usually about as large) sizing the tables read. It
+// also returns each table's keys in the order the document has them.
+func parseRunning(b []byte, size config.DB) (config.DB, map[string][]string, error) {
 	// The strings read are cut from one copy of the document: no
 	// allocation (and no interning) per key, field and value.
-	p := &parser{b: b, s: string(b), size: size}
+	p := &parser{b: b, s: string(b), size: size, order: map[string][]string{}}
 	db, multi, err := p.top()
 	if err != nil {
-		return nil, fmt.Errorf("parse running config: %w", err)
+		return nil, nil, fmt.Errorf("parse running config: %w", err)
 	}
 	if multi[1] > 0 && !anyTable(db) {
 		// Multi-ASIC: {"localhost": {tables}, "asic0": {…}}.
-		p = &parser{b: p.b[multi[0]:multi[1]], s: p.s[multi[0]:multi[1]], size: size}
+		p = &parser{b: p.b[multi[0]:multi[1]], s: p.s[multi[0]:multi[1]], size: size, order: map[string][]string{}}
 		if db, _, err = p.top(); err != nil {
-			return nil, fmt.Errorf("parse running config: localhost: %w", err)
+			return nil, nil, fmt.Errorf("parse running config: localhost: %w", err)
 		}
 	}
-	return db, nil
+	return db, p.order, nil
 }
 
 func anyTable(db config.DB) bool { return len(db) > 0 }
@@ -49,6 +53,8 @@ type parser struct {
 	i int
 	// size, when not nil, holds tables about the size of those read.
 	size config.DB
+	// order holds the keys of each table read, in document order.
+	order map[string][]string
 }
 
 var errSyntax = errors.New("invalid JSON")
@@ -148,9 +154,12 @@ func (p *parser) top() (config.DB, [2]int, error) {
 
 func (p *parser) table(tn string) (map[string]map[string]string, error) {
 	t := make(map[string]map[string]string, len(p.size[tn]))
+	keys := make([]string, 0, len(p.size[tn]))
+	defer func() { p.order[tn] = keys }()
 	err := p.object(func(k string) error {
 		f := map[string]string{}
 		t[k] = f
+		keys = append(keys, k)
 		return p.object(func(name string) error {
 			v, err := p.value()
 			if err != nil {

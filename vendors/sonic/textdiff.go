@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/lossless-net/lossless/config"
-	"github.com/lossless-net/lossless/sonicyang"
 )
 
 // diffContext is the number of unchanged lines around each change, as
@@ -100,7 +99,7 @@ func lineDiff(a, b config.DB, order func(string) []string) *diffWriter {
 	}
 	w.add(' ', "{")
 	tables := union(a, b)
-	lastA, lastB := lastOf(a), lastOf(b)
+	lastA, lastB := lastIn(tables, a), lastIn(tables, b)
 	for _, tn := range tables {
 		at, aok := a[tn]
 		bt, bok := b[tn]
@@ -198,14 +197,16 @@ func comma(last bool) string {
 	return ","
 }
 
-func lastOf[V any](m map[string]V) string {
-	last := ""
-	for k := range m {
-		if last == "" || sonicyang.NaturalCompare(k, last) > 0 {
-			last = k
+// lastIn returns the last key of m in natural order, given keys: every
+// key of m (and maybe others) in natural order. It looks from the end,
+// without comparing keys.
+func lastIn[V any](keys []string, m map[string]V) string {
+	for i := len(keys) - 1; i >= 0; i-- {
+		if _, ok := m[keys[i]]; ok {
+			return keys[i]
 		}
 	}
-	return last
+	return ""
 }
 
 // block adds a whole table or entry that only one side has.
@@ -249,7 +250,7 @@ func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, 
 		return
 	}
 	w.add(' ', "    "+jsonString(tn)+": {")
-	ka, kb := lastOf(a), lastOf(b)
+	ka, kb := lastIn(keys, a), lastIn(keys, b)
 	// A run of entries equal on both sides (most of a large config) is
 	// one folded item, printed only if a hunk shows part of it.
 	run, runLines := -1, 0
@@ -297,8 +298,9 @@ func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) 
 	}
 	const indent = "            "
 	w.add(' ', "        "+jsonString(k)+": {")
-	fa, fb := lastOf(a), lastOf(b)
-	for _, f := range union(a, b) {
+	fields := union(a, b)
+	fa, fb := lastIn(fields, a), lastIn(fields, b)
+	for _, f := range fields {
 		av, aok := a[f]
 		bv, bok := b[f]
 		switch {

@@ -320,6 +320,8 @@ type Device struct {
 	db          db
 	checkpoints map[string]db
 	files       map[string][]byte
+	// counters are the ports' health counters (counters.go).
+	counters device.Counters
 }
 
 // Running implements device.Device: `show runningconfiguration all`.

@@ -265,6 +265,9 @@ func (s *Session) show(args []string) string {
 	if len(args) == 0 {
 		return s.clickError("show [OPTIONS] COMMAND [ARGS]...", "show", "Missing command.")
 	}
+	if out, ok := s.showCounters(args); ok {
+		return out
+	}
 	if args[0] == "runningconfiguration" {
 		return s.clickError("show runningconfiguration [OPTIONS] COMMAND [ARGS]...", "show runningconfiguration", "No such command '"+strings.Join(args[1:], " ")+"'.")
 	}
@@ -301,7 +304,11 @@ func (s *Session) config(args []string) string {
 	}
 	switch args[0] {
 	case "apply-patch":
-		return s.applyPatch(args[1:])
+		out := s.applyPatch(args[1:])
+		if s.status == 0 {
+			s.d.counters.Changed(s.faults)
+		}
+		return out
 	case "checkpoint":
 		return s.checkpoint(args[1:])
 	case "rollback":

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lossless-net/lossless/audit"
+	"github.com/lossless-net/lossless/lab/device"
 	"github.com/lossless-net/lossless/rollout"
 )
 
@@ -146,5 +147,38 @@ func TestPlanSummary(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Devices) != 8 || len(doc.Groups) == 0 {
 		t.Fatalf("plan -summary -json: %v\n%s", err, r)
+	}
+}
+
+// TestApplyResume: a rollout halted by -max-failures says how to resume;
+// once the cause is gone, apply -resume STATEFILE re-checks the
+// fingerprints and finishes the devices not yet applied.
+func TestApplyResume(t *testing.T) {
+	dir, nodes := fabric(t)
+	nodes["leaf1"].Faults().Update(func(f *device.Faults) { f.RejectPattern = "^random-detect" })
+	state := filepath.Join(t.TempDir(), "rollout.json")
+	log := filepath.Join(t.TempDir(), "audit.jsonl")
+	r := cli(t, "apply", "-auto-approve", "-batch", "1", "-max-failures", "1", "-state", state, "-audit", log, dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "1 device(s) failed (-max-failures 1); 1 device(s) not started; continue with: lossless apply -resume "+state) {
+		t.Fatalf("halted apply:\n%s", r)
+	}
+	nodes["leaf1"].Faults().Update(func(f *device.Faults) { f.RejectPattern = "" })
+	r = cli(t, "apply", "-resume", state, "-audit", log)
+	if r.code != 0 || !strings.Contains(r.stdout, "2 applied, 0 unchanged, 0 failed") {
+		t.Fatalf("apply -resume:\n%s", r)
+	}
+	if r := cli(t, "apply", "-resume", state, dir); r.code != 1 || !strings.Contains(r.stderr, "-resume takes its plan from the state file") {
+		t.Errorf("apply -resume with a DIR:\n%s", r)
+	}
+	es, err := audit.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for _, e := range es {
+		steps = append(steps, e.Device+" "+e.Result)
+	}
+	if got := strings.Join(steps, ", "); got != "leaf1 rolled back, leaf1 applied, leaf2 applied" {
+		t.Errorf("audit steps: %s", got)
 	}
 }

@@ -150,6 +150,8 @@ func grammar() []*command {
 		{views: configView, pattern: "return", run: (*Session).returnUser},
 		{views: []view{viewUser}, pattern: "screen-length <n:int:0-512> temporary", run: (*Session).screenLength},
 		{views: anyView, pattern: "display current-configuration", run: (*Session).displayCurrent},
+		{views: anyView, pattern: "display dcb pfc", run: (*Session).displayDCBPFC},
+		{views: anyView, pattern: "display dcb pfc interface <if:iface>", run: (*Session).displayDCBPFC},
 		{views: anyView, pattern: "display current-configuration include-default", run: (*Session).displayCurrent},
 		{views: anyView, pattern: "display current-configuration interface <if:iface>", run: (*Session).displayCurrent},
 		{views: anyView, pattern: "display current-configuration configuration <type:text>", run: (*Session).displayCurrent},

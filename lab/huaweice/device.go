@@ -240,6 +240,8 @@ type Device struct {
 	nextID  int64
 	trial   *trial
 	saved   string
+	// counters are the ports' health counters (counters.go).
+	counters device.Counters
 }
 
 // commitPoint is one entry of display configuration commit list: the

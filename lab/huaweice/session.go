@@ -464,6 +464,7 @@ func (s *Session) commitNow(label string, secs int64, trial bool, persist string
 			return msgConflict + "\n"
 		}
 		s.d.commitLocked(s.merged(), s.user, label, "CLI")
+		s.d.counters.Changed(s.faults)
 	}
 	s.cand, s.base = nil, nil
 	if !trial {

@@ -1,0 +1,91 @@
+package huaweice
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/lossless-net/lossless/lab/device"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// refDCBPFC is reference/huawei-ce.md "Counters for health checks":
+// display dcb pfc interface 100ge 1/0/1 [C:hc-S1].
+const refDCBPFC = `-----------------------------------------------------------------------------------------
+Interface         Queue         Received(Frames)        ReceivedRate(pps)     DeadlockNum
+                             Transmitted(Frames)     TransmittedRate(pps)     RecoveryNum
+-----------------------------------------------------------------------------------------
+100GE1/0/1             5                       0                        0               0
+                                               0                        0               0
+-----------------------------------------------------------------------------------------
+`
+
+func TestParseDCBPFCReference(t *testing.T) {
+	cs, err := ParseDCBPFC(refDCBPFC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cs["100GE1/0/1"]; !ok || len(cs) != 1 {
+		t.Fatalf("ports: %v", cs)
+	}
+	more := bytes.Replace([]byte(refDCBPFC), []byte("       5                       0                        0               0"), []byte("       3                      17                        0               2"), 1)
+	more = bytes.Replace(more, []byte("                                               0                        0               0\n"), []byte("                                             250                        0               1\n"), 1)
+	cs, err = ParseDCBPFC(string(more))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cs["100GE1/0/1"]; c.PauseRx[3] != 17 || c.PauseTx[3] != 250 || c.Watchdog != 2 {
+		t.Errorf("queue 3: %+v", c)
+	}
+}
+
+// TestCountersLabAndRevert: the driver reads the lab's counters, which
+// climb after a commit with ClimbAfterChange, and Revert rolls the
+// commits since Mark back byte for byte.
+func TestCountersLabAndRevert(t *testing.T) {
+	n, tgt := startLab(t, LabSeed(canonical(t).Text))
+	ctx := t.Context()
+	drv, ch := plan(t, ctx, tgt, canonical(t))
+	port := "100GE1/0/1"
+	n.Device().(device.CounterDevice).Counters().Add(port, device.PortCounters{PauseRx: [8]uint64{3: 42}})
+	n.Faults().Update(func(f *device.Faults) { f.ClimbAfterChange = true })
+	h := drv.(vendors.Health)
+	before, err := h.Counters(ctx, []string{port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before[port].PauseRx[3] != 42 || before[port].Watchdog != 0 {
+		t.Fatalf("before: %+v", before[port])
+	}
+	run0, err := drv.Running(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv := drv.(vendors.Reverter)
+	mark, err := rv.Mark(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	after, err := h.Counters(ctx, []string{port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after[port].Pause() <= before[port].Pause() || after[port].Watchdog == 0 {
+		t.Errorf("after the change, counters did not climb: %+v", after[port])
+	}
+	if err := rv.Revert(ctx, mark); err != nil {
+		t.Fatal(err)
+	}
+	run1, err := drv.Running(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(run0, run1) {
+		t.Errorf("Revert did not restore the config byte for byte:\n%s\n---\n%s", run0, run1)
+	}
+	if _, err := h.Counters(ctx, []string{"100GE1/0/99"}); err == nil {
+		t.Error("a port the switch does not have was read")
+	}
+}

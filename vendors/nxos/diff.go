@@ -76,10 +76,6 @@ var keyed = []string{
 	"service-policy type network-qos",
 }
 
-// keyAliases make the bandwidth forms one setting: a class has one
-// bandwidth, whichever way it is written.
-var keyAliases = map[string]string{"bandwidth remaining percent": "bandwidth", "bandwidth percent": "bandwidth"}
-
 // hidden are lines NX-OS does not print because they equal the default
 // (reference/nxos.md §1b; `show running-config ipqos all` shows them).
 var hidden = map[string]bool{
@@ -134,26 +130,58 @@ func keyOf(text string) (key string, single bool) {
 		}
 		return text, true
 	case "bandwidth":
+		// Every bandwidth form is one setting: a class has one
+		// bandwidth, whichever way it is written.
 		return word, true
 	case "mtu", "priority", "queue-limit":
 		return word, true
 	}
+	var rests []string
 	switch word {
-	case "random-detect", "priority-flow-control", "set", "pause":
+	case "random-detect":
+		rests = keyedRest.randomDetect
+	case "priority-flow-control":
+		rests = keyedRest.pfc
+	case "set":
+		rests = keyedRest.set
+	case "pause":
+		rests = keyedRest.pause
 	default:
 		// Every other keyed line starts with a word handled above.
 		return text, false
 	}
-	for _, k := range keyed {
-		if strings.HasPrefix(text, k) && (len(text) == len(k) || text[len(k)] == ' ') {
-			if a, ok := keyAliases[k]; ok {
-				k = a
-			}
-			return k, true
+	// The keyed entries of word, in the order of keyed, compared after
+	// the word: text is word, or word, a space and the rest.
+	rest := text[len(word):]
+	for _, r := range rests {
+		if strings.HasPrefix(rest, r) && (len(rest) == len(r) || rest[len(r)] == ' ') {
+			return text[:len(word)+len(r)], true
 		}
 	}
 	return text, false
 }
+
+// keyedRest holds the keyed entries that start with the words keyOf
+// does not resolve itself, without the word, in the order of keyed
+// (longer prefixes first): "" for the word alone, else a space and the
+// rest.
+var keyedRest = func() (r struct{ randomDetect, pfc, set, pause []string }) {
+	for _, k := range keyed {
+		word, _, _ := strings.Cut(k, " ")
+		rest := k[len(word):]
+		switch word {
+		case "random-detect":
+			r.randomDetect = append(r.randomDetect, rest)
+		case "priority-flow-control":
+			r.pfc = append(r.pfc, rest)
+		case "set":
+			r.set = append(r.set, rest)
+		case "pause":
+			r.pause = append(r.pause, rest)
+		}
+	}
+	return r
+}()
 
 // node is a canonical config line with its identity computed once.
 type node struct {
@@ -182,15 +210,17 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	if desired == nil || desired.Format != config.CLI {
 		return nil, fmt.Errorf("diff %s: desired config is not an NX-OS CLI document", device)
 	}
-	have, err := parse(running)
+	have, haveBy, err := parse(running)
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}
 	d := &differ{}
-	want := canonTree(desired.Tree)
-	sc := newScope(want, have)
+	want, wantBy := canonTreeIndex(desired.Tree)
+	sc := newScopeIndexed(want, wantBy, have)
 	have = sc.filter(have)
-	d.diff(want, have, sc.want)
+	// haveBy indexes have before filter; diff looks up only the keys of
+	// want, whose stanzas filter keeps.
+	d.diff(want, have, wantBy, haveBy)
 
 	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
 	ch.Commands = d.commands()
@@ -209,6 +239,11 @@ func canon(text string) string {
 	if strings.Contains(text, "  ") || strings.ContainsAny(text, "\t") {
 		text = strings.Join(strings.Fields(text), " ")
 	}
+	return canonSpaced(text)
+}
+
+// canonSpaced is canon of a line already single-spaced.
+func canonSpaced(text string) string {
 	switch {
 	case strings.HasPrefix(text, "interface "):
 		if strings.HasPrefix(text, "interface Ethernet") {
@@ -231,9 +266,17 @@ func canon(text string) string {
 // nodes of the whole tree share one slab and their child lists one slice
 // of pointers, so the copy costs two allocations, not two per stanza.
 func canonTree(nodes []*config.Node) []*node {
+	return dedupe(newTreeBuilder(nodes).levelRaw(nodes))
+}
+
+// canonTreeIndex is canonTree and the index of its top level.
+func canonTreeIndex(nodes []*config.Node) ([]*node, map[string]*node) {
+	return dedupeIndex(newTreeBuilder(nodes).levelRaw(nodes))
+}
+
+func newTreeBuilder(nodes []*config.Node) *treeBuilder {
 	n := countNodes(nodes)
-	b := &treeBuilder{slab: make([]node, 0, n), ptrs: make([]*node, n)}
-	return b.level(nodes)
+	return &treeBuilder{slab: make([]node, 0, n), ptrs: make([]*node, n)}
 }
 
 // countNodes is the number of nodes in a tree.
@@ -253,8 +296,10 @@ type treeBuilder struct {
 	ptrs []*node // not yet handed out
 }
 
-// level copies one level of a tree and, depth first, the levels below.
-func (b *treeBuilder) level(nodes []*config.Node) []*node {
+// levelRaw copies one level of a tree and, depth first, the levels
+// below; the levels below are deduplicated, this one is left to the
+// caller.
+func (b *treeBuilder) levelRaw(nodes []*config.Node) []*node {
 	// The level's list is reserved whole before its children take
 	// theirs, capped so that an append can never reach a neighbour's.
 	out := b.ptrs[:0:len(nodes)]
@@ -269,13 +314,12 @@ func (b *treeBuilder) level(nodes []*config.Node) []*node {
 		nd := &b.slab[len(b.slab)-1]
 		out = append(out, nd)
 		if len(n.Children) > 0 {
-			nd.kids = b.level(n.Children)
+			if kids := b.levelRaw(n.Children); len(kids) > 0 {
+				nd.kids = dedupe(kids)
+			}
 		}
 	}
-	if len(out) == 0 {
-		return nil
-	}
-	return dedupe(out)
+	return out
 }
 
 // smallDup reports whether a short list repeats a single-valued key.
@@ -316,6 +360,23 @@ func dedupe(nodes []*node) []*node {
 		}
 	}
 	return out
+}
+
+// dedupeIndex is dedupe(nodes) and index of the result, in one map when
+// no single-valued key repeats (the usual case).
+func dedupeIndex(nodes []*node) ([]*node, map[string]*node) {
+	m := make(map[string]*node, len(nodes))
+	for _, n := range nodes {
+		// A line with one value and a line of a set never share a
+		// key (see keyOf), so a repeated key is a duplicate to drop
+		// when the line has one value.
+		if prev, ok := m[n.key]; ok && n.single && prev.single {
+			out := dedupe(nodes)
+			return out, index(out)
+		}
+		m[n.key] = n
+	}
+	return nodes, m
 }
 
 // ifName spells an interface name out ("eth1/1" → "Ethernet1/1").
@@ -391,8 +452,11 @@ func policyName(text string) (typ, name string, ok bool) {
 	return typ, name, ok && !strings.Contains(name, " ")
 }
 
-func newScope(want, have []*node) *scope {
-	sc := &scope{want: index(want), policies: map[string]bool{}, classMaps: map[string]bool{}, ifs: map[string]bool{}}
+func newScope(want, have []*node) *scope { return newScopeIndexed(want, index(want), have) }
+
+// newScopeIndexed is newScope given wantBy, index(want).
+func newScopeIndexed(want []*node, wantBy map[string]*node, have []*node) *scope {
+	sc := &scope{want: wantBy, policies: map[string]bool{}, classMaps: map[string]bool{}, ifs: make(map[string]bool, len(want))}
 	names := map[string]bool{}
 	for _, n := range want {
 		switch {
@@ -579,9 +643,9 @@ func index(nodes []*node) map[string]*node {
 	return m
 }
 
-// diff adds the ops that take have to want; wantBy is index(want).
-func (d *differ) diff(want, have []*node, wantBy map[string]*node) {
-	haveBy := index(have)
+// diff adds the ops that take have to want; wantBy is index(want), and
+// haveBy has the node of have of every key of want.
+func (d *differ) diff(want, have []*node, wantBy, haveBy map[string]*node) {
 	// The one-stanza paths of the top level, cut from one slice.
 	tops := make([]string, len(want))
 	for i, w := range want {

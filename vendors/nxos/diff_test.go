@@ -305,3 +305,60 @@ func TestRealDeviceOutput(t *testing.T) {
 		}
 	}
 }
+
+// keyOfReference is keyOf as first written: every keyed prefix tried in
+// order. keyOf must give the same identity for every line.
+func keyOfReference(text string) (string, bool) {
+	word, _, _ := strings.Cut(text, " ")
+	switch word {
+	case "class-map":
+		const prefix = "class-map type qos "
+		if rest, ok := strings.CutPrefix(text, prefix); ok {
+			if i := strings.LastIndexByte(rest, ' '); i >= 0 {
+				return text[:len(prefix)] + rest[i+1:], true
+			}
+		}
+		return text, true
+	case "policy-map", "class", "system", "interface":
+		return text, true
+	case "match":
+		return text, false
+	case "service-policy":
+		if i := strings.LastIndexByte(text, ' '); i >= 0 {
+			return text[:i], true
+		}
+		return text, true
+	case "bandwidth", "mtu", "priority", "queue-limit":
+		return word, true
+	}
+	aliases := map[string]string{"bandwidth remaining percent": "bandwidth", "bandwidth percent": "bandwidth"}
+	for _, k := range keyed {
+		if strings.HasPrefix(text, k) && (len(text) == len(k) || text[len(k)] == ' ') {
+			if a, ok := aliases[k]; ok {
+				k = a
+			}
+			return k, true
+		}
+	}
+	return text, false
+}
+
+// TestKeyOfIdentity: the identity of every keyed line, of lines that only
+// start like one, and of every line of the test configs is the one the
+// keyed list gives.
+func TestKeyOfIdentity(t *testing.T) {
+	running, desired := bigConfigs(t, 600)
+	texts := strings.Split(string(running)+desired, "\n")
+	for _, k := range keyed {
+		texts = append(texts, k, k+" 1", k+"x 1", k+"-x", strings.TrimSuffix(k, k[strings.LastIndexByte(k, ' ')+1:]), "no "+k)
+	}
+	texts = append(texts, "priority-flow-control", "random-detect", "set", "pause", "set cos 3", "pause pfc-cos", "description priority-flow-control mode on")
+	for _, raw := range texts {
+		text := strings.TrimSpace(raw)
+		wk, ws := keyOfReference(text)
+		gk, gs := keyOf(text)
+		if gk != wk || gs != ws {
+			t.Errorf("keyOf(%q) = %q, %v; want %q, %v", text, gk, gs, wk, ws)
+		}
+	}
+}

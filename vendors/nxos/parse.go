@@ -41,7 +41,8 @@ func Parse(text []byte) ([]*config.Node, error) {
 // parse is Parse into canonical nodes (canon, hidden lines dropped), in
 // one pass and a handful of allocations: nodes go into one slab, and the
 // children lists are cut from one shared slice once every parent is known.
-func parse(text []byte) ([]*node, error) {
+// It also returns the index of the top level.
+func parse(text []byte) ([]*node, map[string]*node, error) {
 	n := bytes.Count(text, []byte{'\n'}) + 1
 	slab := make([]node, 0, n)
 	parent := make([]int32, 0, n) // index in slab, -1 for top level
@@ -55,7 +56,7 @@ func parse(text []byte) ([]*node, error) {
 		if depth > 0 {
 			p = stack[depth-1]
 		}
-		t := canon(body)
+		t := canonSpaced(body) // lines has single-spaced it
 		k, single := keyOf(t)
 		slab = append(slab, node{text: t, key: k, single: single})
 		parent = append(parent, p)
@@ -63,7 +64,7 @@ func parse(text []byte) ([]*node, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	counts := make([]int32, len(slab)+1) // counts[i+1]: children of i; counts[0]: roots
 	for _, p := range parent {
@@ -89,11 +90,16 @@ func parse(text []byte) ([]*node, error) {
 		}
 	}
 	roots := ptrs[0:counts[0]:counts[0]]
-	return dropHidden(roots), nil
+	top, index := dedupeIndex(keepShown(roots))
+	return top, index, nil
 }
 
 // dropHidden removes hidden default lines that have no children.
-func dropHidden(nodes []*node) []*node {
+func dropHidden(nodes []*node) []*node { return dedupe(keepShown(nodes)) }
+
+// keepShown is dropHidden without deduplicating this level (the levels
+// below are).
+func keepShown(nodes []*node) []*node {
 	out := nodes[:0]
 	for _, n := range nodes {
 		if len(n.kids) == 0 && isHidden(n.text) {
@@ -104,7 +110,7 @@ func dropHidden(nodes []*node) []*node {
 		}
 		out = append(out, n)
 	}
-	return dedupe(out)
+	return out
 }
 
 // trimRight drops trailing spaces, tabs and CRs.

@@ -10,6 +10,11 @@ type PortCounters struct {
 	// priority (CoS 0-7).
 	PauseRx [8]uint64 `json:"pause_rx"`
 	PauseTx [8]uint64 `json:"pause_tx"`
+	// PauseRxAll and PauseTxAll are pause frames over all priorities, set
+	// instead of PauseRx/PauseTx by devices that report only port totals
+	// (EOS show priority-flow-control counters).
+	PauseRxAll uint64 `json:"pause_rx_all,omitempty"`
+	PauseTxAll uint64 `json:"pause_tx_all,omitempty"`
 	// ECNMarked is the number of packets marked CE by ECN.
 	ECNMarked uint64 `json:"ecn_marked"`
 	// Drops are no-buffer and queue (tail/WRED) drops.
@@ -20,7 +25,7 @@ type PortCounters struct {
 
 // Pause returns the pause frames sent and received over all priorities.
 func (c PortCounters) Pause() uint64 {
-	var n uint64
+	n := c.PauseRxAll + c.PauseTxAll
 	for p := range 8 {
 		n += c.PauseRx[p] + c.PauseTx[p]
 	}

@@ -90,6 +90,8 @@ type Device struct {
 	seq   int
 	// afterFunc schedules commit-timer expiry (time.AfterFunc).
 	afterFunc func(time.Duration, func()) Timer
+	// counters are the ports' health counters (counters.go).
+	counters device.Counters
 }
 
 // cfgSession is one configuration session (eos.md §5).
@@ -408,6 +410,7 @@ func (s *session) commit(c *cfgSession, timer time.Duration) string {
 	previous := d.tree
 	d.tree = c.tree
 	delete(d.sessions, c.name)
+	d.counters.Changed(s.faults)
 	if timer <= 0 {
 		return ""
 	}

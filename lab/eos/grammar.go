@@ -150,6 +150,8 @@ var entries = func() []e {
 		{Modes: []string{"exec"}, Syntax: "delete <cp:checkpoint>", No: []string{}, Do: doDeleteFile},
 		{Modes: []string{"exec"}, Syntax: "delete <file:flash>", No: []string{}, Do: doDeleteFile},
 		{Modes: []string{"exec", anyConfig}, Syntax: "show configuration checkpoints", No: []string{}, Do: doShowCheckpoints},
+		{Modes: []string{"exec", anyConfig}, Syntax: "show priority-flow-control counters | json", No: []string{}, Do: doShowPFCCounters},
+		{Modes: []string{"exec", anyConfig}, Syntax: "show priority-flow-control counters watchdog | json", No: []string{}, Do: doShowPFCWatchdog},
 		{Modes: []string{"exec"}, Syntax: "write memory", No: []string{}, Do: doWrite},
 		// Inside a session (eos.md §5).
 		{Modes: []string{"config"}, Syntax: "commit", No: []string{}, Do: doCommit, Check: inSession},

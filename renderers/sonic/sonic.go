@@ -136,11 +136,9 @@ func Text(db config.DB) []byte {
 		nk += len(t.v)
 	}
 	// keys holds the rows of every table, table after table (rows[i] is
-	// where table i starts), each table's run sorted on its own; fields
-	// likewise holds the fields of every row in that order.
+	// where table i starts), each table's run sorted on its own.
 	keys := make([]entry[map[string]string], 0, nk)
 	rows := make([]int, len(tables)+1)
-	nf := 0
 	size := len("{\n}\n")
 	for i, t := range tables {
 		rows[i] = len(keys)
@@ -149,19 +147,14 @@ func Text(db config.DB) []byte {
 	}
 	rows[len(tables)] = len(keys)
 	for _, k := range keys {
-		nf += len(k.v)
 		size += len(",\n        \"\": {\n        }") + len(k.k)
-	}
-	fields := make([]entry[string], 0, nf)
-	for _, k := range keys {
-		fields = entries(k.v, fields, &sortKeys)
-	}
-	for _, f := range fields {
-		size += len(",\n            \"\": \"\"") + len(f.k) + len(f.v)
+		for f, v := range k.v {
+			size += len(",\n            \"\": \"\"") + len(f) + len(v)
+		}
 	}
 	b := make([]byte, 0, size) // a string that needs escaping grows it
 	b = append(b, '{')
-	next := 0 // the first field of the next row
+	var fields []entry[string] // the fields of one row, reused row after row
 	for i, t := range tables {
 		if i > 0 {
 			b = append(b, ',')
@@ -176,7 +169,8 @@ func Text(db config.DB) []byte {
 			b = append(b, "\n        "...)
 			b = str(b, k.k)
 			b = append(b, ": {"...)
-			for l, f := range fields[next : next+len(k.v)] {
+			fields = entries(k.v, fields[:0], &sortKeys)
+			for l, f := range fields {
 				if l > 0 {
 					b = append(b, ',')
 				}
@@ -185,7 +179,6 @@ func Text(db config.DB) []byte {
 				b = append(b, ": "...)
 				b = str(b, f.v)
 			}
-			next += len(k.v)
 			if len(k.v) > 0 {
 				b = append(b, "\n        "...)
 			}

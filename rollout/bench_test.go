@@ -1,6 +1,7 @@
 package rollout_test
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -24,7 +25,7 @@ func BenchmarkRollout1000(b *testing.B) {
 		start := time.Now()
 		rep, err := rollout.Run(b.Context(), devs, st, rollout.Options{
 			Staging: rollout.Staging{Batch: rollout.Size{Percent: 10}, Gate: &rollout.Gate{MaxPausePerSec: 1000}},
-			Plan:    plan.Options{Parallelism: 100},
+			Plan:    plan.Options{Parallelism: 100}, StatePath: filepath.Join(b.TempDir(), "state.json"),
 		})
 		total := time.Since(start)
 		if err != nil || rep.Stopped != "" || len(rep.Results) != 1000 {

@@ -329,7 +329,7 @@ func (s *scope) scoped() config.DB {
 		for k := range s.running[tn] {
 			if f := s.fields(tn, k); f != nil {
 				if out[tn] == nil {
-					out[tn] = map[string]map[string]string{}
+					out[tn] = make(map[string]map[string]string, len(s.running[tn]))
 				}
 				out[tn][k] = f
 			}
@@ -579,6 +579,7 @@ func bufferNote(ops []*op) string {
 // CONFIG_DB strings, or an entry's fields in sorted order.
 func patchJSON(ops []*op) json.RawMessage {
 	var b strings.Builder
+	b.Grow(80 * (len(ops) + 1)) // an op is one line of 60 to 150 bytes
 	b.WriteString("[\n")
 	for i, o := range ops {
 		b.WriteString(`  {"op": "`)

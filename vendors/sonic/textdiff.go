@@ -45,13 +45,9 @@ func (f *foldEntry) visit(x, from, to int, emit func(string)) {
 		}
 		n := len(fields) + 2
 		if x+n > from {
-			o := x
-			printEntry("        ", k, fields, k == f.last, func(s string) {
-				if o >= from && o < to {
-					emit(s)
-				}
-				o++
-			})
+			// Only the lines in range are printed: a hunk shows a
+			// few lines of context of a long run.
+			printEntryLines("        ", k, fields, k == f.last, from-x, to-x, emit)
 		}
 		x += n
 	}
@@ -229,16 +225,33 @@ func printTable(indent, name string, v any, last bool, emit func(string)) {
 }
 
 func printEntry(indent, name string, fields map[string]string, last bool, emit func(string)) {
+	printEntryLines(indent, name, fields, last, 0, len(fields)+2, emit)
+}
+
+// printEntryLines is printEntry of the entry's lines from..to-1 only
+// (line 0 is the name, the last the closing brace); the lines outside are
+// not built.
+func printEntryLines(indent, name string, fields map[string]string, last bool, from, to int, emit func(string)) {
 	if len(fields) == 0 {
-		emit(indent + jsonString(name) + ": {}" + comma(last))
+		if from <= 0 && to > 0 {
+			emit(indent + jsonString(name) + ": {}" + comma(last))
+		}
 		return
 	}
-	emit(indent + jsonString(name) + ": {")
-	fs := sortedKeys(fields)
-	for i, f := range fs {
-		emit(fieldLine(indent+"    ", f, fields[f], i == len(fs)-1))
+	if from <= 0 && to > 0 {
+		emit(indent + jsonString(name) + ": {")
 	}
-	emit(indent + "}" + comma(last))
+	if from <= len(fields) && to > 1 {
+		fs := sortedKeys(fields)
+		for i, f := range fs {
+			if i+1 >= from && i+1 < to {
+				emit(fieldLine(indent+"    ", f, fields[f], i == len(fs)-1))
+			}
+		}
+	}
+	if end := len(fields) + 1; from <= end && to > end {
+		emit(indent + "}" + comma(last))
+	}
 }
 
 func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, lastB bool, keys []string) {
@@ -383,8 +396,19 @@ func (w *diffWriter) hunks(aName, bName string) string {
 		}
 	}
 	total := start[len(items)]
+	// The hunks' lines, counted first so that the text is written
+	// without growing: mostly field lines of 30 to 40 bytes.
+	lines := 0
+	for c := 0; c < len(changes); {
+		last := c
+		for last+1 < len(changes) && changes[last+1]-changes[last]-1 <= 2*diffContext {
+			last++
+		}
+		lines += min(total, changes[last]+1+diffContext) - max(0, changes[c]-diffContext) + 1
+		c = last + 1
+	}
 	var out strings.Builder
-	out.Grow(64 * len(changes))
+	out.Grow(len(aName) + len(bName) + 10 + 40*lines)
 	fmt.Fprintf(&out, "--- %s\n+++ %s\n", aName, bName)
 	item, toItem := 0, 0 // the items holding lines from and to-1, found walking forward
 	for c := 0; c < len(changes); {

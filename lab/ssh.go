@@ -72,9 +72,22 @@ func (n *Node) dropAll() {
 	}
 }
 
+// switchKeyExchanges are the key exchanges a lab device offers: those of a
+// switch's SSH server (curve25519, then ECDH and DH; AOS-CX's and SR OS's
+// documented defaults, for example), without the post-quantum hybrid of
+// crypto/ssh's own default, which switch NOSes do not offer and which
+// costs each lab login (client and server in one process) a second key
+// exchange.
+var switchKeyExchanges = []string{
+	ssh.KeyExchangeCurve25519,
+	ssh.KeyExchangeECDHP256, ssh.KeyExchangeECDHP384, ssh.KeyExchangeECDHP521,
+	ssh.KeyExchangeDH16SHA512, ssh.KeyExchangeDH14SHA256,
+}
+
 func (n *Node) serverConfig() *ssh.ServerConfig {
 	o := n.lab.opts
 	cfg := &ssh.ServerConfig{
+		Config: ssh.Config{KeyExchanges: switchKeyExchanges},
 		PasswordCallback: func(meta ssh.ConnMetadata, pw []byte) (*ssh.Permissions, error) {
 			if n.faults.Load().RefuseAuth {
 				return nil, errAuthRefused
@@ -226,8 +239,14 @@ func (n *Node) wait() bool {
 // and prints the output and the next prompt.
 //
 // It reports true when the connection must drop (Faults.CloseAfter).
+//
+// What it prints is gathered and sent when it has handled what the client
+// sent (and before the injected latency), so that the echo of a typed
+// line is one SSH packet rather than one per character: the bytes and
+// their order are those a switch prints.
 func (n *Node) runShell(ch ssh.Channel, sess device.Session, commands *atomic.Int64) (drop bool) {
 	w := &shellWriter{ch: ch}
+	defer w.flush()
 	w.write(crlf(sess.Greeting()))
 	n.prompt(w, sess)
 	var line []byte
@@ -239,6 +258,7 @@ func (n *Node) runShell(ch ssh.Channel, sess device.Session, commands *atomic.In
 	}
 	buf := make([]byte, 1024)
 	for {
+		w.flush()
 		k, err := ch.Read(buf)
 		if k == 0 && err != nil {
 			return false
@@ -272,6 +292,7 @@ func (n *Node) runShell(ch ssh.Channel, sess device.Session, commands *atomic.In
 					n.lab.opts.logger.Info("fault: closing connection", "device", n.name, "after", f.CloseAfter)
 					return true
 				}
+				w.flush()
 				if !n.wait() {
 					return false
 				}
@@ -297,7 +318,7 @@ func (n *Node) runShell(ch ssh.Channel, sess device.Session, commands *atomic.In
 				// other control characters are ignored, as on a switch CLI
 			default:
 				line = append(line, b)
-				w.write(string(b))
+				w.writeByte(b)
 			}
 			lastCR = false
 		}
@@ -314,12 +335,28 @@ func (n *Node) prompt(w *shellWriter, sess device.Session) {
 	w.write(sess.Prompt())
 }
 
-// shellWriter ignores write errors: a dropped client ends the read loop.
-type shellWriter struct{ ch ssh.Channel }
+// shellWriter gathers what the shell prints until flush sends it. It
+// ignores write errors: a dropped client ends the read loop.
+type shellWriter struct {
+	ch  ssh.Channel
+	buf []byte
+}
 
-func (w *shellWriter) write(s string) {
-	if s != "" {
-		_, _ = io.WriteString(w.ch, s)
+func (w *shellWriter) write(s string) { w.buf = append(w.buf, s...) }
+
+func (w *shellWriter) writeByte(b byte) { w.buf = append(w.buf, b) }
+
+// maxKeptOutput is the largest buffer a shell keeps between flushes.
+const maxKeptOutput = 64 << 10
+
+// flush sends what was written since the last flush.
+func (w *shellWriter) flush() {
+	if len(w.buf) > 0 {
+		_, _ = w.ch.Write(w.buf)
+		w.buf = w.buf[:0]
+		if cap(w.buf) > maxKeptOutput {
+			w.buf = nil // do not hold a long output for the session's life
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package vendors
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,9 @@ type sshTransport struct {
 	session *ssh.Session
 	w       io.WriteCloser
 	r       io.Reader
+	// buf is reused by every Read: scrapligo asks for 8 KiB each time and
+	// mostly gets a few bytes.
+	buf []byte
 }
 
 // Terminal settings of transport.Standard.
@@ -151,14 +155,16 @@ func (t *sshTransport) closeAll() {
 // IsAlive reports whether the session is open.
 func (t *sshTransport) IsAlive() bool { return t.session != nil }
 
-// Read reads up to n bytes.
+// Read reads up to n bytes and returns a copy of what it read.
 func (t *sshTransport) Read(n int) ([]byte, error) {
-	b := make([]byte, n)
-	n, err := t.r.Read(b)
+	if cap(t.buf) < n {
+		t.buf = make([]byte, n)
+	}
+	k, err := t.r.Read(t.buf[:n])
 	if err != nil {
 		return nil, err
 	}
-	return b[:n], nil
+	return bytes.Clone(t.buf[:k]), nil
 }
 
 // Write writes b.

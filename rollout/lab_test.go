@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -197,30 +198,23 @@ func TestInterruptAndResume(t *testing.T) {
 	defer al.Close()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
+	// Ctrl-C when the 6th device (inside the first 10-device batch)
+	// starts; progress runs on the devices' goroutines.
+	var mu sync.Mutex
 	started := 0
 	o := rollout.Options{
 		Staging: rollout.Staging{Canary: 1, Batch: rollout.Size{N: 10}},
 		Audit:   al, Operator: "ops", StatePath: statePath,
 		Plan: plan.Options{Parallelism: 4, Progress: func(dev, state string) {
-			if state == "started" {
-				started++ // Parallelism 4 within a batch: guarded below
+			if state != "started" {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if started++; started == 6 {
+				cancel()
 			}
 		}},
-	}
-	// Interrupt when the 6th device (inside the first 10-device batch)
-	// starts; the progress callback runs on device goroutines, so count
-	// under the plan's own serialisation: one device per Apply call.
-	var mu = make(chan struct{}, 1)
-	o.Plan.Progress = func(dev, state string) {
-		if state != "started" {
-			return
-		}
-		mu <- struct{}{}
-		started++
-		if started == 6 {
-			cancel()
-		}
-		<-mu
 	}
 	rep, err := rollout.Run(ctx, devs, st, o)
 	if err != nil {

@@ -457,21 +457,23 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 func (s *scope) ops() ([]*op, []string) {
 	var ops []*op
 	var skipped []string
+	scoped := s.scoped()
 	for _, tn := range owned() {
+		haveT, wantT, fullT := scoped[tn], s.desired[tn], s.running[tn]
 		// Any order: the ops are sorted below.
-		keys := make([]string, 0, len(s.running[tn])+len(s.desired[tn]))
-		for k := range s.running[tn] {
+		keys := make([]string, 0, len(fullT)+len(wantT))
+		for k := range fullT {
 			keys = append(keys, k)
 		}
-		for k := range s.desired[tn] {
-			if _, ok := s.running[tn][k]; !ok {
+		for k := range wantT {
+			if _, ok := fullT[k]; !ok {
 				keys = append(keys, k)
 			}
 		}
 		var removedKeys int
 		var tableOps []*op
 		for _, k := range keys {
-			have, want, full := s.scoped()[tn][k], s.desired[tn][k], s.running[tn][k]
+			have, want, full := haveT[k], wantT[k], fullT[k]
 			switch {
 			case want == nil && have == nil:
 			case want == nil && len(have) == len(full):

@@ -3,9 +3,11 @@ package sonic
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/sonicyang"
 )
 
 // diffContext is the number of unchanged lines around each change, as
@@ -136,6 +138,8 @@ type diffWriter struct {
 	// changes prints all its removals, then all its additions, as
 	// golden.Unified (go-diff) does.
 	plus []string
+	// names is entry's buffer for field names.
+	names []string
 }
 
 func (w *diffWriter) add(op byte, text string) {
@@ -311,7 +315,19 @@ func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) 
 	}
 	const indent = "            "
 	w.add(' ', "        "+jsonString(k)+": {")
-	fields := union(a, b)
+	// The field names of both sides in natural order, in a buffer
+	// reused by every entry.
+	fields := w.names[:0]
+	for f := range a {
+		fields = append(fields, f)
+	}
+	for f := range b {
+		if _, ok := a[f]; !ok {
+			fields = append(fields, f)
+		}
+	}
+	slices.SortFunc(fields, sonicyang.NaturalCompare)
+	w.names = fields
 	fa, fb := lastIn(fields, a), lastIn(fields, b)
 	for _, f := range fields {
 		av, aok := a[f]

@@ -346,3 +346,26 @@ func TestMaxFailures(t *testing.T) {
 		t.Errorf("leaf002: %q", st.Devices["leaf002"])
 	}
 }
+
+// TestInterruptDuringPause: Ctrl-C while waiting between batches stops
+// the rollout before the next batch starts, and says so.
+func TestInterruptDuringPause(t *testing.T) {
+	devs, _ := labFleet(t, 4)
+	st := newState(t, devs)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	rep, err := rollout.Run(ctx, devs, st, rollout.Options{
+		Staging: rollout.Staging{Canary: 1, Batch: rollout.Size{N: 3}, Pause: time.Minute},
+		Sleep: func(ctx context.Context, _ time.Duration) error {
+			cancel()
+			<-ctx.Done()
+			return ctx.Err()
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Interrupted || rep.Stopped != "interrupted between batches" || len(st.Devices) != 1 || len(rep.NotStarted) != 3 {
+		t.Errorf("interrupted=%v stopped=%q devices=%v not started=%v", rep.Interrupted, rep.Stopped, st.Devices, rep.NotStarted)
+	}
+}

@@ -270,6 +270,8 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 	if r.o.Gate != nil {
 		var err error
 		if before, err = read(work, devs, r.now, n, true, nil); err != nil {
+			// Drop the configs saved before the failure, best effort.
+			_, _ = read(work, devs, r.now, n, false, before.marks)
 			b.Trips = []Trip{{Device: "-", Port: "-", Why: "counters before the batch: " + err.Error()}}
 			b.Elapsed = r.now().Sub(start)
 			return b, 0, nil

@@ -59,7 +59,7 @@ func read(ctx context.Context, devs []plan.Device, now func() time.Time, paralle
 			err := withDriver(gctx, d, func(drv vendors.Driver) error {
 				h, ok := drv.(vendors.Health)
 				if !ok {
-					return fmt.Errorf("the %s driver cannot read health counters", d.Intent.Vendor)
+					return fmt.Errorf("%s: the %s driver cannot read health counters", d.Intent.Name, d.Intent.Vendor)
 				}
 				ports := make([]string, len(d.Intent.Ports))
 				for i, p := range d.Intent.Ports {
@@ -75,7 +75,7 @@ func read(ctx context.Context, devs []plan.Device, now func() time.Time, paralle
 				rv, ok := drv.(vendors.Reverter)
 				switch {
 				case mark && !ok:
-					return fmt.Errorf("the %s driver cannot save the config to restore it", d.Intent.Vendor)
+					return fmt.Errorf("%s: the %s driver cannot save the config to restore it", d.Intent.Name, d.Intent.Vendor)
 				case mark:
 					m, err := rv.Mark(gctx)
 					if err != nil {
@@ -89,10 +89,7 @@ func read(ctx context.Context, devs []plan.Device, now func() time.Time, paralle
 				}
 				return nil
 			})
-			if err != nil {
-				return fmt.Errorf("read counters %s: %w", d.Intent.Name, err)
-			}
-			return nil
+			return err // drivers name the device
 		})
 	}
 	err := g.Wait()
@@ -114,14 +111,20 @@ func withDriver(ctx context.Context, d plan.Device, f func(vendors.Driver) error
 	return f(drv)
 }
 
-// Trip is one limit a port went over.
+// Trip is one limit a port went over, or (Device "") why the counters
+// could not be read.
 type Trip struct {
 	Device, Port string
 	// Why says which counter grew by how much.
 	Why string
 }
 
-func (t Trip) String() string { return t.Device + " " + t.Port + ": " + t.Why }
+func (t Trip) String() string {
+	if t.Device == "" {
+		return t.Why
+	}
+	return t.Device + " " + t.Port + ": " + t.Why
+}
 
 // check compares two snapshots and returns every limit exceeded, in
 // device and port order.

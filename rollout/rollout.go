@@ -272,7 +272,7 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 		if before, err = read(work, devs, r.now, n, true, nil); err != nil {
 			// Drop the configs saved before the failure, best effort.
 			_, _ = read(work, devs, r.now, n, false, before.marks)
-			b.Trips = []Trip{{Device: "-", Port: "-", Why: "counters before the batch: " + err.Error()}}
+			b.Trips = []Trip{{Why: "counters before the batch: " + err.Error()}}
 			b.Elapsed = r.now().Sub(start)
 			return b, 0, nil
 		}
@@ -321,7 +321,7 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 	if r.o.Gate != nil && len(applied) > 0 {
 		after, err := read(work, devs, r.now, n, false, nil)
 		if err != nil {
-			b.Trips = []Trip{{Device: "-", Port: "-", Why: "counters after the batch: " + err.Error()}}
+			b.Trips = []Trip{{Why: "counters after the batch: " + err.Error()}}
 		} else {
 			b.Trips = r.o.Gate.check(before, after)
 		}

@@ -182,3 +182,13 @@ func TestApplyResume(t *testing.T) {
 		t.Errorf("audit steps: %s", got)
 	}
 }
+
+// TestApplyGateAllVendors: a gated, staged apply on examples/ai-fabric
+// reads and checkpoints the counters of NX-OS, EOS, CloudEngine and SONiC
+// lab devices and applies all eight.
+func TestApplyGateAllVendors(t *testing.T) {
+	r := cli(t, "apply", "-lab", "-auto-approve", "-canary", "1", "-batch", "50%", "-gate", "-order", "role:leaf,role:spine", "../../examples/ai-fabric")
+	if r.code != 0 || !strings.Contains(r.stdout, "8 applied, 0 unchanged, 0 failed") || !strings.Contains(r.stdout, "batch 2     3 device(s)") {
+		t.Fatalf("gated apply:\n%s", r)
+	}
+}

@@ -1,6 +1,7 @@
 package nxos
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -57,6 +58,30 @@ func doShowPFC(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (st
 		row("Tx", c.PauseTx)
 	}
 	return b.String(), false
+}
+
+// checkCounterIfs is checkIfs for the counter commands, whose interface
+// argument is followed by more words: the word after "interface".
+func checkCounterIfs(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) string {
+	if s.d.ports >= ports {
+		return ""
+	}
+	toks := grammar.Split(s.line)
+	for i, tok := range toks[:max(len(toks)-1, 0)] {
+		if tok.Text != "interface" {
+			continue
+		}
+		arg := toks[i+1]
+		_, err := expandIfsMax(arg.Text, s.d.ports)
+		switch {
+		case err == nil:
+			return ""
+		case errors.Is(err, errRangeBad):
+			return caret(s.linePrompt, arg.Pos) + errBadRange
+		}
+		return caret(s.linePrompt, arg.Pos) + errInvalid
+	}
+	return ""
 }
 
 // shown returns the ports a counter show command names (its "if"

@@ -164,7 +164,15 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			}
 			st = &rollout.State{FormatVersion: rollout.StateVersion, PlanHash: rollout.Hash(p), Plan: p, Staging: staging}
 		}
-		return sf.rollOut(ctx, devs, skipped, st, o, f.jsonOut, stdout, stderr)
+		code := sf.rollOut(ctx, devs, skipped, st, o, f.jsonOut, stdout, stderr)
+		if fl.lab != nil && !f.jsonOut {
+			po := o
+			po.Progress = nil
+			if after, perr := planFleet(ctx, fl, po); perr == nil {
+				fmt.Fprintf(stdout, "Plan after apply: %s\n", after.Counts())
+			}
+		}
+		return code
 	}
 	rs, err := plan.Apply(ctx, devs, p, o)
 	all := append(rs, skipped...)

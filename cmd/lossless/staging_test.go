@@ -188,7 +188,8 @@ func TestApplyResume(t *testing.T) {
 // lab devices and applies all eight.
 func TestApplyGateAllVendors(t *testing.T) {
 	r := cli(t, "apply", "-lab", "-auto-approve", "-canary", "1", "-batch", "50%", "-gate", "-order", "role:leaf,role:spine", "../../examples/ai-fabric")
-	if r.code != 0 || !strings.Contains(r.stdout, "8 applied, 0 unchanged, 0 failed") || !strings.Contains(r.stdout, "batch 2     3 device(s)") {
+	if r.code != 0 || !strings.Contains(r.stdout, "8 applied, 0 unchanged, 0 failed") || !strings.Contains(r.stdout, "batch 2     3 device(s)") ||
+		!strings.Contains(r.stdout, "Plan after apply: 0 to change, 8 unchanged, 0 failed") {
 		t.Fatalf("gated apply:\n%s", r)
 	}
 }

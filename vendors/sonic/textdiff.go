@@ -2,8 +2,8 @@ package sonic
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lossless-net/lossless/config"
@@ -425,7 +425,7 @@ func (w *diffWriter) hunks(aName, bName string) string {
 	}
 	var out strings.Builder
 	out.Grow(len(aName) + len(bName) + 10 + 40*lines)
-	fmt.Fprintf(&out, "--- %s\n+++ %s\n", aName, bName)
+	out.WriteString("--- " + aName + "\n+++ " + bName + "\n")
 	item, toItem := 0, 0 // the items holding lines from and to-1, found walking forward
 	for c := 0; c < len(changes); {
 		last := c
@@ -460,7 +460,11 @@ func (w *diffWriter) hunks(aName, bName string) string {
 		}
 		aTo, bTo := sides(to, toAt)
 		aStart, bStart, aLen, bLen := aFrom+1, bFrom+1, aTo-aFrom, bTo-bFrom
-		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(aStart, aLen), hunkRange(bStart, bLen))
+		out.WriteString("@@ -")
+		writeRange(&out, aStart, aLen)
+		out.WriteString(" +")
+		writeRange(&out, bStart, bLen)
+		out.WriteString(" @@\n")
 		w.visit(items, start, item, from, to, func(op byte, t string) {
 			out.WriteByte(op)
 			out.WriteString(t)
@@ -486,14 +490,19 @@ func (w *diffWriter) visit(items []dline, start []int, item, from, to int, f fun
 	}
 }
 
-// hunkRange prints a unified-diff range as golden.Unified does: "start,len",
-// "start" for one line, "start-1,0" for none.
-func hunkRange(start, n int) string {
+// writeRange writes a unified-diff range as golden.Unified does:
+// "start,len", "start" for one line, "start-1,0" for none.
+func writeRange(out *strings.Builder, start, n int) {
+	var num [20]byte
 	switch n {
 	case 0:
-		return fmt.Sprintf("%d,0", start-1)
+		out.Write(strconv.AppendInt(num[:0], int64(start-1), 10))
+		out.WriteString(",0")
 	case 1:
-		return fmt.Sprint(start)
+		out.Write(strconv.AppendInt(num[:0], int64(start), 10))
+	default:
+		out.Write(strconv.AppendInt(num[:0], int64(start), 10))
+		out.WriteByte(',')
+		out.Write(strconv.AppendInt(num[:0], int64(n), 10))
 	}
-	return fmt.Sprintf("%d,%d", start, n)
 }

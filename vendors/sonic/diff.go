@@ -273,7 +273,11 @@ func (s *scope) wholeKey(tn, k string) bool {
 // fields returns the fields of running key tn|k that are in scope; nil
 // when none are.
 func (s *scope) fields(tn, k string) map[string]string {
-	entry := s.running[tn][k]
+	return s.fieldsOf(tn, k, s.running[tn][k])
+}
+
+// fieldsOf is fields given entry, the running fields of tn|k.
+func (s *scope) fieldsOf(tn, k string, entry map[string]string) map[string]string {
 	if entry == nil {
 		return nil
 	}
@@ -326,12 +330,14 @@ func (s *scope) scoped() config.DB {
 	out := config.DB{}
 	s.have = out
 	for _, tn := range owned() {
-		for k := range s.running[tn] {
-			if f := s.fields(tn, k); f != nil {
-				if out[tn] == nil {
-					out[tn] = make(map[string]map[string]string, len(s.running[tn]))
+		var t map[string]map[string]string
+		for k, entry := range s.running[tn] {
+			if f := s.fieldsOf(tn, k, entry); f != nil {
+				if t == nil {
+					t = make(map[string]map[string]string, len(s.running[tn]))
+					out[tn] = t
 				}
-				out[tn][k] = f
+				t[k] = f
 			}
 		}
 	}
@@ -397,6 +403,11 @@ func compareOps(a, b *op) int {
 // pointer escapes JSON Pointer tokens (RFC 6901) and joins them.
 func pointer(toks ...string) string {
 	var b strings.Builder
+	n := 0
+	for _, t := range toks {
+		n += 1 + len(t)
+	}
+	b.Grow(n) // exact unless a token needs escaping
 	for _, t := range toks {
 		b.WriteByte('/')
 		if strings.ContainsAny(t, "~/") {

@@ -626,7 +626,15 @@ func patchJSON(ops []*op) json.RawMessage {
 }
 
 // quote writes s as a JSON string.
-func quote(b *strings.Builder, s string) { b.WriteString(jsonString(s)) }
+func quote(b *strings.Builder, s string) {
+	if plain(s) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
+	b.WriteString(jsonString(s))
+}
 
 // union returns the keys of a and b in natural order.
 func union[V any](a, b map[string]V) []string {

@@ -217,10 +217,10 @@ func (w *diffWriter) block(op byte, indent, name string, v any, last bool, print
 func printTable(indent, name string, v any, last bool, emit func(string)) {
 	t := v.(map[string]map[string]string)
 	if len(t) == 0 {
-		emit(indent + jsonString(name) + ": {}" + comma(last))
+		emit(nameLine(indent, name, ": {}", comma(last)))
 		return
 	}
-	emit(indent + jsonString(name) + ": {")
+	emit(nameLine(indent, name, ": {", ""))
 	keys := sortedKeys(t)
 	for i, k := range keys {
 		printEntry(indent+"    ", k, t[k], i == len(keys)-1, emit)
@@ -238,12 +238,12 @@ func printEntry(indent, name string, fields map[string]string, last bool, emit f
 func printEntryLines(indent, name string, fields map[string]string, last bool, from, to int, emit func(string)) {
 	if len(fields) == 0 {
 		if from <= 0 && to > 0 {
-			emit(indent + jsonString(name) + ": {}" + comma(last))
+			emit(nameLine(indent, name, ": {}", comma(last)))
 		}
 		return
 	}
 	if from <= 0 && to > 0 {
-		emit(indent + jsonString(name) + ": {")
+		emit(nameLine(indent, name, ": {", ""))
 	}
 	if from <= len(fields) && to > 1 {
 		fs := sortedKeys(fields)
@@ -266,7 +266,7 @@ func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, 
 		w.replaceLines(la, lb)
 		return
 	}
-	w.add(' ', "    "+jsonString(tn)+": {")
+	w.add(' ', nameLine("    ", tn, ": {", ""))
 	ka, kb := lastIn(keys, a), lastIn(keys, b)
 	// A run of entries equal on both sides (most of a large config) is
 	// one folded item, printed only if a hunk shows part of it.
@@ -314,7 +314,7 @@ func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) 
 		return
 	}
 	const indent = "            "
-	w.add(' ', "        "+jsonString(k)+": {")
+	w.add(' ', nameLine("        ", k, ": {", ""))
 	// The field names of both sides in natural order, in a buffer
 	// reused by every entry.
 	fields := w.names[:0]
@@ -377,6 +377,15 @@ func plain(s string) bool {
 		}
 	}
 	return true
+}
+
+// nameLine prints the line that opens a table or entry, in one
+// allocation when the name needs no escaping.
+func nameLine(indent, name, open, comma string) string {
+	if plain(name) {
+		return indent + `"` + name + `"` + open + comma
+	}
+	return indent + jsonString(name) + open + comma
 }
 
 // jsonString quotes s as encoding/json does (and renderers/sonic.Text).

@@ -225,7 +225,7 @@ func printTable(indent, name string, v any, last bool, emit func(string)) {
 	for i, k := range keys {
 		printEntry(indent+"    ", k, t[k], i == len(keys)-1, emit)
 	}
-	emit(indent + "}" + comma(last))
+	emit(closeLine(indent, last))
 }
 
 func printEntry(indent, name string, fields map[string]string, last bool, emit func(string)) {
@@ -254,7 +254,7 @@ func printEntryLines(indent, name string, fields map[string]string, last bool, f
 		}
 	}
 	if end := len(fields) + 1; from <= end && to > end {
-		emit(indent + "}" + comma(last))
+		emit(closeLine(indent, last))
 	}
 }
 
@@ -302,7 +302,7 @@ func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, 
 		}
 	}
 	endRun(len(keys))
-	w.pair("    }"+comma(lastA), "    }"+comma(lastB))
+	w.pair(closeLine("    ", lastA), closeLine("    ", lastB))
 }
 
 func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) {
@@ -343,7 +343,7 @@ func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) 
 			w.pair(fieldLine(indent, f, av, f == fa), fieldLine(indent, f, bv, f == fb))
 		}
 	}
-	w.pair("        }"+comma(lastA), "        }"+comma(lastB))
+	w.pair(closeLine("        ", lastA), closeLine("        ", lastB))
 }
 
 func (w *diffWriter) replaceLines(a, b []string) {
@@ -377,6 +377,22 @@ func plain(s string) bool {
 		}
 	}
 	return true
+}
+
+// closeLine prints the line that closes a table or entry: a constant
+// for the indents of tables and entries.
+func closeLine(indent string, last bool) string {
+	switch {
+	case indent == "    " && last:
+		return "    }"
+	case indent == "    ":
+		return "    },"
+	case indent == "        " && last:
+		return "        }"
+	case indent == "        ":
+		return "        },"
+	}
+	return indent + "}" + comma(last)
 }
 
 // nameLine prints the line that opens a table or entry, in one

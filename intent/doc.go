@@ -20,6 +20,7 @@
 //	buffer_profile "NAME" { … }
 //	port_group "NAME" { ports = ["Ethernet1/1-32", …] }
 //	assign "NAME" { … }
+//	rollout { … }                     # at most one per fabric
 //
 // Expressions may use var.NAME, local.NAME, port_group.NAME (its list of
 // ports), qos_profile.NAME and buffer_profile.NAME, and the go-cty stdlib
@@ -97,11 +98,35 @@
 // place, and a new one is added. A port override merges over the device's
 // QoS (the profile with the device override applied).
 //
+// A rollout block gives the fabric's defaults for a staged lossless apply
+// (rollout.go); an apply flag given on the command line wins over each:
+//
+//	rollout {
+//	  audit_log = "audit/lossless.jsonl" # -audit; relative to the intent directory
+//	  gate {                             # -gate: health gates between batches
+//	    max_pause    = 1000              # -gate-max-pause: PFC pause frames per second per port
+//	    max_drops    = 50                # -gate-max-drops: queue/no-buffer drops per second per port
+//	    max_watchdog = 0                 # -gate-max-watchdog: PFC watchdog events per port per batch
+//	  }
+//	}
+//
+// A gate block turns the health gates on; a limit it leaves out takes
+// apply's default (max_pause 1000, max_drops none, max_watchdog 0). The
+// rates are greater than 0 and at most 1e9: 0 is refused because apply's
+// gate reads a zero rate as no limit (leave max_drops out for that); for
+// no drops at all write a tiny rate such as 0.001, which one drop during a
+// batch shorter than 1000 s exceeds. max_watchdog is a whole number from
+// 0. Either setting makes apply roll out in stages, as its flag does. With
+// apply -lab the intent's audit_log is not written (the lab's changes
+// are not the fabric's history; -audit still is), as the lock and the
+// rollout state are not.
+//
 // # Units
 //
 // Every quantity has one documented unit, parsed by package units: sizes B,
 // KB (1024 B), MB; rates G, M; lengths m; durations us, ms, s; shares %. A
 // bare number where a unit is needed is error LL001, whose message suggests
 // the unit. Exceptions, where the unit is fixed by convention: mtu (bytes),
-// max_probability (percent), weights and alpha (plain numbers).
+// max_probability (percent), weights and alpha (plain numbers), and the
+// rollout gate limits (per second per port, and events).
 package intent

@@ -17,6 +17,8 @@ type Fabric struct {
 	PortGroups map[string]*PortGroup
 	// Assigns are in file order (files sorted by name).
 	Assigns []*Assign
+	// Rollout is the rollout block, nil when the intent has none.
+	Rollout *Rollout
 	// Variables holds each variable's final value.
 	Variables map[string]cty.Value
 	// Files holds the parsed sources by filename, for diagnostic snippets.

@@ -38,6 +38,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "buffer_profile", LabelNames: []string{"name"}},
 		{Type: "port_group", LabelNames: []string{"name"}},
 		{Type: "assign", LabelNames: []string{"name"}},
+		{Type: "rollout"},
 	},
 }
 
@@ -153,6 +154,7 @@ func loadBodies(parser *hclparse.Parser, bodies []hcl.Body, vars map[string]stri
 		bufBlocks    []*hcl.Block
 		groupBlocks  []*hcl.Block
 		assignBlocks []*hcl.Block
+		rollouts     []*hcl.Block
 	)
 	for _, body := range bodies {
 		content, d := body.Content(topSchema)
@@ -171,6 +173,8 @@ func loadBodies(parser *hclparse.Parser, bodies []hcl.Body, vars map[string]stri
 				groupBlocks = append(groupBlocks, b)
 			case "assign":
 				assignBlocks = append(assignBlocks, b)
+			case "rollout":
+				rollouts = append(rollouts, b)
 			default:
 				// Content rejected every other block type already.
 			}
@@ -253,5 +257,7 @@ func loadBodies(parser *hclparse.Parser, bodies []hcl.Body, vars map[string]stri
 			fab.Assigns = append(fab.Assigns, a)
 		}
 	}
+	fab.Rollout, d = decodeRollouts(rollouts, ctx)
+	diags = append(diags, d...)
 	return fab, diags
 }

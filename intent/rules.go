@@ -71,6 +71,10 @@ const (
 	RuleOverrideUnmatched  diag.Rule = "LL074" // a device or port override that matches nothing assigned
 	RulePortSpeed          diag.Rule = "LL075" // a port without the speed its headroom or thresholds need
 	RuleUnassignedDevice   diag.Rule = "LL076" // warning: an inventory device no assign block selects
+
+	// Rollout.
+	RuleRolloutGate     diag.Rule = "LL080" // a rollout gate limit outside its range
+	RuleRolloutAuditLog diag.Rule = "LL081" // a rollout audit_log that names no file
 )
 
 // newDiag builds a diagnostic carrying rule in Extra.

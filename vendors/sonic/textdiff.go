@@ -36,7 +36,7 @@ type foldEntry struct {
 
 // visit prints the lines from..to-1 of the run, which starts at line x:
 // only the entries those lines fall in.
-func (f *foldEntry) visit(x, from, to int, emit func(string)) {
+func (f *foldEntry) visit(a *lineArena, x, from, to int, emit func(string)) {
 	for _, k := range f.keys {
 		if x >= to {
 			return
@@ -49,7 +49,7 @@ func (f *foldEntry) visit(x, from, to int, emit func(string)) {
 		if x+n > from {
 			// Only the lines in range are printed: a hunk shows a
 			// few lines of context of a long run.
-			printEntryLines("        ", k, fields, k == f.last, from-x, to-x, emit)
+			printEntryLines(a, "        ", k, fields, k == f.last, from-x, to-x, emit)
 		}
 		x += n
 	}
@@ -59,7 +59,7 @@ func (f *foldEntry) lines() []string {
 	var l []string
 	for _, k := range f.keys {
 		if fields, ok := f.t[k]; ok {
-			printEntry("        ", k, fields, k == f.last, func(s string) { l = append(l, s) })
+			printEntry(nil, "        ", k, fields, k == f.last, func(s string) { l = append(l, s) })
 		}
 	}
 	return l
@@ -140,6 +140,8 @@ type diffWriter struct {
 	plus []string
 	// names is entry's buffer for field names.
 	names []string
+	// arena holds the lines printed.
+	arena lineArena
 }
 
 func (w *diffWriter) add(op byte, text string) {
@@ -217,39 +219,39 @@ func (w *diffWriter) block(op byte, indent, name string, v any, last bool, print
 func printTable(indent, name string, v any, last bool, emit func(string)) {
 	t := v.(map[string]map[string]string)
 	if len(t) == 0 {
-		emit(nameLine(indent, name, ": {}", comma(last)))
+		emit(nameLine(nil, indent, name, ": {}", comma(last)))
 		return
 	}
-	emit(nameLine(indent, name, ": {", ""))
+	emit(nameLine(nil, indent, name, ": {", ""))
 	keys := sortedKeys(t)
 	for i, k := range keys {
-		printEntry(indent+"    ", k, t[k], i == len(keys)-1, emit)
+		printEntry(nil, indent+"    ", k, t[k], i == len(keys)-1, emit)
 	}
 	emit(closeLine(indent, last))
 }
 
-func printEntry(indent, name string, fields map[string]string, last bool, emit func(string)) {
-	printEntryLines(indent, name, fields, last, 0, len(fields)+2, emit)
+func printEntry(a *lineArena, indent, name string, fields map[string]string, last bool, emit func(string)) {
+	printEntryLines(a, indent, name, fields, last, 0, len(fields)+2, emit)
 }
 
 // printEntryLines is printEntry of the entry's lines from..to-1 only
 // (line 0 is the name, the last the closing brace); the lines outside are
 // not built.
-func printEntryLines(indent, name string, fields map[string]string, last bool, from, to int, emit func(string)) {
+func printEntryLines(a *lineArena, indent, name string, fields map[string]string, last bool, from, to int, emit func(string)) {
 	if len(fields) == 0 {
 		if from <= 0 && to > 0 {
-			emit(nameLine(indent, name, ": {}", comma(last)))
+			emit(nameLine(a, indent, name, ": {}", comma(last)))
 		}
 		return
 	}
 	if from <= 0 && to > 0 {
-		emit(nameLine(indent, name, ": {", ""))
+		emit(nameLine(a, indent, name, ": {", ""))
 	}
 	if from <= len(fields) && to > 1 {
 		fs := sortedKeys(fields)
 		for i, f := range fs {
 			if i+1 >= from && i+1 < to {
-				emit(fieldLine(indent+"    ", f, fields[f], i == len(fs)-1))
+				emit(fieldLine(a, indent+"    ", f, fields[f], i == len(fs)-1))
 			}
 		}
 	}
@@ -266,7 +268,7 @@ func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, 
 		w.replaceLines(la, lb)
 		return
 	}
-	w.add(' ', nameLine("    ", tn, ": {", ""))
+	w.add(' ', nameLine(&w.arena, "    ", tn, ": {", ""))
 	ka, kb := lastIn(keys, a), lastIn(keys, b)
 	// A run of entries equal on both sides (most of a large config) is
 	// one folded item, printed only if a hunk shows part of it.
@@ -294,9 +296,9 @@ func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, 
 		endRun(i)
 		switch {
 		case !aok:
-			printEntry("        ", k, bf, k == kb, func(s string) { w.add('+', s) })
+			printEntry(&w.arena, "        ", k, bf, k == kb, func(s string) { w.add('+', s) })
 		case !bok:
-			printEntry("        ", k, af, k == ka, func(s string) { w.add('-', s) })
+			printEntry(&w.arena, "        ", k, af, k == ka, func(s string) { w.add('-', s) })
 		default:
 			w.entry(k, af, bf, k == ka, k == kb)
 		}
@@ -308,13 +310,13 @@ func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, 
 func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) {
 	if len(a) == 0 || len(b) == 0 {
 		var la, lb []string
-		printEntry("        ", k, a, lastA, func(s string) { la = append(la, s) })
-		printEntry("        ", k, b, lastB, func(s string) { lb = append(lb, s) })
+		printEntry(nil, "        ", k, a, lastA, func(s string) { la = append(la, s) })
+		printEntry(nil, "        ", k, b, lastB, func(s string) { lb = append(lb, s) })
 		w.replaceLines(la, lb)
 		return
 	}
 	const indent = "            "
-	w.add(' ', nameLine("        ", k, ": {", ""))
+	w.add(' ', nameLine(&w.arena, "        ", k, ": {", ""))
 	// The field names of both sides in natural order, in a buffer
 	// reused by every entry.
 	fields := w.names[:0]
@@ -334,13 +336,13 @@ func (w *diffWriter) entry(k string, a, b map[string]string, lastA, lastB bool) 
 		bv, bok := b[f]
 		switch {
 		case !aok:
-			w.add('+', fieldLine(indent, f, bv, f == fb))
+			w.add('+', fieldLine(&w.arena, indent, f, bv, f == fb))
 		case !bok:
-			w.add('-', fieldLine(indent, f, av, f == fa))
+			w.add('-', fieldLine(&w.arena, indent, f, av, f == fa))
 		case av == bv && (f == fa) == (f == fb):
-			w.add(' ', fieldLine(indent, f, av, f == fa))
+			w.add(' ', fieldLine(&w.arena, indent, f, av, f == fa))
 		default:
-			w.pair(fieldLine(indent, f, av, f == fa), fieldLine(indent, f, bv, f == fb))
+			w.pair(fieldLine(&w.arena, indent, f, av, f == fa), fieldLine(&w.arena, indent, f, bv, f == fb))
 		}
 	}
 	w.pair(closeLine("        ", lastA), closeLine("        ", lastB))
@@ -361,13 +363,41 @@ func (w *diffWriter) replaceLines(a, b []string) {
 	}
 }
 
-// fieldLine prints one field line, in one allocation when nothing needs
+// fieldLine prints one field line, cut from a's chunks when nothing needs
 // escaping.
-func fieldLine(indent, f, v string, last bool) string {
+func fieldLine(a *lineArena, indent, f, v string, last bool) string {
 	if plain(f) && plain(v) {
-		return indent + `"` + f + `": "` + v + `"` + comma(last)
+		return a.join(indent, `"`, f, `": "`, v, `"`, comma(last))
 	}
 	return indent + jsonString(f) + ": " + jsonString(v) + comma(last)
+}
+
+// lineArena hands out the text diff's lines cut from shared chunks: one
+// allocation per chunk, not one per line. Bytes once written to a chunk
+// are never written again, so the lines cut from it never change.
+type lineArena struct{ b strings.Builder }
+
+// arenaChunk is the size of a lineArena chunk: about a thousand lines.
+const arenaChunk = 32 << 10
+
+// join returns the concatenation of parts; a nil arena allocates it.
+func (a *lineArena) join(parts ...string) string {
+	if a == nil {
+		return strings.Join(parts, "")
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if a.b.Cap()-a.b.Len() < n {
+		a.b = strings.Builder{}
+		a.b.Grow(max(n, arenaChunk))
+	}
+	start := a.b.Len()
+	for _, p := range parts {
+		a.b.WriteString(p)
+	}
+	return a.b.String()[start:]
 }
 
 func plain(s string) bool {
@@ -397,9 +427,9 @@ func closeLine(indent string, last bool) string {
 
 // nameLine prints the line that opens a table or entry, in one
 // allocation when the name needs no escaping.
-func nameLine(indent, name, open, comma string) string {
+func nameLine(a *lineArena, indent, name, open, comma string) string {
 	if plain(name) {
-		return indent + `"` + name + `"` + open + comma
+		return a.join(indent, `"`, name, `"`, open, comma)
 	}
 	return indent + jsonString(name) + open + comma
 }
@@ -511,7 +541,7 @@ func (w *diffWriter) visit(items []dline, start []int, item, from, to int, f fun
 			}
 			continue
 		}
-		it.fold.visit(start[i], from, to, func(t string) { f(' ', t) })
+		it.fold.visit(&w.arena, start[i], from, to, func(t string) { f(' ', t) })
 	}
 }
 

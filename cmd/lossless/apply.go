@@ -50,6 +50,9 @@ Examples:
   lossless apply -auto-approve -canary 1 -batch 10% -gate -order role:leaf,role:spine \
       -window 22:00-04:00,Europe/Paris -audit changes.jsonl examples/ai-fabric
   lossless apply -resume examples/ai-fabric/.lossless-rollout.json
+  # health gates and audit log from the intent's rollout block, one limit
+  # overridden:
+  lossless apply -auto-approve -canary 1 -batch 10% -gate-max-watchdog 1 examples/ai-fabric
 `
 
 func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -64,6 +67,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code := parseFlags(fs, args, applyUsage, stdout, stderr); code >= 0 {
 		return code
 	}
+	sf.given(fs)
 	if fs.NArg() > 1 || !f.validate("apply", stderr) {
 		if fs.NArg() > 1 {
 			fmt.Fprintf(stderr, "lossless apply: want at most one PLANFILE or DIR, got %d arguments\n", fs.NArg())
@@ -117,6 +121,17 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer fl.close()
+	// The intent's rollout block gives the defaults the flags left out.
+	ro, err := intentRollout(src)
+	if err != nil {
+		fmt.Fprintf(stderr, "lossless apply: %v\n", err)
+		return 1
+	}
+	sf.fromIntent(ro, src.Dir, src.Lab)
+	if staging, err = sf.staging(); err != nil {
+		fmt.Fprintf(stderr, "lossless apply: %v\n", err)
+		return 1
+	}
 	unlock, ok := sf.lock(src.Dir, src.Lab, stderr)
 	if !ok {
 		return 1

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lossless-net/lossless/audit"
+	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/plan"
 	"github.com/lossless-net/lossless/rollout"
 )
@@ -35,6 +36,9 @@ type stagingFlags struct {
 	forceUnlock     bool
 	stateFile       string
 	resume          string
+	// set holds the names of the flags given on the command line, which
+	// win over the intent's rollout block.
+	set map[string]bool
 	// now is the clock of the window and the gate; tests replace it.
 	now func() time.Time
 }
@@ -71,6 +75,14 @@ Staged rollout (any of these makes apply roll out in stages):
                     -lab unless set): a second apply is refused with the
                     first one's owner and start time
   -force-unlock     remove a stale lock (printing whose it was) first
+
+The intent's rollout block gives the defaults of -audit (audit_log,
+relative to the intent directory) and of -gate and its limits (a gate
+block turns the gates on; max_pause, max_drops, max_watchdog): a flag
+given on the command line wins over it, so -gate=false turns the intent's
+gates off and -audit FILE writes FILE instead. With -lab the intent's
+audit_log is not written (-audit still is). The audit log's directory is
+created when missing.
 `
 
 func (s *stagingFlags) register(fs *flag.FlagSet) {
@@ -90,6 +102,60 @@ func (s *stagingFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.resume, "resume", "", "resume the rollout of state `FILE`")
 	fs.StringVar(&s.lockFile, "lock", "", "fabric lock `FILE`")
 	fs.BoolVar(&s.forceUnlock, "force-unlock", false, "remove a stale lock first")
+}
+
+// given records the flags fs was given on the command line; call it after
+// fs.Parse.
+func (s *stagingFlags) given(fs *flag.FlagSet) {
+	s.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
+}
+
+// fromIntent takes each setting the command line left out from the
+// intent's rollout block ro (nil: none): the intent gives the defaults, a
+// flag given explicitly wins. dir is the intent directory, which a
+// relative audit_log is relative to; with lab the intent's audit log is
+// not used, as the lab's changes are not the fabric's history.
+func (s *stagingFlags) fromIntent(ro *intent.Rollout, dir string, lab bool) {
+	if ro == nil {
+		return
+	}
+	if !s.set["audit"] && !lab {
+		if p := ro.AuditPath(dir); p != "" {
+			s.auditFile = p
+		}
+	}
+	g := ro.Gate
+	if g == nil {
+		return
+	}
+	if !s.set["gate"] {
+		s.gate = true
+	}
+	if g.MaxPause != nil && !s.set["gate-max-pause"] {
+		s.gateMaxPause = *g.MaxPause
+	}
+	if g.MaxDrops != nil && !s.set["gate-max-drops"] {
+		s.gateMaxDrops = *g.MaxDrops
+	}
+	if g.MaxWatchdog != nil && !s.set["gate-max-watchdog"] {
+		s.gateMaxWatchdog = *g.MaxWatchdog
+	}
+}
+
+// intentRollout reads the rollout block of src's intent; nil when it has
+// none. The intent was loaded and checked already (loadFleet), so a
+// diagnostic here is an error.
+func intentRollout(src *plan.Source) (*intent.Rollout, error) {
+	inv := src.Inventory
+	if inv == "" {
+		inv = filepath.Join(src.Dir, intent.DefaultInventoryFile)
+	}
+	fab, diags := intent.Load(src.Dir, src.Vars, src.VarFiles, intent.SkipFile(inv))
+	if diags.HasErrors() || fab == nil {
+		return nil, fmt.Errorf("read the rollout block of %s: %w", src.Dir, diags)
+	}
+	return fab.Rollout, nil
 }
 
 // staged reports whether apply rolls out through package rollout.
@@ -189,6 +255,10 @@ func (s *stagingFlags) rollOut(ctx context.Context, devs []plan.Device, skipped 
 	var al *audit.Log
 	if s.auditFile != "" {
 		var err error
+		if err = os.MkdirAll(filepath.Dir(s.auditFile), 0o750); err != nil {
+			fmt.Fprintf(stderr, "lossless apply: open audit log: %v\n", err)
+			return 1
+		}
 		if al, err = audit.Open(s.auditFile); err != nil {
 			fmt.Fprintf(stderr, "lossless apply: %v\n", err)
 			return 1

@@ -159,3 +159,18 @@ func TestApplyAuditLogFromIntent(t *testing.T) {
 		}
 	})
 }
+
+// TestApplyExampleRollout: examples/ai-fabric's rollout block turns the
+// health gates on for a plain apply -lab (one gated batch of all eight
+// devices, every vendor's counters read), and -lab leaves its audit_log
+// unwritten, so that trying the example changes nothing in it.
+func TestApplyExampleRollout(t *testing.T) {
+	const example = "../../examples/ai-fabric"
+	r := cli(t, "apply", "-lab", "-auto-approve", "-log-level", "warn", example)
+	if r.code != 0 || !strings.Contains(r.stdout, "batch 1     8 device(s)") || !strings.Contains(r.stdout, "8 applied, 0 unchanged, 0 failed") {
+		t.Fatalf("apply -lab on the example:\n%s", r)
+	}
+	if _, err := os.Stat(filepath.Join(example, "audit")); !os.IsNotExist(err) {
+		t.Errorf("apply -lab wrote the example's audit log: %v", err)
+	}
+}

@@ -10,11 +10,13 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 )
 
-// MaxGateRate is the largest per-second limit a rollout gate accepts:
-// above it a limit can never trip. A PFC pause frame is a minimum-size
-// Ethernet frame, 64 bytes plus 8 of preamble and 12 of inter-frame gap,
-// so an 800 Gb/s port carries at most 800e9 / (84 × 8) ≈ 1.19e9 of them
-// per second (IEEE 802.1Q-2018 Annex N; IEEE 802.3 clause 4.4.2).
+// MaxGateRate is the largest per-second limit a rollout gate accepts, the
+// order of what one port can carry: a limit far above it could never trip.
+// A PFC frame is a 64-byte MAC Control frame (IEEE 802.3-2022 Annex 31D;
+// addresses 12, type 0x8808 2, opcode 0x0101 2, enable vector 2, eight
+// quanta 16, padding 26, FCS 4, as Altera's 10G MAC guide, appendix A.4,
+// draws it), 84 bytes on the wire with preamble and inter-frame gap, so an
+// 800 Gb/s port carries at most 800e9 / (84 × 8) ≈ 1.19e9 per second.
 const MaxGateRate = 1e9
 
 // MaxGateWatchdog is the largest PFC watchdog event limit a rollout gate

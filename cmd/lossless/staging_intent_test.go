@@ -169,6 +169,9 @@ func TestApplyAuditLogFromIntent(t *testing.T) {
 // unwritten, so that trying the example changes nothing in it.
 func TestApplyExampleRollout(t *testing.T) {
 	const example = "../../examples/ai-fabric"
+	if r := cli(t, "apply", "-help"); r.code != 0 || !strings.Contains(r.stdout, "The intent's rollout block gives the defaults of -audit") || !strings.Contains(r.stdout, "a flag\ngiven on the command line wins over it") {
+		t.Errorf("apply -help does not say the intent's rollout block gives the defaults and a flag wins:\n%s", r)
+	}
 	r := cli(t, "apply", "-lab", "-auto-approve", "-log-level", "warn", example)
 	if r.code != 0 || !strings.Contains(r.stdout, "batch 1     8 device(s)") || !strings.Contains(r.stdout, "8 applied, 0 unchanged, 0 failed") {
 		t.Fatalf("apply -lab on the example:\n%s", r)

@@ -1,8 +1,8 @@
 //go:build ignore
 
 // gen writes all.go: a blank import of every vendor package, one per
-// folder under vendors/ (except all). Run it with `go generate
-// ./vendors/all`.
+// folder under vendors/ (except all and the test-support vendortest).
+// Run it with `go generate ./vendors/all`.
 package main
 
 import (
@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 func main() {
@@ -22,7 +23,9 @@ func main() {
 	}
 	var names []string
 	for _, d := range dirs {
-		if !d.IsDir() || d.Name() == "all" || d.Name() == "testdata" {
+		// A folder named …test (vendortest) is test support, not a
+		// driver: only tests import it.
+		if !d.IsDir() || d.Name() == "all" || d.Name() == "testdata" || strings.HasSuffix(d.Name(), "test") {
 			continue
 		}
 		if m, _ := filepath.Glob(filepath.Join("..", d.Name(), "*.go")); len(m) > 0 {

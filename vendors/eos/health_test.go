@@ -1,12 +1,12 @@
 package eos
 
 import (
-	"bytes"
 	"os"
 	"testing"
 
 	"github.com/lossless-net/lossless/lab/device"
 	"github.com/lossless-net/lossless/vendors"
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 func TestParseCountersReference(t *testing.T) {
@@ -45,45 +45,12 @@ func TestCountersLabAndRevert(t *testing.T) {
 	want := document(t, string(canon))
 	drv, ch := plan(t, ctx, tgt, want)
 	port := "Ethernet1"
-	n.Device().(device.CounterDevice).Counters().Add(port, device.PortCounters{PauseTx: [8]uint64{3: 99}})
-	n.Faults().Update(func(f *device.Faults) { f.ClimbAfterChange = true })
-	h := drv.(vendors.Health)
-	before, err := h.Counters(ctx, []string{port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if before[port].Pause() != 99 || before[port].Watchdog != 0 {
-		t.Fatalf("before: %+v", before[port])
-	}
-	run0, err := drv.Running(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rv := drv.(vendors.Reverter)
-	mark, err := rv.Mark(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	after, err := h.Counters(ctx, []string{port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if after[port].Pause() <= before[port].Pause() || after[port].Watchdog == 0 {
-		t.Errorf("after the change, counters did not climb: %+v", after[port])
-	}
-	if err := rv.Revert(ctx, mark); err != nil {
-		t.Fatal(err)
-	}
-	run1, err := drv.Running(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(run0, run1) {
-		t.Errorf("Revert did not restore the config byte for byte:\n%s\n---\n%s", run0, run1)
-	}
+	rv, mark := vendortest.CountersAndRevert(t, ctx, vendortest.Counters{
+		Node: n, Driver: drv, Change: ch, Port: port,
+		Seed:   device.PortCounters{PauseTx: [8]uint64{3: 99}},
+		Before: func(c vendors.PortCounters) bool { return c.Pause() == 99 },
+		Dump:   true,
+	})
 	if err := rv.Forget(ctx, mark); err == nil {
 		t.Error("the checkpoint is still there after Revert")
 	}

@@ -3,10 +3,7 @@ package eos
 import (
 	"bytes"
 	"context"
-	"errors"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,27 +15,13 @@ import (
 	"github.com/lossless-net/lossless/lab/device"
 	_ "github.com/lossless-net/lossless/lab/eos"
 	"github.com/lossless-net/lossless/vendors"
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // startLab starts a lab with one EOS device seeded with seed and returns
 // the node and a target that trusts its host key.
 func startLab(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
-	t.Helper()
-	l, err := lab.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = l.Close() })
-	n, err := l.Add(Vendor, "leaf1", seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kh := filepath.Join(t.TempDir(), "known_hosts")
-	if err := l.WriteKnownHosts(kh); err != nil {
-		t.Fatal(err)
-	}
-	return n, vendors.Target{Device: "leaf1", Vendor: Vendor, Address: "127.0.0.1", Port: n.Port(),
-		Login: vendors.Login{User: lab.DefaultUser, Password: lab.DefaultPassword, KnownHosts: kh}}
+	return vendortest.StartLab(t, Vendor, seed)
 }
 
 // running is the lab's full running config, as show running-config
@@ -100,22 +83,10 @@ func inside(t *testing.T, text string, desired *config.Document) (got, want stri
 	return print(ordered(newScope(w, all).filter(all, w), w)), print(w)
 }
 
+// plan dials tgt, reads its running config and diffs it against
+// desired.
 func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
-	t.Helper()
-	drv, err := Dial(ctx, tgt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = drv.Close() })
-	run, err := drv.Running(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := drv.Diff(run, desired)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return drv, ch
+	return vendortest.Plan(t, ctx, Dial, tgt, desired)
 }
 
 // TestApplyConverges: from a running config with stale thresholds, an
@@ -318,29 +289,7 @@ func TestConfirmTimeout(t *testing.T) {
 // TestHostKey: an unknown or changed host key is refused unless the
 // insecure option is set.
 func TestHostKey(t *testing.T) {
-	ctx := t.Context()
-	n, tgt := startLab(t, nil)
-	empty := filepath.Join(t.TempDir(), "empty")
-	if err := os.WriteFile(empty, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	unknown := tgt
-	unknown.Login.KnownHosts = empty
-	var he *vendors.HostKeyError
-	if _, err := Dial(ctx, unknown); !errors.As(err, &he) || he.Changed {
-		t.Errorf("unknown host key: got %v, want a HostKeyError (unknown)", err)
-	}
-	n.Faults().Update(func(f *device.Faults) { f.ChangeHostKey = true })
-	if _, err := Dial(ctx, tgt); !errors.As(err, &he) || !he.Changed {
-		t.Errorf("changed host key: got %v, want a HostKeyError (changed)", err)
-	}
-	insecure := tgt
-	insecure.Login.InsecureIgnoreHostKey = true
-	drv, err := Dial(ctx, insecure)
-	if err != nil {
-		t.Fatalf("insecure dial: %v", err)
-	}
-	_ = drv.Close()
+	vendortest.HostKey(t, Vendor, Dial, false)
 }
 
 // TestRunning: two reads of an unchanged device give the same bytes (the

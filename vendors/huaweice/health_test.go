@@ -6,6 +6,7 @@ import (
 
 	"github.com/lossless-net/lossless/lab/device"
 	"github.com/lossless-net/lossless/vendors"
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // refDCBPFC is reference/huawei-ce.md "Counters for health checks":
@@ -46,46 +47,13 @@ func TestCountersLabAndRevert(t *testing.T) {
 	ctx := t.Context()
 	drv, ch := plan(t, ctx, tgt, canonical(t))
 	port := "100GE1/0/1"
-	n.Device().(device.CounterDevice).Counters().Add(port, device.PortCounters{PauseRx: [8]uint64{3: 42}})
-	n.Faults().Update(func(f *device.Faults) { f.ClimbAfterChange = true })
-	h := drv.(vendors.Health)
-	before, err := h.Counters(ctx, []string{port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if before[port].PauseRx[3] != 42 || before[port].Watchdog != 0 {
-		t.Fatalf("before: %+v", before[port])
-	}
-	run0, err := drv.Running(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rv := drv.(vendors.Reverter)
-	mark, err := rv.Mark(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	after, err := h.Counters(ctx, []string{port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if after[port].Pause() <= before[port].Pause() || after[port].Watchdog == 0 {
-		t.Errorf("after the change, counters did not climb: %+v", after[port])
-	}
-	if err := rv.Revert(ctx, mark); err != nil {
-		t.Fatal(err)
-	}
-	run1, err := drv.Running(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(run0, run1) {
-		t.Errorf("Revert did not restore the config byte for byte:\n%s\n---\n%s", run0, run1)
-	}
-	if _, err := h.Counters(ctx, []string{"100GE1/0/99"}); err == nil {
+	vendortest.CountersAndRevert(t, ctx, vendortest.Counters{
+		Node: n, Driver: drv, Change: ch, Port: port,
+		Seed:   device.PortCounters{PauseRx: [8]uint64{3: 42}},
+		Before: func(c vendors.PortCounters) bool { return c.PauseRx[3] == 42 },
+		Dump:   true,
+	})
+	if _, err := drv.(vendors.Health).Counters(ctx, []string{"100GE1/0/99"}); err == nil {
 		t.Error("a port the switch does not have was read")
 	}
 }

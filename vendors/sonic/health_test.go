@@ -1,11 +1,11 @@
 package sonic
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/lossless-net/lossless/lab/device"
 	"github.com/lossless-net/lossless/vendors"
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // Reference/sonic.md "Counters for health checks" test outputs.
@@ -54,43 +54,10 @@ func TestCountersLabAndRevert(t *testing.T) {
 	ctx := t.Context()
 	drv, ch := plan(t, ctx, tgt, canonical(t))
 	port := "Ethernet0"
-	n.Device().(device.CounterDevice).Counters().Add(port, device.PortCounters{PauseTx: [8]uint64{3: 1234567}})
-	n.Faults().Update(func(f *device.Faults) { f.ClimbAfterChange = true })
-	h := drv.(vendors.Health)
-	before, err := h.Counters(ctx, []string{port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if before[port].PauseTx[3] != 1234567 || before[port].Watchdog != 0 {
-		t.Fatalf("before: %+v", before[port])
-	}
-	run0, err := drv.Running(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rv := drv.(vendors.Reverter)
-	mark, err := rv.Mark(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	after, err := h.Counters(ctx, []string{port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if after[port].Pause() <= before[port].Pause() || after[port].Watchdog == 0 {
-		t.Errorf("after the change, counters did not climb: %+v", after[port])
-	}
-	if err := rv.Revert(ctx, mark); err != nil {
-		t.Fatal(err)
-	}
-	run1, err := drv.Running(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(run0, run1) {
-		t.Error("Revert did not restore the config byte for byte")
-	}
+	vendortest.CountersAndRevert(t, ctx, vendortest.Counters{
+		Node: n, Driver: drv, Change: ch, Port: port,
+		Seed:   device.PortCounters{PauseTx: [8]uint64{3: 1234567}},
+		Before: func(c vendors.PortCounters) bool { return c.PauseTx[3] == 1234567 },
+		Dump:   false,
+	})
 }

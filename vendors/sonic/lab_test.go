@@ -3,7 +3,6 @@ package sonic
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	_ "github.com/lossless-net/lossless/lab/sonic"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 	"github.com/lossless-net/lossless/vendors"
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // canonical is the SONiC rendering of the canonical intent
@@ -44,22 +44,7 @@ func document(t testing.TB, text []byte) *config.Document {
 // startLab starts a lab with one SONiC device seeded with seed and returns
 // the node and a target that trusts its host key.
 func startLab(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
-	t.Helper()
-	l, err := lab.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = l.Close() })
-	n, err := l.Add(Vendor, "leaf1", seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kh := filepath.Join(t.TempDir(), "known_hosts")
-	if err := l.WriteKnownHosts(kh); err != nil {
-		t.Fatal(err)
-	}
-	return n, vendors.Target{Device: "leaf1", Vendor: Vendor, Address: "127.0.0.1", Port: n.Port(),
-		Login: vendors.Login{User: lab.DefaultUser, Password: lab.DefaultPassword, KnownHosts: kh}}
+	return vendortest.StartLab(t, Vendor, seed)
 }
 
 // dbOf is the lab device's whole CONFIG_DB.
@@ -91,22 +76,10 @@ func outside(t *testing.T, db config.DB, desired *config.Document) string {
 	return string(render.Text(out))
 }
 
+// plan dials tgt, reads its running config and diffs it against
+// desired.
 func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
-	t.Helper()
-	drv, err := Dial(ctx, tgt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = drv.Close() })
-	run, err := drv.Running(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := drv.Diff(run, desired)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return drv, ch
+	return vendortest.Plan(t, ctx, Dial, tgt, desired)
 }
 
 // TestApplyConverges: for the canonical rendering and the ai-fabric
@@ -271,29 +244,7 @@ func cloneDB(db config.DB) config.DB {
 // TestHostKey: an unknown or changed host key is refused unless the
 // insecure option is set.
 func TestHostKey(t *testing.T) {
-	ctx := t.Context()
-	n, tgt := startLab(t, nil)
-	empty := filepath.Join(t.TempDir(), "empty")
-	if err := os.WriteFile(empty, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	unknown := tgt
-	unknown.Login.KnownHosts = empty
-	var he *vendors.HostKeyError
-	if _, err := Dial(ctx, unknown); !errors.As(err, &he) || he.Changed {
-		t.Errorf("unknown host key: got %v, want a HostKeyError (unknown)", err)
-	}
-	n.Faults().Update(func(f *device.Faults) { f.ChangeHostKey = true })
-	if _, err := Dial(ctx, tgt); !errors.As(err, &he) || !he.Changed {
-		t.Errorf("changed host key: got %v, want a HostKeyError (changed)", err)
-	}
-	insecure := tgt
-	insecure.Login.InsecureIgnoreHostKey = true
-	drv, err := Dial(ctx, insecure)
-	if err != nil {
-		t.Fatalf("insecure dial: %v", err)
-	}
-	_ = drv.Close()
+	vendortest.HostKey(t, Vendor, Dial, false)
 }
 
 // TestDropAnywhere: wherever the connection drops during an apply (the

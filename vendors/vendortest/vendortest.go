@@ -1,0 +1,173 @@
+// Package vendortest is the lab-test harness the vendor drivers' tests
+// share: starting a lab with one seeded device, the target that trusts its
+// host key, planning against it, and the checks every driver must pass
+// (host-key refusal, counters climbing and Revert restoring the config).
+//
+// It is for tests only: it imports the lab, which no production binary
+// may carry, so only _test.go files import it (TestOnlyTestsImport checks
+// that).
+package vendortest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/lab"
+	"github.com/lossless-net/lossless/lab/device"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// DeviceName is the name of the device StartLab adds, and the name a
+// driver's errors must carry.
+const DeviceName = "leaf1"
+
+// StartLab starts a lab with one device of vendor, named DeviceName and
+// seeded with seed, and returns the node and a target that trusts its
+// host key. The lab closes when t ends.
+func StartLab(t *testing.T, vendor string, seed []byte) (*lab.Node, vendors.Target) {
+	t.Helper()
+	l, err := lab.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	n, err := l.Add(vendor, DeviceName, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kh := filepath.Join(t.TempDir(), "known_hosts")
+	if err := l.WriteKnownHosts(kh); err != nil {
+		t.Fatal(err)
+	}
+	return n, vendors.Target{Device: DeviceName, Vendor: vendor, Address: "127.0.0.1", Port: n.Port(),
+		Login: vendors.Login{User: lab.DefaultUser, Password: lab.DefaultPassword, KnownHosts: kh}}
+}
+
+// Plan dials tgt with dial, reads its running config and diffs it against
+// desired; the driver closes when t ends.
+func Plan(t *testing.T, ctx context.Context, dial vendors.DialFunc, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
+	t.Helper()
+	drv, err := dial(ctx, tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = drv.Close() })
+	run, err := drv.Running(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := drv.Diff(run, desired)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return drv, ch
+}
+
+// HostKey checks that dial refuses an unknown host key and a changed one
+// (with a HostKeyError saying which, and for a changed key, when hint is
+// set, naming the option that overrides it), and accepts either with the
+// insecure option set. It starts its own lab of vendor.
+func HostKey(t *testing.T, vendor string, dial vendors.DialFunc, hint bool) {
+	t.Helper()
+	ctx := t.Context()
+	n, tgt := StartLab(t, vendor, nil)
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unknown := tgt
+	unknown.Login.KnownHosts = empty
+	var he *vendors.HostKeyError
+	if _, err := dial(ctx, unknown); !errors.As(err, &he) || he.Changed {
+		t.Errorf("unknown host key: got %v, want a HostKeyError (unknown)", err)
+	}
+	n.Faults().Update(func(f *device.Faults) { f.ChangeHostKey = true })
+	if _, err := dial(ctx, tgt); !errors.As(err, &he) || !he.Changed {
+		t.Errorf("changed host key: got %v, want a HostKeyError (changed)", err)
+	} else if hint && !strings.Contains(err.Error(), "-insecure-ignore-host-key") {
+		t.Errorf("error does not say how to override: %v", err)
+	}
+	insecure := tgt
+	insecure.Login.InsecureIgnoreHostKey = true
+	drv, err := dial(ctx, insecure)
+	if err != nil {
+		t.Fatalf("insecure dial: %v", err)
+	}
+	_ = drv.Close()
+}
+
+// Counters is what CountersAndRevert needs: a driver planned against a
+// lab node, the change to apply, and the port whose counters it seeds.
+type Counters struct {
+	Node   *lab.Node
+	Driver vendors.Driver
+	Change *vendors.Change
+	Port   string
+	// Seed is added to the port's lab counters before the first read.
+	Seed device.PortCounters
+	// Before reports whether the first read shows the seeded counters.
+	Before func(c vendors.PortCounters) bool
+	// Dump, when set, prints both configs when Revert does not restore
+	// the first byte for byte.
+	Dump bool
+}
+
+// CountersAndRevert checks that the driver reads the seeded counters of
+// c.Port, that they climb after applying c.Change with the lab's
+// ClimbAfterChange fault, and that Revert to a Mark taken before the
+// apply restores the running config byte for byte. It returns the
+// Reverter and the mark for the vendor's own further checks.
+func CountersAndRevert(t *testing.T, ctx context.Context, c Counters) (vendors.Reverter, string) {
+	t.Helper()
+	port, drv := c.Port, c.Driver
+	c.Node.Device().(device.CounterDevice).Counters().Add(port, c.Seed)
+	c.Node.Faults().Update(func(f *device.Faults) { f.ClimbAfterChange = true })
+	h := drv.(vendors.Health)
+	before, err := h.Counters(ctx, []string{port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Before(before[port]) || before[port].Watchdog != 0 {
+		t.Fatalf("before: %+v", before[port])
+	}
+	run0, err := drv.Running(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv := drv.(vendors.Reverter)
+	mark, err := rv.Mark(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := drv.Apply(ctx, c.Change, vendors.ApplyOptions{}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	after, err := h.Counters(ctx, []string{port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after[port].Pause() <= before[port].Pause() || after[port].Watchdog == 0 {
+		t.Errorf("after the change, counters did not climb: %+v", after[port])
+	}
+	if err := rv.Revert(ctx, mark); err != nil {
+		t.Fatal(err)
+	}
+	run1, err := drv.Running(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(run0, run1) {
+		if c.Dump {
+			t.Errorf("Revert did not restore the config byte for byte:\n%s\n---\n%s", run0, run1)
+		} else {
+			t.Error("Revert did not restore the config byte for byte")
+		}
+	}
+	return rv, mark
+}

@@ -5,10 +5,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 func commands(t *testing.T, running, desired string) []string {
@@ -358,7 +359,7 @@ func BenchmarkDiff10k(b *testing.B) {
 	running, desired := bigConfigs(b, 10_000)
 	doc := document(b, desired)
 	b.SetBytes(int64(len(running)))
-	cpu := cpuTime()
+	cpu := vendortest.CPUTime()
 	for b.Loop() {
 		ch, err := Diff("leaf1", running, doc)
 		if err != nil || ch.Empty() {
@@ -367,16 +368,7 @@ func BenchmarkDiff10k(b *testing.B) {
 	}
 	// On a shared machine wall time includes waiting for a core; the
 	// process CPU time per op (GC included) is the work itself.
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime is the process's user+system CPU time in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	b.ReportMetric(float64(vendortest.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // bigConfigs returns a running config of about lines lines (ports with

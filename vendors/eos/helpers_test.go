@@ -1,28 +1,18 @@
 package eos
 
 import (
-	"os"
 	"testing"
 
 	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // readFile returns a testdata file's text.
 func readFile(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return string(vendortest.Testdata(t, name))
 }
 
 // document is text as a desired EOS document.
 func document(t testing.TB, text string) *config.Document {
-	t.Helper()
-	tree, err := Parse([]byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &config.Document{Device: "leaf1", Format: config.CLI, Tree: tree, Text: []byte(text)}
+	return vendortest.CLIDocument(t, Parse, text)
 }

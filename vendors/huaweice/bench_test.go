@@ -3,8 +3,9 @@ package huaweice
 import (
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // BenchmarkDiff10k parses a 10,000-line display current-configuration
@@ -14,7 +15,7 @@ func BenchmarkDiff10k(b *testing.B) {
 	running, desired := bigConfigs(b, 10_000)
 	doc := document(b, desired)
 	b.SetBytes(int64(len(running)))
-	cpu := cpuTime()
+	cpu := vendortest.CPUTime()
 	for b.Loop() {
 		ch, err := Diff("leaf1", running, doc)
 		if err != nil || ch.Empty() {
@@ -23,7 +24,7 @@ func BenchmarkDiff10k(b *testing.B) {
 	}
 	// On a shared machine wall time includes waiting for a core; the
 	// process CPU time per op (GC included) is the work itself.
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(vendortest.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // TestBigConfig: the benchmark's input is what it claims, and its change
@@ -47,15 +48,6 @@ func TestBigConfig(t *testing.T) {
 	if stale == 0 || len(ch.Commands) != 3+3*stale {
 		t.Errorf("%d commands, %d stale ports:\n%s", len(ch.Commands), stale, strings.Join(ch.Commands, "\n"))
 	}
-}
-
-// cpuTime is the process's user+system CPU time in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // bigConfigs returns a running config of about lines lines (display

@@ -7,17 +7,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // canonicalText is reference/huawei-ce.md §1.1 (family B), the desired
 // config of these tests.
 func canonicalText(t testing.TB) string {
-	t.Helper()
-	b, err := os.ReadFile("testdata/canonical.cfg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return string(vendortest.Testdata(t, "canonical.cfg"))
 }
 
 func commands(t *testing.T, running, desired string) []string {

@@ -6,20 +6,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // canonicalText is reference/nxos.md §1, the desired config of these tests.
 func canonicalText(t testing.TB) string {
-	t.Helper()
-	b, err := os.ReadFile("testdata/canonical.cfg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return string(vendortest.Testdata(t, "canonical.cfg"))
 }
 
 func commands(t *testing.T, running, desired string) []string {
@@ -233,7 +229,7 @@ func BenchmarkDiff10k(b *testing.B) {
 	running, desired := bigConfigs(b, 10_000)
 	doc := document(b, desired)
 	b.SetBytes(int64(len(running)))
-	cpu := cpuTime()
+	cpu := vendortest.CPUTime()
 	for b.Loop() {
 		ch, err := Diff("leaf1", running, doc)
 		if err != nil || ch.Empty() {
@@ -242,16 +238,7 @@ func BenchmarkDiff10k(b *testing.B) {
 	}
 	// On a shared machine wall time includes waiting for a core; the
 	// process CPU time per op (GC included) is the work itself.
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime is the process's user+system CPU time in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	b.ReportMetric(float64(vendortest.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // bigConfigs returns a running config of about lines lines (the canonical

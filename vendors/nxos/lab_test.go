@@ -28,21 +28,12 @@ import (
 // canonical is the rendering of reference/nxos.md §1 as a desired
 // document.
 func canonical(t testing.TB) *config.Document {
-	t.Helper()
-	b, err := os.ReadFile("testdata/canonical.cfg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return document(t, string(b))
+	return document(t, canonicalText(t))
 }
 
+// document is text as a desired CLI document.
 func document(t testing.TB, text string) *config.Document {
-	t.Helper()
-	tree, err := Parse([]byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &config.Document{Device: "leaf1", Format: config.CLI, Tree: tree, Text: []byte(text)}
+	return vendortest.CLIDocument(t, Parse, text)
 }
 
 // startLab starts a lab with one NX-OS device seeded with seed and returns

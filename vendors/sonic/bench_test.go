@@ -10,6 +10,7 @@ import (
 
 	"github.com/lossless-net/lossless/config"
 	render "github.com/lossless-net/lossless/renderers/sonic"
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // fleetRendering is the canonical rendering spread over ports managed
@@ -110,7 +111,7 @@ func benchDiff(b *testing.B, want *config.Document, running []byte) {
 	b.ReportAllocs()
 	// The machine may be shared: CPU time per op (all threads, GC
 	// included) says what the work costs apart from waiting for a core.
-	cpu0 := cpuTime()
+	cpu0 := vendortest.CPUTime()
 	n := 0
 	for b.Loop() {
 		if _, err := Diff("leaf1", running, want); err != nil {
@@ -118,7 +119,7 @@ func benchDiff(b *testing.B, want *config.Document, running []byte) {
 		}
 		n++
 	}
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := vendortest.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(bytes.Count(running, []byte("\n"))), "lines")

@@ -24,12 +24,7 @@ import (
 // (golden/canonical/want/sonic1.json, reference/sonic.md §5 without the
 // platform's rows).
 func canonical(t testing.TB) *config.Document {
-	t.Helper()
-	b, err := os.ReadFile("testdata/canonical.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return document(t, b)
+	return document(t, vendortest.Testdata(t, "canonical.json"))
 }
 
 func document(t testing.TB, text []byte) *config.Document {

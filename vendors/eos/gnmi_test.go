@@ -16,6 +16,7 @@ import (
 	gnmitarget "github.com/lossless-net/lossless/lab/gnmi"
 	"github.com/lossless-net/lossless/ocqos"
 	"github.com/lossless-net/lossless/vendors"
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // startGNMI starts a lab EOS device reachable over SSH (the node) and
@@ -23,7 +24,7 @@ import (
 // faults); it returns the node, the gNMI target and the SSH target.
 func startGNMI(t *testing.T, seed []byte) (*lab.Node, vendors.Target, vendors.Target) {
 	t.Helper()
-	n, ssh := startLab(t, seed)
+	n, ssh := vendortest.StartLab(t, Vendor, seed)
 	return n, serveGNMI(t, n, n.Device(), ssh), ssh
 }
 
@@ -105,7 +106,7 @@ func TestGNMIConverges(t *testing.T) {
 			n, tgt, ssh := startGNMI(t, seed)
 			before := running(n)
 			drv, ch := gnmiPlan(t, tgt, text)
-			_, sshCh := plan(t, ctx, ssh, want)
+			_, sshCh := vendortest.Plan(t, ctx, Dial, ssh, want)
 			if strings.Join(ch.Commands, "\n") != strings.Join(sshCh.Commands, "\n") || ch.Diff != sshCh.Diff {
 				t.Fatalf("the gNMI change differs from the SSH one:\ngnmi:\n%s\nssh:\n%s", strings.Join(ch.Commands, "\n"), strings.Join(sshCh.Commands, "\n"))
 			}
@@ -133,7 +134,7 @@ func TestGNMIConverges(t *testing.T) {
 			if _, again := gnmiPlan(t, tgt, text); !again.Empty() {
 				t.Errorf("gNMI plan after apply is not empty:\n%s", again.Diff)
 			}
-			if _, again := plan(t, ctx, ssh, want); !again.Empty() {
+			if _, again := vendortest.Plan(t, ctx, Dial, ssh, want); !again.Empty() {
 				t.Errorf("SSH plan after the gNMI apply is not empty:\n%s", again.Diff)
 			}
 			// Idempotence: the empty change sends nothing.

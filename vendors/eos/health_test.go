@@ -40,10 +40,10 @@ func TestCountersLabAndRevert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, tgt := startLab(t, LabSeed(canon))
+	n, tgt := vendortest.StartLab(t, Vendor, LabSeed(canon))
 	ctx := t.Context()
 	want := document(t, string(canon))
-	drv, ch := plan(t, ctx, tgt, want)
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 	port := "Ethernet1"
 	rv, mark := vendortest.CountersAndRevert(t, ctx, vendortest.Counters{
 		Node: n, Driver: drv, Change: ch, Port: port,

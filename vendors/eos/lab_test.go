@@ -2,7 +2,6 @@ package eos
 
 import (
 	"bytes"
-	"context"
 	"log/slog"
 	"slices"
 	"strings"
@@ -17,12 +16,6 @@ import (
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
-
-// startLab starts a lab with one EOS device seeded with seed and returns
-// the node and a target that trusts its host key.
-func startLab(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
-	return vendortest.StartLab(t, Vendor, seed)
-}
 
 // running is the lab's full running config, as show running-config
 // prints it.
@@ -83,12 +76,6 @@ func inside(t *testing.T, text string, desired *config.Document) (got, want stri
 	return print(ordered(newScope(w, all).filter(all, w), w)), print(w)
 }
 
-// plan dials tgt, reads its running config and diffs it against
-// desired.
-func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
-	return vendortest.Plan(t, ctx, Dial, tgt, desired)
-}
-
 // TestApplyConverges: from a running config with stale thresholds, an
 // extra lossless priority and DSCP map entry, another watchdog timeout
 // and unrelated config, apply converges: inside the scope the device
@@ -121,9 +108,9 @@ func TestApplyConverges(t *testing.T) {
 			if tc.seed != "" {
 				seed = LabSeed([]byte(readFile(t, tc.seed)))
 			}
-			n, tgt := startLab(t, seed)
+			n, tgt := vendortest.StartLab(t, Vendor, seed)
 			before := running(n)
-			drv, ch := plan(t, ctx, tgt, want)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 			if ch.Empty() {
 				t.Fatal("plan is empty against a stale device")
 			}
@@ -141,7 +128,7 @@ func TestApplyConverges(t *testing.T) {
 			if got, want := inside(t, after, want); got != want {
 				t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, want))
 			}
-			if _, again := plan(t, ctx, tgt, want); !again.Empty() {
+			if _, again := vendortest.Plan(t, ctx, Dial, tgt, want); !again.Empty() {
 				t.Errorf("plan after apply is not empty:\n%s\n%q", again.Diff, again.Commands)
 			}
 			if strings.Contains(after, "lossless_") {
@@ -177,28 +164,16 @@ func TestApplyFaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()
 			want := document(t, readFile(t, "canonical.cfg"))
-			n, tgt := startLab(t, LabSeed(want.Text))
+			n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 			before := running(n)
-			drv, ch := plan(t, ctx, tgt, want)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 			n.Faults().Update(func(f *device.Faults) { tc.fault(f, len(ch.Commands)) })
 			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
 			n.Faults().Update(func(f *device.Faults) {
 				f.CloseAfter, f.RejectPattern, f.FailCommit, f.ExpireCommitTimer = 0, "", false, false
 			})
-			if res.Err == nil || res.Applied {
-				t.Fatalf("apply succeeded despite the fault: %+v", res)
-			}
-			if !res.RolledBack {
-				t.Errorf("not rolled back: %v", res.Err)
-			}
-			t.Logf("result: %v", res.Err)
-			msg := res.Err.Error()
-			if !strings.Contains(msg, "leaf1") || !strings.Contains(msg, tc.reason) {
-				t.Errorf("error %q does not name the device and %q", msg, tc.reason)
-			}
-			if got := running(n); got != before {
-				t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, got))
-			}
+			vendortest.Failed(t, res, tc.reason, true)
+			vendortest.Restored(t, before, running(n))
 		})
 	}
 }
@@ -223,11 +198,11 @@ func TestDropAroundConfirm(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()
 			want := document(t, readFile(t, "canonical.cfg"))
-			n, tgt := startLab(t, LabSeed(want.Text))
+			n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 			var log bytes.Buffer
 			tgt.Logger = slog.New(slog.NewTextHandler(&log, nil))
 			before := running(n)
-			drv, ch := plan(t, ctx, tgt, want)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = beforeChange + len(ch.Commands) + tc.after + 4 })
 			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
 			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
@@ -258,9 +233,9 @@ func TestDropAroundConfirm(t *testing.T) {
 func TestNoOpChangeRefused(t *testing.T) {
 	ctx := t.Context()
 	want := document(t, readFile(t, "canonical.cfg"))
-	n, tgt := startLab(t, want.Text)
+	n, tgt := vendortest.StartLab(t, Vendor, want.Text)
 	before := running(n)
-	drv, ch := plan(t, ctx, tgt, want)
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 	ch.Commands = []string{"qos map dscp 48 to traffic-class 6"}
 	res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
 	if res.Err == nil || res.Applied || !res.RolledBack || !strings.Contains(res.Err.Error(), "changes nothing") {
@@ -298,8 +273,8 @@ func TestHostKey(t *testing.T) {
 func TestRunning(t *testing.T) {
 	ctx := t.Context()
 	want := document(t, readFile(t, "canonical.cfg"))
-	n, tgt := startLab(t, LabSeed(want.Text))
-	drv, ch := plan(t, ctx, tgt, want)
+	n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 	again, err := drv.Running(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -327,8 +302,8 @@ func TestRunning(t *testing.T) {
 func TestEmptyChangeSendsNothing(t *testing.T) {
 	ctx := t.Context()
 	want := document(t, readFile(t, "canonical.cfg"))
-	n, tgt := startLab(t, want.Text)
-	drv, ch := plan(t, ctx, tgt, want)
+	n, tgt := vendortest.StartLab(t, Vendor, want.Text)
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 	if !ch.Empty() {
 		t.Fatalf("plan not empty on a converged device: %q", ch.Commands)
 	}

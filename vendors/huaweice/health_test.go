@@ -43,9 +43,9 @@ func TestParseDCBPFCReference(t *testing.T) {
 // climb after a commit with ClimbAfterChange, and Revert rolls the
 // commits since Mark back byte for byte.
 func TestCountersLabAndRevert(t *testing.T) {
-	n, tgt := startLab(t, LabSeed(canonical(t).Text))
+	n, tgt := vendortest.StartLab(t, Vendor, LabSeed(canonical(t).Text))
 	ctx := t.Context()
-	drv, ch := plan(t, ctx, tgt, canonical(t))
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, canonical(t))
 	port := "100GE1/0/1"
 	vendortest.CountersAndRevert(t, ctx, vendortest.Counters{
 		Node: n, Driver: drv, Change: ch, Port: port,

@@ -1,7 +1,6 @@
 package huaweice
 
 import (
-	"context"
 	"log/slog"
 	"os"
 	"strings"
@@ -25,12 +24,6 @@ func canonical(t testing.TB) *config.Document {
 // document is text as a desired CLI document.
 func document(t testing.TB, text string) *config.Document {
 	return vendortest.CLIDocument(t, Parse, text)
-}
-
-// startLab starts a lab with one CloudEngine seeded with seed and returns
-// the node and a target that trusts its host key.
-func startLab(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
-	return vendortest.StartLab(t, Vendor, seed)
 }
 
 // body is the lab's full running config without its header.
@@ -71,12 +64,6 @@ func outside(t *testing.T, running string, desired *config.Document) string {
 	return print(keep)
 }
 
-// plan dials tgt, reads its running config and diffs it against
-// desired.
-func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
-	return vendortest.Plan(t, ctx, Dial, tgt, desired)
-}
-
 // desiredCases are the renderings the convergence test drives the lab to:
 // reference §1.1 (family B), the same with explicit PFC headroom
 // (renderers/huaweice, family B dcb pfc buffer lines), and §1.3 (family A).
@@ -103,9 +90,9 @@ func TestApplyConverges(t *testing.T) {
 	for name, want := range desiredCases(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := t.Context()
-			n, tgt := startLab(t, LabSeed(want.Text))
+			n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 			before := body(n)
-			drv, ch := plan(t, ctx, tgt, want)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 			if ch.Empty() {
 				t.Fatal("plan is empty against a stale device")
 			}
@@ -120,7 +107,7 @@ func TestApplyConverges(t *testing.T) {
 			if got, want := outside(t, after, want), outside(t, before, want); got != want {
 				t.Errorf("config outside the scope changed:\n%s", golden.Unified("before", "after", want, got))
 			}
-			_, again := plan(t, ctx, tgt, want)
+			_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
 			if !again.Empty() {
 				t.Errorf("plan after apply is not empty:\n%s\n%q", again.Diff, again.Commands)
 			}
@@ -159,24 +146,13 @@ func TestApplyFaults(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()
-			n, tgt := startLab(t, LabSeed(want.Text))
+			n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 			before := body(n)
-			drv, ch := plan(t, ctx, tgt, want)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 			n.Faults().Update(tc.fault)
 			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
-			if res.Err == nil || res.Applied {
-				t.Fatalf("apply succeeded despite the fault: %+v", res)
-			}
-			if !res.RolledBack {
-				t.Errorf("not rolled back: %v", res.Err)
-			}
-			msg := res.Err.Error()
-			if !strings.Contains(msg, "leaf1") || !strings.Contains(msg, tc.reason) {
-				t.Errorf("error %q does not name the device and %q", msg, tc.reason)
-			}
-			if got := body(n); got != before {
-				t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, got))
-			}
+			vendortest.Failed(t, res, tc.reason, true)
+			vendortest.Restored(t, before, body(n))
 		})
 	}
 }
@@ -194,11 +170,11 @@ func TestDropAnywhere(t *testing.T) {
 			t.Fatal("apply never succeeded")
 		}
 		var logs strings.Builder
-		n, tgt := startLab(t, LabSeed(want.Text))
+		n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 		tgt.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 		before := body(n)
 		ctx := t.Context()
-		drv, ch := plan(t, ctx, tgt, want)
+		drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 		n.Faults().Update(func(f *device.Faults) { f.CloseAfter = k })
 		res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
 		n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
@@ -206,7 +182,7 @@ func TestDropAnywhere(t *testing.T) {
 		aborted = aborted || strings.Contains(logs.String(), "trial aborted")
 		after := body(n)
 		if res.Err == nil {
-			if _, again := plan(t, ctx, tgt, want); !again.Empty() {
+			if _, again := vendortest.Plan(t, ctx, Dial, tgt, want); !again.Empty() {
 				t.Errorf("after %d lines: apply reported success but the device differs:\n%s", k, again.Diff)
 			}
 			if strings.Contains(logs.String(), "confirmed before the session dropped") {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lossless-net/lossless/lab/device"
 	"github.com/lossless-net/lossless/vendors"
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // pfcDetail is reference/nxos.md "Counters for health checks": the Nexus
@@ -66,7 +67,7 @@ func TestParseCountersReference(t *testing.T) {
 // ports; after a change with ClimbAfterChange the RoCE priority's pause
 // frames and the watchdog climb.
 func TestCountersLab(t *testing.T) {
-	n, target := startLab(t, nil)
+	n, target := vendortest.StartLab(t, Vendor, nil)
 	n.Device().(device.CounterDevice).Counters().Add("Ethernet1/2", device.PortCounters{PauseRx: [8]uint64{3: 7}})
 	n.Faults().Update(func(f *device.Faults) { f.ClimbAfterChange = true })
 	ctx := t.Context()
@@ -106,7 +107,7 @@ func configure(ctx context.Context, drv vendors.Driver, lines ...string) error {
 
 // TestMarkRevert: Revert puts back the exact config saved by Mark.
 func TestMarkRevert(t *testing.T) {
-	_, target := startLab(t, LabSeed(canonical(t).Text))
+	_, target := vendortest.StartLab(t, Vendor, LabSeed(canonical(t).Text))
 	ctx := t.Context()
 	drv, err := Dial(ctx, target)
 	if err != nil {

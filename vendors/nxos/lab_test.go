@@ -1,7 +1,6 @@
 package nxos
 
 import (
-	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
@@ -34,12 +33,6 @@ func canonical(t testing.TB) *config.Document {
 // document is text as a desired CLI document.
 func document(t testing.TB, text string) *config.Document {
 	return vendortest.CLIDocument(t, Parse, text)
-}
-
-// startLab starts a lab with one NX-OS device seeded with seed and returns
-// the node and a target that trusts its host key.
-func startLab(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
-	return vendortest.StartLab(t, Vendor, seed)
 }
 
 // body is the lab's full running config without its header.
@@ -77,12 +70,6 @@ func outside(t *testing.T, running string, desired *config.Document) string {
 	return print(keep)
 }
 
-// plan dials tgt, reads its running config and diffs it against
-// desired.
-func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
-	return vendortest.Plan(t, ctx, Dial, tgt, desired)
-}
-
 // TestApplyConverges: from a running config with stale thresholds, an
 // extra class, an extra PFC global and unrelated config, apply converges:
 // inside the scope the device equals the rendering, outside it nothing
@@ -90,9 +77,9 @@ func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config
 func TestApplyConverges(t *testing.T) {
 	ctx := t.Context()
 	want := canonical(t)
-	n, tgt := startLab(t, LabSeed(want.Text))
+	n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 	before := body(n)
-	drv, ch := plan(t, ctx, tgt, want)
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 	if ch.Empty() {
 		t.Fatal("plan is empty against a stale device")
 	}
@@ -107,7 +94,7 @@ func TestApplyConverges(t *testing.T) {
 	if got, want := outside(t, after, want), outside(t, before, want); got != want {
 		t.Errorf("config outside the scope changed:\n--- before\n%s--- after\n%s", want, got)
 	}
-	_, again := plan(t, ctx, tgt, want)
+	_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
 	if !again.Empty() {
 		t.Errorf("plan after apply is not empty:\n%s\n%q", again.Diff, again.Commands)
 	}
@@ -147,24 +134,13 @@ func TestApplyFaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()
 			want := canonical(t)
-			n, tgt := startLab(t, LabSeed(want.Text))
+			n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 			before := body(n)
 			n.Faults().Update(tc.fault)
-			drv, ch := plan(t, ctx, tgt, want)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
-			if res.Err == nil || res.Applied {
-				t.Fatalf("apply succeeded despite the fault: %+v", res)
-			}
-			if res.RolledBack != tc.rollback {
-				t.Errorf("rolled back = %v, want %v: %v", res.RolledBack, tc.rollback, res.Err)
-			}
-			msg := res.Err.Error()
-			if !strings.Contains(msg, "leaf1") || !strings.Contains(msg, tc.reason) {
-				t.Errorf("error %q does not name the device and %q", msg, tc.reason)
-			}
-			if got := body(n); got != before {
-				t.Errorf("device not back at its pre-apply config:\n--- before\n%s--- after\n%s", before, got)
-			}
+			vendortest.Failed(t, res, tc.reason, tc.rollback)
+			vendortest.Restored(t, before, body(n))
 		})
 	}
 }
@@ -184,16 +160,16 @@ func TestDropAnywhere(t *testing.T) {
 	for k := 1; k <= 18; k++ {
 		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
 			ctx := t.Context()
-			n, tgt := startLab(t, LabSeed(want.Text))
+			n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 			before := body(n)
-			drv, ch := plan(t, ctx, tgt, want)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = planLines + k })
 			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
 			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
 			after := body(n)
 			t.Logf("result: applied=%v rolled back=%v err=%v", res.Applied, res.RolledBack, res.Err)
 			if res.Err == nil {
-				if _, again := plan(t, ctx, tgt, want); !again.Empty() {
+				if _, again := vendortest.Plan(t, ctx, Dial, tgt, want); !again.Empty() {
 					t.Errorf("apply reported success but the device differs:\n%s", again.Diff)
 				}
 				return
@@ -285,7 +261,7 @@ func TestKeyAuth(t *testing.T) {
 // rejections naming the line, through this package's platform definition.
 func TestErrorsAreRejections(t *testing.T) {
 	want := canonical(t)
-	_, tgt := startLab(t, want.Text)
+	_, tgt := vendortest.StartLab(t, Vendor, want.Text)
 	drv, err := Dial(t.Context(), tgt)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/lossless-net/lossless/lab/device"
 	gnmitarget "github.com/lossless-net/lossless/lab/gnmi"
 	"github.com/lossless-net/lossless/vendors"
+	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 // startGNMI starts a lab SONiC device reachable both over SSH (the node)
@@ -29,7 +30,7 @@ func startGNMI(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
 // startBoth is startGNMI that also returns the node's SSH target.
 func startBoth(t *testing.T, seed []byte) (*lab.Node, vendors.Target, vendors.Target) {
 	t.Helper()
-	n, ssh := startLab(t, seed)
+	n, ssh := vendortest.StartLab(t, Vendor, seed)
 	tg, err := gnmitarget.New(gnmitarget.WithCredentials(lab.DefaultUser, lab.DefaultPassword))
 	if err != nil {
 		t.Fatal(err)
@@ -89,8 +90,8 @@ func TestGNMIConverges(t *testing.T) {
 	before := dbOf(n)
 
 	drv, ch := gnmiPlan(t, tgt, want)
-	_, sshCh := plan(t, ctx, sshTgt, want)
-	sshRun, _ := func() ([]byte, error) { d, _ := plan(t, ctx, sshTgt, want); return d.Running(ctx) }()
+	_, sshCh := vendortest.Plan(t, ctx, Dial, sshTgt, want)
+	sshRun, _ := func() ([]byte, error) { d, _ := vendortest.Plan(t, ctx, Dial, sshTgt, want); return d.Running(ctx) }()
 	gRun, err := drv.Running(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestGNMIConverges(t *testing.T) {
 	if _, again := gnmiPlan(t, tgt, want); !again.Empty() || again.Diff != "" {
 		t.Errorf("gNMI plan after apply is not empty:\n%s", again.Diff)
 	}
-	if _, again := plan(t, ctx, sshTgt, want); !again.Empty() {
+	if _, again := vendortest.Plan(t, ctx, Dial, sshTgt, want); !again.Empty() {
 		t.Errorf("SSH plan after the gNMI apply is not empty:\n%s", again.Diff)
 	}
 	// Idempotence: applying the empty change sends nothing.

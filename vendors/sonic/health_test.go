@@ -50,9 +50,9 @@ func TestCountersLabAndRevert(t *testing.T) {
 	// and watchdog times), as the lab seeds it: from factory defaults the
 	// change would add PFC_WD entries, and the lab's GCU refuses the
 	// rollback's PFC_WD removal on its ASIC (reference/sonic.md §8).
-	n, tgt := startLab(t, LabSeed(canonical(t).Text))
+	n, tgt := vendortest.StartLab(t, Vendor, LabSeed(canonical(t).Text))
 	ctx := t.Context()
-	drv, ch := plan(t, ctx, tgt, canonical(t))
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, canonical(t))
 	port := "Ethernet0"
 	vendortest.CountersAndRevert(t, ctx, vendortest.Counters{
 		Node: n, Driver: drv, Change: ch, Port: port,

@@ -1,7 +1,6 @@
 package sonic
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -36,12 +35,6 @@ func document(t testing.TB, text []byte) *config.Document {
 	return &config.Document{Device: "leaf1", Format: config.ConfigDB, DB: db, Text: text}
 }
 
-// startLab starts a lab with one SONiC device seeded with seed and returns
-// the node and a target that trusts its host key.
-func startLab(t *testing.T, seed []byte) (*lab.Node, vendors.Target) {
-	return vendortest.StartLab(t, Vendor, seed)
-}
-
 // dbOf is the lab device's whole CONFIG_DB.
 func dbOf(n *lab.Node) config.DB { return config.DB(n.Device().(device.ConfigDB).DB()) }
 
@@ -71,12 +64,6 @@ func outside(t *testing.T, db config.DB, desired *config.Document) string {
 	return string(render.Text(out))
 }
 
-// plan dials tgt, reads its running config and diffs it against
-// desired.
-func plan(t *testing.T, ctx context.Context, tgt vendors.Target, desired *config.Document) (vendors.Driver, *vendors.Change) {
-	return vendortest.Plan(t, ctx, Dial, tgt, desired)
-}
-
 // TestApplyConverges: for the canonical rendering and the ai-fabric
 // example's leaf4 (golden/*/want), from a running config with stale thresholds,
 // weights and watchdog times, an extra class, a stale map and unrelated
@@ -97,9 +84,9 @@ func TestApplyConverges(t *testing.T) {
 
 func converge(t *testing.T, want *config.Document) {
 	ctx := t.Context()
-	n, tgt := startLab(t, LabSeed(want.Text))
+	n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 	before := dbOf(n)
-	drv, ch := plan(t, ctx, tgt, want)
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 	if ch.Empty() {
 		t.Fatal("plan is empty against a stale device")
 	}
@@ -115,7 +102,7 @@ func converge(t *testing.T, want *config.Document) {
 	if got, want := outside(t, after, want), outside(t, before, want); got != want {
 		t.Errorf("config outside the scope changed (-before +after):\n%s", cmp.Diff(want, got))
 	}
-	_, again := plan(t, ctx, tgt, want)
+	_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
 	if !again.Empty() || again.Diff != "" {
 		t.Errorf("plan after apply is not empty:\n%s\n%s", again.Diff, again.Patch)
 	}
@@ -180,9 +167,9 @@ func TestApplyFaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()
 			want := canonical(t)
-			n, tgt := startLab(t, LabSeed(want.Text))
+			n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 			before := string(n.Device().Running())
-			drv, ch := plan(t, ctx, tgt, want)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 			switch tc.name {
 			case "connection dropped at apply-patch":
 				lines, _ := patchLines(ch.Patch)
@@ -197,26 +184,14 @@ func TestApplyFaults(t *testing.T) {
 				bad := *want
 				bad.DB = cloneDB(want.DB)
 				bad.DB["PFC_WD"]["Ethernet0"]["detection_time"] = "50"
-				_, ch = plan(t, ctx, tgt, &bad)
+				_, ch = vendortest.Plan(t, ctx, Dial, tgt, &bad)
 			default:
 				n.Faults().Update(tc.fault)
 			}
 			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
 			n.Faults().Update(func(f *device.Faults) { f.CloseAfter, f.FailCommit, f.RejectPattern = 0, false, "" })
-			if res.Err == nil || res.Applied {
-				t.Fatalf("apply succeeded despite the fault: %+v", res)
-			}
-			if res.RolledBack != tc.rollback {
-				t.Errorf("rolled back = %v, want %v: %v", res.RolledBack, tc.rollback, res.Err)
-			}
-			t.Logf("result: %+v", res)
-			msg := res.Err.Error()
-			if !strings.Contains(msg, "leaf1") || !strings.Contains(msg, tc.reason) {
-				t.Errorf("error %q does not name the device and %q", msg, tc.reason)
-			}
-			if got := string(n.Device().Running()); got != before {
-				t.Errorf("device not back at its pre-apply config (-before +after):\n%s", cmp.Diff(before, got))
-			}
+			vendortest.Failed(t, res, tc.reason, tc.rollback)
+			vendortest.Restored(t, before, string(n.Device().Running()))
 		})
 	}
 }
@@ -248,9 +223,9 @@ func TestHostKey(t *testing.T) {
 // desired config or at exactly its pre-apply config.
 func TestDropAnywhere(t *testing.T) {
 	want := canonical(t)
-	probeN, probeTgt := startLab(t, LabSeed(want.Text))
+	probeN, probeTgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 	_ = probeN
-	_, probe := plan(t, t.Context(), probeTgt, want)
+	_, probe := vendortest.Plan(t, t.Context(), Dial, probeTgt, want)
 	lines, err := patchLines(probe.Patch)
 	if err != nil {
 		t.Fatal(err)
@@ -270,16 +245,16 @@ func TestDropAnywhere(t *testing.T) {
 	for _, k := range ks {
 		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
 			ctx := t.Context()
-			n, tgt := startLab(t, LabSeed(want.Text))
+			n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 			before := string(n.Device().Running())
-			drv, ch := plan(t, ctx, tgt, want)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = planLines + k })
 			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
 			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
 			after := string(n.Device().Running())
 			t.Logf("result: applied=%v rolled back=%v err=%v", res.Applied, res.RolledBack, res.Err)
 			if res.Err == nil {
-				if _, again := plan(t, ctx, tgt, want); !again.Empty() {
+				if _, again := vendortest.Plan(t, ctx, Dial, tgt, want); !again.Empty() {
 					t.Errorf("apply reported success but the device differs:\n%s", again.Diff)
 				}
 				return

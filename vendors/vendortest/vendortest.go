@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/lab"
 	"github.com/lossless-net/lossless/lab/device"
 	"github.com/lossless-net/lossless/vendors"
@@ -170,4 +171,31 @@ func CountersAndRevert(t *testing.T, ctx context.Context, c Counters) (vendors.R
 		}
 	}
 	return rv, mark
+}
+
+// Failed checks the result of an apply that a fault must make fail: not
+// applied, rolled back exactly when rollback is set (false: the failure
+// came before any change), and an error that names DeviceName and reason.
+func Failed(t *testing.T, res vendors.Result, reason string, rollback bool) {
+	t.Helper()
+	if res.Err == nil || res.Applied {
+		t.Fatalf("apply succeeded despite the fault: %+v", res)
+	}
+	if res.RolledBack != rollback {
+		t.Errorf("rolled back = %v, want %v: %v", res.RolledBack, rollback, res.Err)
+	}
+	t.Logf("result: %+v", res)
+	msg := res.Err.Error()
+	if !strings.Contains(msg, DeviceName) || !strings.Contains(msg, reason) {
+		t.Errorf("error %q does not name the device and %q", msg, reason)
+	}
+}
+
+// Restored checks that a failed apply left the device at exactly its
+// pre-apply config: after is byte-identical to before.
+func Restored(t *testing.T, before, after string) {
+	t.Helper()
+	if after != before {
+		t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, after))
+	}
 }

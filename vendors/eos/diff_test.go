@@ -358,17 +358,7 @@ func TestParseIndentation(t *testing.T) {
 func BenchmarkDiff10k(b *testing.B) {
 	running, desired := bigConfigs(b, 10_000)
 	doc := document(b, desired)
-	b.SetBytes(int64(len(running)))
-	cpu := vendortest.CPUTime()
-	for b.Loop() {
-		ch, err := Diff("leaf1", running, doc)
-		if err != nil || ch.Empty() {
-			b.Fatal(err, ch.Empty())
-		}
-	}
-	// On a shared machine wall time includes waiting for a core; the
-	// process CPU time per op (GC included) is the work itself.
-	b.ReportMetric(float64(vendortest.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
+	vendortest.BenchDiff(b, Diff, running, doc)
 }
 
 // bigConfigs returns a running config of about lines lines (ports with

@@ -159,27 +159,7 @@ func TestDropAnywhere(t *testing.T) {
 	want := canonical(t)
 	for k := 1; k <= 18; k++ {
 		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
-			ctx := t.Context()
-			n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
-			before := body(n)
-			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
-			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = planLines + k })
-			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
-			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
-			after := body(n)
-			t.Logf("result: applied=%v rolled back=%v err=%v", res.Applied, res.RolledBack, res.Err)
-			if res.Err == nil {
-				if _, again := vendortest.Plan(t, ctx, Dial, tgt, want); !again.Empty() {
-					t.Errorf("apply reported success but the device differs:\n%s", again.Diff)
-				}
-				return
-			}
-			if !strings.Contains(res.Err.Error(), "leaf1") {
-				t.Errorf("error does not name the device: %v", res.Err)
-			}
-			if after != before {
-				t.Errorf("failed apply (%v) left the device changed:\n--- before\n%s--- after\n%s", res.Err, before, after)
-			}
+			vendortest.DropAt(t, Vendor, Dial, LabSeed(want.Text), want, planLines+k, body)
 		})
 	}
 }

@@ -35,6 +35,9 @@ func document(t testing.TB, text []byte) *config.Document {
 	return &config.Document{Device: "leaf1", Format: config.ConfigDB, DB: db, Text: text}
 }
 
+// running is the lab device's whole running config.
+func running(n *lab.Node) string { return string(n.Device().Running()) }
+
 // dbOf is the lab device's whole CONFIG_DB.
 func dbOf(n *lab.Node) config.DB { return config.DB(n.Device().(device.ConfigDB).DB()) }
 
@@ -244,27 +247,7 @@ func TestDropAnywhere(t *testing.T) {
 	}
 	for _, k := range ks {
 		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
-			ctx := t.Context()
-			n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
-			before := string(n.Device().Running())
-			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
-			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = planLines + k })
-			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
-			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
-			after := string(n.Device().Running())
-			t.Logf("result: applied=%v rolled back=%v err=%v", res.Applied, res.RolledBack, res.Err)
-			if res.Err == nil {
-				if _, again := vendortest.Plan(t, ctx, Dial, tgt, want); !again.Empty() {
-					t.Errorf("apply reported success but the device differs:\n%s", again.Diff)
-				}
-				return
-			}
-			if !strings.Contains(res.Err.Error(), "leaf1") {
-				t.Errorf("error does not name the device: %v", res.Err)
-			}
-			if after != before {
-				t.Errorf("failed apply (%v) left the device changed (-before +after):\n%s", res.Err, cmp.Diff(before, after))
-			}
+			vendortest.DropAt(t, Vendor, Dial, LabSeed(want.Text), want, planLines+k, running)
 		})
 	}
 }

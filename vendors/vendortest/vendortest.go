@@ -199,3 +199,50 @@ func Restored(t *testing.T, before, after string) {
 		t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, after))
 	}
 }
+
+// DropAt starts a lab device of vendor seeded with seed, plans want on it
+// and applies the plan with the connection dropped after closeAfter lines
+// (the plan's own lines included). The device must end either at want,
+// with the apply reported a success, or at exactly its pre-apply config
+// as read prints it, with an error naming the device.
+func DropAt(t *testing.T, vendor string, dial vendors.DialFunc, seed []byte, want *config.Document, closeAfter int, read func(*lab.Node) string) {
+	t.Helper()
+	ctx := t.Context()
+	n, tgt := StartLab(t, vendor, seed)
+	before := read(n)
+	drv, ch := Plan(t, ctx, dial, tgt, want)
+	n.Faults().Update(func(f *device.Faults) { f.CloseAfter = closeAfter })
+	res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+	n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
+	after := read(n)
+	t.Logf("result: applied=%v rolled back=%v err=%v", res.Applied, res.RolledBack, res.Err)
+	if res.Err == nil {
+		if _, again := Plan(t, ctx, dial, tgt, want); !again.Empty() {
+			t.Errorf("apply reported success but the device differs:\n%s", again.Diff)
+		}
+		return
+	}
+	if !strings.Contains(res.Err.Error(), DeviceName) {
+		t.Errorf("error does not name the device: %v", res.Err)
+	}
+	if after != before {
+		t.Errorf("failed apply (%v) left the device changed:\n%s", res.Err, golden.Unified("before", "after", before, after))
+	}
+}
+
+// BenchDiff measures diff of running against desired, the parse, scope,
+// diff and remediation of a plan, reporting the process CPU time per op
+// beside the wall time (on a shared machine wall time includes waiting
+// for a core; the CPU time, GC included, is the work itself).
+func BenchDiff(b *testing.B, diff func(device string, running []byte, desired *config.Document) (*vendors.Change, error), running []byte, desired *config.Document) {
+	b.Helper()
+	b.SetBytes(int64(len(running)))
+	cpu := CPUTime()
+	for b.Loop() {
+		ch, err := diff(DeviceName, running, desired)
+		if err != nil || ch.Empty() {
+			b.Fatal(err, ch.Empty())
+		}
+	}
+	b.ReportMetric(float64(CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
+}

@@ -104,13 +104,9 @@ func TestApplyConverges(t *testing.T) {
 				t.Fatalf("apply: %+v\ncommands:\n%s", res, strings.Join(ch.Commands, "\n"))
 			}
 			after := body(n)
-			if got, want := outside(t, after, want), outside(t, before, want); got != want {
-				t.Errorf("config outside the scope changed:\n%s", golden.Unified("before", "after", want, got))
-			}
+			vendortest.OutsideUnchanged(t, outside(t, before, want), outside(t, after, want))
 			_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
-			if !again.Empty() {
-				t.Errorf("plan after apply is not empty:\n%s\n%q", again.Diff, again.Commands)
-			}
+			vendortest.Converged(t, again)
 			famA := familyA(want.Tree)
 			have, _ := parse([]byte(after), famA)
 			wantTree := canonTree(want.Tree, famA)

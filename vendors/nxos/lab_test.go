@@ -91,13 +91,9 @@ func TestApplyConverges(t *testing.T) {
 		t.Fatalf("apply: %+v", res)
 	}
 	after := body(n)
-	if got, want := outside(t, after, want), outside(t, before, want); got != want {
-		t.Errorf("config outside the scope changed:\n--- before\n%s--- after\n%s", want, got)
-	}
+	vendortest.OutsideUnchanged(t, outside(t, before, want), outside(t, after, want))
 	_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
-	if !again.Empty() {
-		t.Errorf("plan after apply is not empty:\n%s\n%q", again.Diff, again.Commands)
-	}
+	vendortest.Converged(t, again)
 	// Inside the scope the device prints the rendering line for line.
 	nodes, _ := Parse([]byte(after))
 	have := canonTree(nodes)

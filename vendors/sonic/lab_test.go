@@ -102,13 +102,9 @@ func converge(t *testing.T, want *config.Document) {
 		t.Fatalf("apply: %+v", res)
 	}
 	after := dbOf(n)
-	if got, want := outside(t, after, want), outside(t, before, want); got != want {
-		t.Errorf("config outside the scope changed (-before +after):\n%s", cmp.Diff(want, got))
-	}
+	vendortest.OutsideUnchanged(t, outside(t, before, want), outside(t, after, want))
 	_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
-	if !again.Empty() || again.Diff != "" {
-		t.Errorf("plan after apply is not empty:\n%s\n%s", again.Diff, again.Patch)
-	}
+	vendortest.Converged(t, again)
 	// Inside the scope the device holds the rendering, key for key.
 	scoped := newScope(want.DB, after).scoped()
 	if d := cmp.Diff(want.DB, scoped); d != "" {

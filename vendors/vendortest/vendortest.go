@@ -246,3 +246,21 @@ func BenchDiff(b *testing.B, diff func(device string, running []byte, desired *c
 	}
 	b.ReportMetric(float64(CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 }
+
+// OutsideUnchanged checks that the config outside lossless' scope, as the
+// vendor's tests print it before and after an apply, is byte-identical.
+func OutsideUnchanged(t *testing.T, before, after string) {
+	t.Helper()
+	if after != before {
+		t.Errorf("config outside the scope changed:\n%s", golden.Unified("before", "after", before, after))
+	}
+}
+
+// Converged checks that again, a plan made after an apply, has nothing
+// left to do: no command, no patch and no diff.
+func Converged(t *testing.T, again *vendors.Change) {
+	t.Helper()
+	if !again.Empty() || again.Diff != "" {
+		t.Errorf("plan after apply is not empty:\n%s\n%q\n%s", again.Diff, again.Commands, again.Patch)
+	}
+}

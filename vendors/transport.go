@@ -41,7 +41,9 @@ const (
 )
 
 // newTransport builds the transport for l. The agent socket is opened here
-// and closed with the transport.
+// and closed with the transport. Host keys are verified against the
+// known_hosts file (or the keys given) unless the user passed the explicit
+// -insecure-ignore-host-key flag.
 func newTransport(l Login) (*sshTransport, error) {
 	t := &sshTransport{}
 	switch {

@@ -47,6 +47,15 @@ type Target struct {
 	Logger *slog.Logger
 }
 
+// Log returns t.Logger, or a logger that discards everything when it is
+// nil, so drivers log without checking.
+func (t Target) Log() *slog.Logger {
+	if t.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return t.Logger
+}
+
 // Session is an SSH CLI session with one device: scrapligo's network
 // driver over scrapligo's standard transport code with our host key and
 // ssh-agent hooks (sshTransport). Every call takes a ctx: cancelling it closes the transport,
@@ -96,10 +105,7 @@ func DialPlatform(ctx context.Context, t Target, plat *Platform) (*Session, erro
 	if t.Address == "" {
 		return nil, fmt.Errorf("connect %s: no address", t.Device)
 	}
-	log := t.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := t.Log()
 	log = log.With("device", t.Device)
 	port := t.Port
 	if port == 0 {

@@ -54,11 +54,7 @@ func DialGNMI(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
 	if err != nil {
 		return nil, err
 	}
-	log := t.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &GNMIDriver{t: t, c: c, log: log.With("device", t.Device, "vendor", Vendor, "transport", "gnmi")}, nil
+	return &GNMIDriver{t: t, c: c, log: t.Log().With("device", t.Device, "vendor", Vendor, "transport", "gnmi")}, nil
 }
 
 // Running reads `show running-config` over gNMI and keeps its QoS part

@@ -137,10 +137,7 @@ func Dial(ctx context.Context, t vendors.Target, defaultPort int, opts ...Option
 	if err != nil {
 		return nil, fmt.Errorf("connect %s: %w", t.Device, err)
 	}
-	log := t.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := t.Log()
 	timeout := t.OpTimeout
 	if timeout <= 0 {
 		timeout = DefaultRPCTimeout

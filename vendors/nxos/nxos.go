@@ -76,11 +76,7 @@ func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
 	if err != nil {
 		return nil, err
 	}
-	log := t.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Driver{t: t, s: s, log: log.With("device", t.Device, "vendor", Vendor)}, nil
+	return &Driver{t: t, s: s, log: t.Log().With("device", t.Device, "vendor", Vendor)}, nil
 }
 
 // Running returns the body of `show running-config ipqos`, without the

@@ -82,11 +82,7 @@ func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
 	if err != nil {
 		return nil, err
 	}
-	log := t.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Driver{t: t, s: s, log: log.With("device", t.Device, "vendor", Vendor)}, nil
+	return &Driver{t: t, s: s, log: t.Log().With("device", t.Device, "vendor", Vendor)}, nil
 }
 
 // Running returns the QoS tables of `show runningconfiguration all` (the

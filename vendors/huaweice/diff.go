@@ -2,6 +2,7 @@ package huaweice
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -643,12 +644,7 @@ func disruptive(path, line string) string {
 }
 
 func (d *differ) disruptive() []string {
-	var out []string
-	for r := range d.disrupts {
-		out = append(out, r)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(d.disrupts))
 }
 
 // phaseOf is the create/modify phase of a top-level line.

@@ -2,6 +2,7 @@ package nxos
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -596,12 +597,7 @@ func disruptive(phase int, path []string, line string) string {
 }
 
 func (d *differ) disruptive() []string {
-	var out []string
-	for r := range d.disrupts {
-		out = append(out, r)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(d.disrupts))
 }
 
 // phaseOf is the create/modify phase of a top-level stanza.

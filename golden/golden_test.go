@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/lossless-net/lossless/golden"
-	"github.com/lossless-net/lossless/render"
+	"github.com/lossless-net/lossless/internal/render"
 	_ "github.com/lossless-net/lossless/renderers/all"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/lossless-net/lossless/inventory"
-	"github.com/lossless-net/lossless/lab"
-	_ "github.com/lossless-net/lossless/lab/all"
+	"github.com/lossless-net/lossless/internal/lab"
+	_ "github.com/lossless-net/lossless/internal/lab/all"
 )
 
 // TestWantAcceptedByLab loads every golden want file into the lab's

@@ -9,8 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/lossless-net/lossless/inventory"
-	"github.com/lossless-net/lossless/platform"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/intent/platform"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // checkPlatform runs the checks that depend on a QoS profile and the

@@ -11,8 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
-	"github.com/lossless-net/lossless/platform"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/intent/platform"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // RoCEMinMTU is the smallest frame, in bytes, that carries a RoCEv2 packet

@@ -3,7 +3,7 @@ package intent
 import (
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/lossless-net/lossless/diag"
+	"github.com/lossless-net/lossless/internal/diag"
 )
 
 // diagSet collects diagnostics in order, dropping exact repeats: a profile

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/lossless-net/lossless/headroom"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/intent/headroom"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // DeviceJSON is the JSON form of a resolved Device, as `lossless inspect`

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lossless-net/lossless/inventory"
-	"github.com/lossless-net/lossless/platform"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/intent/platform"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // loadDir loads an intent directory and its inventory.hcl. A platform the

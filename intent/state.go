@@ -5,9 +5,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/lossless-net/lossless/headroom"
-	"github.com/lossless-net/lossless/platform"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/intent/headroom"
+	"github.com/lossless-net/lossless/intent/platform"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // This file is the contract between intent and everything downstream

@@ -11,8 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
-	"github.com/lossless-net/lossless/diag"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/internal/diag"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // reader decodes typed values out of an evaluated Body, collecting

@@ -8,7 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/lossless-net/lossless/platform"
+	"github.com/lossless-net/lossless/intent/platform"
 )
 
 // checkAddress reports why s is not a usable management address: an IPv4

@@ -10,8 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"gopkg.in/yaml.v3"
 
-	"github.com/lossless-net/lossless/platform"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/intent/platform"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // Containerlab import.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // TestContainerlab checks the import a lab user relies on: kinds become

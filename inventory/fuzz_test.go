@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lossless-net/lossless/diag"
+	"github.com/lossless-net/lossless/internal/diag"
 )
 
 // FuzzLoad feeds arbitrary bytes to the HCL and containerlab loaders. They

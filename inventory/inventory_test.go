@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/lossless-net/lossless/diag"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/internal/diag"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // errorMark is how a fixture line says which diagnostic it must get.

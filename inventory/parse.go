@@ -10,8 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/lossless-net/lossless/platform"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/intent/platform"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // Schemas of the inventory language. Required attributes are checked by

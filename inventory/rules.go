@@ -5,7 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/lossless-net/lossless/diag"
+	"github.com/lossless-net/lossless/internal/diag"
 )
 
 // Rule IDs of inventory diagnostics. They are stable: tests, docs and

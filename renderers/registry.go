@@ -10,7 +10,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/intent"
 )
 

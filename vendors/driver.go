@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 )
 
 // Driver talks to one connected device. Its methods are not safe for

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/vendors"
 )

@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/lossless-net/lossless/plan"
-	"github.com/lossless-net/lossless/rollout"
+	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/internal/rollout"
 	"github.com/lossless-net/lossless/vendors"
 )
 

@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
-	"github.com/lossless-net/lossless/diag"
+	"github.com/lossless-net/lossless/internal/diag"
 )
 
 const fmtUsage = `Usage: lossless fmt [options] [DIR]

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lossless-net/lossless/audit"
+	"github.com/lossless-net/lossless/internal/audit"
 )
 
 const historyUsage = `Usage: lossless history [options] FILE

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lossless-net/lossless/diag"
+	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/intent"
 )
 

@@ -18,10 +18,10 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/inventory"
-	"github.com/lossless-net/lossless/lab"
-	_ "github.com/lossless-net/lossless/lab/all" // every personality
-	"github.com/lossless-net/lossless/lab/device"
-	gnmitarget "github.com/lossless-net/lossless/lab/gnmi"
+	"github.com/lossless-net/lossless/internal/lab"
+	_ "github.com/lossless-net/lossless/internal/lab/all" // every personality
+	"github.com/lossless-net/lossless/internal/lab/device"
+	gnmitarget "github.com/lossless-net/lossless/internal/lab/gnmi"
 )
 
 const labUsage = `Usage: lossless lab up [options]

@@ -22,7 +22,7 @@ import (
 	"google.golang.org/grpc/credentials"
 
 	"github.com/lossless-net/lossless/inventory"
-	"github.com/lossless-net/lossless/lab"
+	"github.com/lossless-net/lossless/internal/lab"
 )
 
 // TestLabUp starts the lab, reads the inventory and known_hosts it wrote,
@@ -32,7 +32,7 @@ func TestLabUp(t *testing.T) {
 	t.Setenv(lab.PasswordEnv, "")
 	dir := t.TempDir()
 	seeds := t.TempDir()
-	canon, err := os.ReadFile("../../lab/nxos/testdata/canonical.txt")
+	canon, err := os.ReadFile("../../internal/lab/nxos/testdata/canonical.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/lossless-net/lossless/inventory"
-	"github.com/lossless-net/lossless/lab"
+	"github.com/lossless-net/lossless/internal/lab"
 )
 
 // TestPlanLabExample: plan -lab on the README's example builds every lab

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lossless-net/lossless/plan"
+	"github.com/lossless-net/lossless/internal/plan"
 )
 
 const planUsage = `Usage: lossless plan [options] [DIR]

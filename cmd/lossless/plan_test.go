@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lossless-net/lossless/lab"
-	"github.com/lossless-net/lossless/lab/device"
+	"github.com/lossless-net/lossless/internal/lab"
+	"github.com/lossless-net/lossless/internal/lab/device"
 	nxosdrv "github.com/lossless-net/lossless/vendors/nxos"
 )
 

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lossless-net/lossless/audit"
+	"github.com/lossless-net/lossless/internal/audit"
 	"github.com/lossless-net/lossless/intent"
-	"github.com/lossless-net/lossless/plan"
-	"github.com/lossless-net/lossless/rollout"
+	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/internal/rollout"
 )
 
 // stagingFlags are apply's rollout flags (issue 7).

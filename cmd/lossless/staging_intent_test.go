@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/audit"
-	"github.com/lossless-net/lossless/lab/device"
+	"github.com/lossless-net/lossless/internal/audit"
+	"github.com/lossless-net/lossless/internal/lab/device"
 )
 
 // withRollout writes a rollout block into the intent directory dir.

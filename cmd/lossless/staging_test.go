@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lossless-net/lossless/audit"
-	"github.com/lossless-net/lossless/lab/device"
-	"github.com/lossless-net/lossless/rollout"
+	"github.com/lossless-net/lossless/internal/audit"
+	"github.com/lossless-net/lossless/internal/lab/device"
+	"github.com/lossless-net/lossless/internal/rollout"
 )
 
 // TestApplyStagedAuditHistory: a staged apply (canary then a batch) writes

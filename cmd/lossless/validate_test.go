@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lossless-net/lossless/diag"
+	"github.com/lossless-net/lossless/internal/diag"
 )
 
 // A small fabric on the catalog's Arista-7060CX-32S, written to a

@@ -7,7 +7,7 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/renderers"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // FuzzRender varies the numbers of the canonical device: the renderer

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/config"
-	"github.com/lossless-net/lossless/sonicyang"
+	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/sonicyang"
 )
 
 // naiveText is the plain form of Text: encoding/json for every string and

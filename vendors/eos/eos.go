@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 	render "github.com/lossless-net/lossless/renderers/eos"
 	"github.com/lossless-net/lossless/vendors"
 )

@@ -11,9 +11,9 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"github.com/openconfig/ygot/ygot"
 
-	"github.com/lossless-net/lossless/config"
-	"github.com/lossless-net/lossless/ocqos"
-	"github.com/lossless-net/lossless/units"
+	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/ocqos"
+	"github.com/lossless-net/lossless/internal/units"
 )
 
 // This file gives EOS QoS config its OpenConfig view (package ocqos, the

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/lossless-net/lossless/lab/device"
+	"github.com/lossless-net/lossless/internal/lab/device"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )

@@ -3,7 +3,7 @@ package eos
 import (
 	"testing"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 

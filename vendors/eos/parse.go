@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 )
 
 // indent is EOS's indentation, 3 spaces per level (reference/eos.md §1a

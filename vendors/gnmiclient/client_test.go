@@ -18,9 +18,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/lossless-net/lossless/lab/device"
-	gnmitarget "github.com/lossless-net/lossless/lab/gnmi"
-	"github.com/lossless-net/lossless/lab/sonic"
+	"github.com/lossless-net/lossless/internal/lab/device"
+	gnmitarget "github.com/lossless-net/lossless/internal/lab/gnmi"
+	"github.com/lossless-net/lossless/internal/lab/sonic"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/gnmiclient"
 )

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/golden"
-	"github.com/lossless-net/lossless/lab"
-	"github.com/lossless-net/lossless/lab/device"
-	_ "github.com/lossless-net/lossless/lab/huaweice"
+	"github.com/lossless-net/lossless/internal/lab"
+	"github.com/lossless-net/lossless/internal/lab/device"
+	_ "github.com/lossless-net/lossless/internal/lab/huaweice"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lossless-net/lossless/lab/device"
+	"github.com/lossless-net/lossless/internal/lab/device"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )

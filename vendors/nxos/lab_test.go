@@ -15,11 +15,11 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/golden"
-	"github.com/lossless-net/lossless/lab"
-	"github.com/lossless-net/lossless/lab/device"
-	_ "github.com/lossless-net/lossless/lab/nxos"
+	"github.com/lossless-net/lossless/internal/lab"
+	"github.com/lossless-net/lossless/internal/lab/device"
+	_ "github.com/lossless-net/lossless/internal/lab/nxos"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )

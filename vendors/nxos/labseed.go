@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 )
 
 // Stale and unrelated config LabSeed adds: an earlier ECN profile, a class

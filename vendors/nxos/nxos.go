@@ -19,7 +19,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 	render "github.com/lossless-net/lossless/renderers/nxos"
 	"github.com/lossless-net/lossless/vendors"
 )

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 )
 
 // indentWidth is NX-OS's indentation: 2 spaces per level

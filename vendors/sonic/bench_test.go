@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lossless-net/lossless/config"
-	"github.com/lossless-net/lossless/sonicyang"
+	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/sonicyang"
 	"github.com/lossless-net/lossless/vendors"
 )
 

@@ -11,10 +11,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/config"
-	"github.com/lossless-net/lossless/lab"
-	"github.com/lossless-net/lossless/lab/device"
-	gnmitarget "github.com/lossless-net/lossless/lab/gnmi"
+	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/lab"
+	"github.com/lossless-net/lossless/internal/lab/device"
+	gnmitarget "github.com/lossless-net/lossless/internal/lab/gnmi"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )

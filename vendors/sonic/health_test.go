@@ -3,7 +3,7 @@ package sonic
 import (
 	"testing"
 
-	"github.com/lossless-net/lossless/lab/device"
+	"github.com/lossless-net/lossless/internal/lab/device"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )

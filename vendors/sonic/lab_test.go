@@ -10,10 +10,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/config"
-	"github.com/lossless-net/lossless/lab"
-	"github.com/lossless-net/lossless/lab/device"
-	_ "github.com/lossless-net/lossless/lab/sonic"
+	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/lab"
+	"github.com/lossless-net/lossless/internal/lab/device"
+	_ "github.com/lossless-net/lossless/internal/lab/sonic"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"

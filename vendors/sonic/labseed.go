@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 )
 

@@ -22,7 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lossless-net/lossless/config"
+	"github.com/lossless-net/lossless/internal/config"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 	"github.com/lossless-net/lossless/vendors"
 )

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lossless-net/lossless/config"
-	"github.com/lossless-net/lossless/sonicyang"
+	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/sonicyang"
 )
 
 // diffContext is the number of unchanged lines around each change, as

@@ -1,0 +1,510 @@
+// Package eos is the lab's Arista EOS personality (4.2x–4.36): prompts
+// without a trailing space, session prompts truncated to six characters,
+// the QoS/PFC/ECN command grammar with ranges and EOS's one-line errors,
+// the running config as a tree printed with "!" separators and three-space
+// indentation, and configuration sessions (diffs, commit, commit timer
+// with confirm, abort; discarded when the CLI session that opened them
+// drops), all from reference/eos.md.
+package eos
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lossless-net/lossless/internal/lab/device"
+	"github.com/lossless-net/lossless/internal/lab/grammar"
+)
+
+// Name is the kind name, as written in an inventory.
+const Name = "eos"
+
+// Model is the emulated platform.
+const Model = "DCS-7050CX3-32S"
+
+// deviceLine is the second line of show running-config (eos.md §2;
+// scrapligo's EOS recording: "! device: ceos (cEOSLab, EOS-…)").
+const deviceLine = "! device: %s (%s, EOS-4.32.2F)"
+
+// Error texts (eos.md §4 Error strings).
+const (
+	errInvalid     = "% Invalid input"
+	errIncomplete  = "% Incomplete command"
+	errAmbiguous   = "% Ambiguous command"
+	errUnavailable = "% Unavailable command (not supported on this hardware platform)"
+	errCommit      = "% Cannot commit"
+)
+
+// maxPending is how many uncommitted sessions EOS keeps [I: 5 is the
+// "Maximum number of pending sessions" a 53bits transcript shows].
+const maxPending = 5
+
+func init() { device.Register(kind{}) }
+
+type kind struct{}
+
+func (kind) Name() string  { return Name }
+func (kind) Model() string { return Model }
+
+// New makes a device; seed is running-config text as show running-config
+// prints it.
+func (kind) New(hostname string, seed []byte) (device.Device, error) {
+	return New(hostname, seed)
+}
+
+// NewSpec implements device.SpecKind: a device of spec.Model (one of
+// models; empty: Model) whose spec.Ports must be among that model's
+// front-panel ports, as a real switch has exactly its panel's ports.
+func (kind) NewSpec(hostname string, seed []byte, spec device.Spec) (device.Device, error) {
+	var opts []Option
+	if spec.Model != "" {
+		opts = append(opts, WithModel(spec.Model))
+	}
+	if len(spec.Ports) > 0 {
+		opts = append(opts, WithPorts(spec.Ports...))
+	}
+	return New(hostname, seed, opts...)
+}
+
+// Device is one emulated EOS switch. It is safe for concurrent use.
+type Device struct {
+	host string
+	// model is the emulated model; ports its front-panel port count.
+	model string
+	ports int
+	// want are the ports WithPorts asks for, checked against the model.
+	want []string
+
+	mu       sync.Mutex
+	tree     *grammar.Tree
+	sessions map[string]*cfgSession
+	// timer is the pending commit timer, if any.
+	timer   *commitTimer
+	startup *grammar.Tree
+	// files are saved configs: "checkpoint:NAME" and "flash:NAME".
+	files map[string]*grammar.Tree
+	seq   int
+	// afterFunc schedules commit-timer expiry (time.AfterFunc).
+	afterFunc func(time.Duration, func()) Timer
+	// counters are the ports' health counters (counters.go).
+	counters device.Counters
+}
+
+// cfgSession is one configuration session (eos.md §5).
+type cfgSession struct {
+	name  string
+	tree  *grammar.Tree
+	owner *session // the CLI session that opened it; nil once ended
+}
+
+// commitTimer is a commit awaiting its confirm.
+type commitTimer struct {
+	name     string
+	previous *grammar.Tree
+	t        Timer
+}
+
+// Timer is a scheduled call that can be stopped, as *time.Timer.
+type Timer interface {
+	Stop() bool
+}
+
+// Option configures a Device.
+type Option func(*Device) error
+
+// WithAfterFunc replaces time.AfterFunc for commit timers, so that tests
+// can make a timer run out without waiting.
+func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
+	return func(d *Device) error {
+		if af == nil {
+			return errors.New("eos option: nil AfterFunc")
+		}
+		d.afterFunc = af
+		return nil
+	}
+}
+
+// WithModel makes the device one of the models the lab emulates
+// ("DCS-7060DX5-64S"), with that model's front-panel ports; the default
+// is Model.
+func WithModel(m string) Option {
+	return func(d *Device) error {
+		n, ok := models[m]
+		if !ok {
+			return fmt.Errorf("model %q: not an Arista model the lab emulates (%s)", m, strings.Join(modelNames(), ", "))
+		}
+		d.model, d.ports = m, n
+		return nil
+	}
+}
+
+// WithPorts names ports ("Ethernet29") the device must have: each must be
+// one of its model's front-panel ports, whatever order the options come
+// in.
+func WithPorts(names ...string) Option {
+	return func(d *Device) error {
+		d.want = append(d.want, names...)
+		return nil
+	}
+}
+
+// modelNames lists models, sorted.
+func modelNames() []string {
+	var n []string
+	for m := range models {
+		n = append(n, m)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// New makes a device named hostname, seeded with running-config text
+// (nil: factory defaults).
+func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
+	d := &Device{host: hostname, tree: grammar.NewTree(), sessions: map[string]*cfgSession{}, files: map[string]*grammar.Tree{},
+		model: Model, ports: models[Model],
+		afterFunc: func(t time.Duration, f func()) Timer { return time.AfterFunc(t, f) }}
+	for _, o := range opts {
+		if err := o(d); err != nil {
+			return nil, fmt.Errorf("new %s: %w", hostname, err)
+		}
+	}
+	for _, p := range d.want {
+		if ifs, err := expandIfsMax(p, d.ports); err != nil || len(ifs) != 1 || ifs[0] != p || strings.Contains(p, "/") || !strings.HasPrefix(p, "Ethernet") {
+			return nil, fmt.Errorf("new %s: port %q: not a front-panel port of a %s (Ethernet1-%d)", hostname, p, d.model, d.ports)
+		}
+	}
+	d.tree = factory(d.ports)
+	if len(seed) > 0 {
+		t, err := d.parse(seed)
+		if err != nil {
+			return nil, fmt.Errorf("seed %s: %w", hostname, err)
+		}
+		d.tree = t
+	}
+	return d, nil
+}
+
+// factory is the config of a new switch with n front-panel ports: every one has its
+// (empty) interface stanza, as show running-config lists them
+// (scrapligo's EOS recording: "interface Ethernet1" then "!").
+func factory(n int) *grammar.Tree {
+	t := grammar.NewTree()
+	for p := 1; p <= n; p++ {
+		name := fmt.Sprintf("interface Ethernet%d", p)
+		t.Set(t.Root, name, name, rankEthernet, true, modeIf)
+	}
+	return t
+}
+
+// parse types a running-config text into a new tree.
+func (d *Device) parse(text []byte) (*grammar.Tree, error) {
+	t := factory(d.ports)
+	s := &session{d: d, st: grammar.State{Tree: t, Frames: []grammar.Frame{{Mode: "exec"}}}}
+	top := grammar.Frame{Mode: "config", Nodes: []*grammar.Node{t.Root}}
+	for i, line := range strings.Split(string(text), "\n") {
+		l := strings.TrimSpace(line)
+		if l == "" || strings.HasPrefix(l, "!") || l == "end" || strings.HasPrefix(l, "hostname ") {
+			continue
+		}
+		if l == line {
+			s.st.Frames = []grammar.Frame{s.st.Frames[0], top}
+		}
+		r := eosGrammar.Exec(s, &s.st, l)
+		if r.Err != nil || r.Msg != "" || r.Out != "" {
+			return nil, fmt.Errorf("line %d %q: %s", i+1, l, strings.TrimSpace(errText(r)))
+		}
+	}
+	return t, nil
+}
+
+// Running returns the output of show running-config.
+func (d *Device) Running() []byte {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return []byte(d.showRun(d.tree))
+}
+
+// NewSession starts a CLI session in privileged exec mode.
+func (d *Device) NewSession(user string, f *device.Faults) device.Session {
+	return &session{d: d, faults: f, st: grammar.State{Tree: d.tree, Frames: []grammar.Frame{{Mode: "exec"}}}}
+}
+
+// session is one CLI session.
+type session struct {
+	d      *Device
+	faults *device.Faults
+	st     grammar.State
+	// cfg is the configuration session being edited, if any.
+	cfg *cfgSession
+	// user is true in unprivileged exec (switch>).
+	user bool
+}
+
+func (s *session) Greeting() string { return "" }
+
+// Prompt follows eos.md §1c/§4: no trailing space; in a session
+// "(config-s-" plus the first six characters of its name; sub-modes
+// append their labels ("-if-Et1", "-txq-3").
+func (s *session) Prompt() string {
+	if s.st.Mode() == "exec" {
+		if s.user {
+			return s.d.host + ">"
+		}
+		return s.d.host + "#"
+	}
+	var b strings.Builder
+	b.WriteString(s.d.host + "(config")
+	if s.cfg != nil {
+		name := s.cfg.name
+		if len(name) > 6 {
+			name = name[:6]
+		}
+		b.WriteString("-s-" + name)
+	}
+	for _, f := range s.st.Frames[2:] {
+		if f.Label != "" {
+			b.WriteString("-" + f.Label)
+		}
+	}
+	b.WriteString(")#")
+	return b.String()
+}
+
+// Handle runs one line.
+func (s *session) Handle(line string) (string, bool) {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	if strings.TrimSpace(line) == "" {
+		return "", false
+	}
+	if f := s.faults.Load(); f.RejectPattern != "" && s.st.Mode() != "exec" {
+		if re, err := regexp.Compile(f.RejectPattern); err == nil && re.MatchString(line) {
+			return errInvalid + "\n", false
+		}
+	}
+	if s.cfg == nil && s.st.Mode() != "exec" {
+		s.st.Tree = s.d.tree
+		if len(s.st.Frames) > 1 && (len(s.st.Frames[1].Nodes) == 0 || s.st.Frames[1].Nodes[0] != s.d.tree.Root) {
+			// the running config was replaced (commit, rollback): start
+			// again from the top of config mode.
+			s.st.Frames = []grammar.Frame{s.st.Frames[0], {Mode: "config", Nodes: []*grammar.Node{s.d.tree.Root}}}
+		}
+	}
+	if s.user {
+		return s.handleUser(line)
+	}
+	r := eosGrammar.Exec(s, &s.st, line)
+	if r.Err != nil || r.Msg != "" {
+		return errText(r), false
+	}
+	return r.Out, r.Done
+}
+
+// handleUser serves unprivileged exec mode: enable, exit, show and
+// terminal only; privileged commands are invalid input there.
+func (s *session) handleUser(line string) (string, bool) {
+	f := strings.Fields(strings.ToLower(line))
+	switch {
+	case len(f) == 1 && strings.HasPrefix("enable", f[0]) && len(f[0]) >= 2:
+		s.user = false
+		return "", false
+	case len(f) == 1 && f[0] == "exit":
+		return "", true
+	case !(len(f[0]) >= 2 && (strings.HasPrefix("show", f[0]) || strings.HasPrefix("terminal", f[0]))):
+		return errInvalid + "\n", false
+	}
+	r := eosGrammar.Exec(s, &s.st, line)
+	if r.Err != nil || r.Msg != "" {
+		return errText(r), false
+	}
+	return r.Out, r.Done
+}
+
+// Close ends the CLI session: configuration sessions it opened and did
+// not commit are discarded. A commit timer keeps running.
+func (s *session) Close() {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	for name, c := range s.d.sessions {
+		if c.owner == s {
+			delete(s.d.sessions, name)
+		}
+	}
+}
+
+// errText is EOS's one-line error for a refused line.
+func errText(r grammar.Result) string {
+	if r.Msg != "" {
+		return r.Msg + "\n"
+	}
+	switch r.Err.Kind {
+	case grammar.Incomplete:
+		return errIncomplete + "\n"
+	case grammar.Ambiguous:
+		return errAmbiguous + "\n"
+	}
+	return errInvalid + "\n"
+}
+
+// ConfigureAtomic runs lines as one configuration session: every line is
+// accepted or nothing changes (eos.md §6: each gNMI cli Set is one
+// session). The error carries EOS's text for the first refused line.
+func (d *Device) ConfigureAtomic(lines []string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s := &session{d: d}
+	d.seq++
+	c := &cfgSession{name: fmt.Sprintf("session%d", d.seq), tree: d.tree.Clone()}
+	s.cfg = c
+	s.st = grammar.State{Tree: c.tree, Frames: []grammar.Frame{{Mode: "exec"}, {Mode: "config", Nodes: []*grammar.Node{c.tree.Root}}}}
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		r := eosGrammar.Exec(s, &s.st, strings.TrimSpace(l))
+		if r.Err != nil || r.Msg != "" {
+			return fmt.Errorf("configure %s: %q: %s", d.host, l, strings.TrimSpace(errText(r)))
+		}
+		if s.cfg == nil || s.st.Mode() == "exec" {
+			return fmt.Errorf("configure %s: %q leaves the configuration session", d.host, l)
+		}
+	}
+	d.tree = c.tree
+	return nil
+}
+
+// Checkpoint returns the running config text.
+func (d *Device) Checkpoint() []byte { return d.Running() }
+
+// Restore replaces the running config with a Checkpoint's text.
+func (d *Device) Restore(cp []byte) error {
+	t, err := d.parse(cp)
+	if err != nil {
+		return fmt.Errorf("restore %s: %w", d.host, err)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.tree = t
+	return nil
+}
+
+// errNoSession is returned for an unknown session name.
+var errNoSession = errors.New("no such session")
+
+// commit makes a configuration session the running config. With a
+// timer, the previous running config comes back unless the session is
+// confirmed in time; an ExpireCommitTimer fault makes that happen at once.
+func (s *session) commit(c *cfgSession, timer time.Duration) string {
+	d := s.d
+	if s.faults.Load().FailCommit {
+		return errCommit + "\n"
+	}
+	if d.timer != nil && d.timer.name != c.name {
+		return errCommit + "\n"
+	}
+	previous := d.tree
+	d.tree = c.tree
+	delete(d.sessions, c.name)
+	d.counters.Changed(s.faults)
+	if timer <= 0 {
+		return ""
+	}
+	ct := &commitTimer{name: c.name, previous: previous}
+	d.timer = ct
+	if s.faults.Load().ExpireCommitTimer {
+		d.expire(ct)
+		return ""
+	}
+	ct.t = d.afterFunc(timer, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		d.expire(ct)
+	})
+	return ""
+}
+
+// expire rolls a timed commit back; d.mu is held.
+func (d *Device) expire(ct *commitTimer) {
+	if d.timer != ct {
+		return
+	}
+	d.tree = ct.previous
+	d.timer = nil
+}
+
+// confirm stops the commit timer of session name; d.mu is held.
+func (d *Device) confirm(name string) bool {
+	if d.timer == nil || d.timer.name != name {
+		return false
+	}
+	if d.timer.t != nil {
+		d.timer.t.Stop()
+	}
+	d.timer = nil
+	return true
+}
+
+// showRun prints a tree as show running-config does.
+func (d *Device) showRun(t *grammar.Tree) string {
+	var b strings.Builder
+	b.WriteString("! Command: show running-config\n")
+	fmt.Fprintf(&b, deviceLine+"\n", d.host, Model)
+	b.WriteString("!\n")
+	fmt.Fprintf(&b, "hostname %s\n", d.host)
+	b.WriteString("!\n")
+	if body := printTree(t, nil); body != "" {
+		b.WriteString(body)
+		b.WriteString("!\n")
+	}
+	b.WriteString("end\n")
+	return b.String()
+}
+
+// printTree prints the stanzas keep selects (nil: all) with EOS's "!"
+// separators (eos.md §1a): one after every stanza and between groups of
+// one-line commands; inside a stanza, one before each
+// child block and before the first line after a block.
+func printTree(t *grammar.Tree, keep func(*grammar.Node) bool) string {
+	var b strings.Builder
+	var prev *grammar.Node
+	for _, n := range t.Root.Sorted() {
+		if keep != nil && !keep(n) {
+			continue
+		}
+		if prev != nil && (prev.Mode != "" || n.Mode != "" || prev.Rank/10 != n.Rank/10) {
+			b.WriteString("!\n")
+		}
+		prev = n
+		b.WriteString(n.Text + "\n")
+		printChildren(&b, n, 1)
+	}
+	return b.String()
+}
+
+func printChildren(b *strings.Builder, n *grammar.Node, depth int) {
+	ind := strings.Repeat("   ", depth)
+	var prev *grammar.Node
+	for _, c := range n.Sorted() {
+		if len(c.Children) > 0 || c.Mode != "" || (prev != nil && (len(prev.Children) > 0 || prev.Mode != "")) {
+			b.WriteString(ind + "!\n")
+		}
+		prev = c
+		b.WriteString(ind + c.Text + "\n")
+		printChildren(b, c, depth+1)
+	}
+}
+
+// sessionNames returns the pending session names, sorted.
+func (d *Device) sessionNames() []string {
+	var names []string
+	for n := range d.sessions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

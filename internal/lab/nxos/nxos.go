@@ -1,0 +1,434 @@
+// Package nxos is the lab's Cisco NX-OS personality (Nexus 9000, 9.3/10.x):
+// prompts and sub-mode prompts, the QoS/PFC/ECN command grammar with its
+// ranges and error texts, the running config as a tree, `show
+// running-config [ipqos | interface X]`, and checkpoint/rollback, all
+// from reference/nxos.md. Lines entered in config mode apply at once, so
+// they stay applied when a session drops, as on a real switch.
+package nxos
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lossless-net/lossless/internal/lab/device"
+	"github.com/lossless-net/lossless/internal/lab/grammar"
+)
+
+// Name is the kind name, as written in an inventory.
+const Name = "nxos"
+
+// Model is the emulated platform.
+const Model = "N9K-C9364D-GX2A"
+
+// maxCheckpoints is the number of user checkpoints NX-OS keeps
+// (reference/nxos.md §5 [C:rb3548,fwcx]).
+const maxCheckpoints = 10
+
+// versionLine follows the show running-config header (nxos.md §1b).
+const versionLine = "version 9.3(8) Bios:version"
+
+// Error texts (reference/nxos.md §4 "Error output format").
+const (
+	errInvalid    = "% Invalid command at '^' marker."
+	errIncomplete = "% Incomplete command at '^' marker."
+	errAmbiguous  = "% Ambiguous command at '^' marker."
+	// errRange is printed with the bounds: (0:7).
+	errRange = "% Invalid number, range is (LO:HI) at '^' marker."
+	errParam = "% Invalid parameter detected at '^' marker."
+	// errBadRange has no % (nxos.md §4 [C:gnetcli]).
+	errBadRange = "Invalid range at '^' marker."
+	// errReferenced is printed when a policy-map in use is deleted; the
+	// reference gives only the phrase automation scans for [C:baremetal].
+	errReferenced = "ERROR: Policy-map is being referenced"
+	// errCopyAborted is the failed copy run start text [C:baremetal].
+	errCopyAborted = "Configuration update aborted"
+)
+
+func init() { device.Register(kind{}) }
+
+type kind struct{}
+
+func (kind) Name() string  { return Name }
+func (kind) Model() string { return Model }
+
+// New makes a device; seed is running-config text (as show running-config
+// prints it), typed line by line in config mode.
+func (kind) New(hostname string, seed []byte) (device.Device, error) {
+	return New(hostname, seed)
+}
+
+// NewSpec implements device.SpecKind: a device of spec.Model (one of
+// models; empty: Model) whose spec.Ports must be among that model's
+// front-panel ports, as a real switch has exactly its panel's ports.
+func (kind) NewSpec(hostname string, seed []byte, spec device.Spec) (device.Device, error) {
+	var opts []Option
+	if spec.Model != "" {
+		opts = append(opts, WithModel(spec.Model))
+	}
+	if len(spec.Ports) > 0 {
+		opts = append(opts, WithPorts(spec.Ports...))
+	}
+	return New(hostname, seed, opts...)
+}
+
+// Device is one emulated NX-OS switch. It is safe for concurrent use.
+type Device struct {
+	host string
+	now  func() time.Time
+	// model is the emulated model; ports its front-panel port count.
+	model string
+	ports int
+	// want are the ports WithPorts asks for, checked against the model.
+	want []string
+
+	mu          sync.Mutex
+	tree        *grammar.Tree
+	lastChange  time.Time
+	checkpoints map[string]*grammar.Tree
+	cpOrder     []string
+	// startup is the config saved by copy running-config startup-config.
+	startup *grammar.Tree
+	// files are the configs saved on bootflash, by file name.
+	files map[string]*grammar.Tree
+	// replace is a configure replace awaiting its commit, if any.
+	replace *pendingReplace
+	// afterFunc schedules the configure replace commit timeout.
+	afterFunc func(time.Duration, func()) Timer
+	// counters are the ports' health counters (counters.go).
+	counters device.Counters
+}
+
+// Timer is a scheduled call that can be stopped, as *time.Timer.
+type Timer interface {
+	Stop() bool
+}
+
+// Option configures a Device.
+type Option func(*Device) error
+
+// WithAfterFunc replaces time.AfterFunc for the configure replace commit
+// timeout, so that tests can make it run out without waiting.
+func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
+	return func(d *Device) error {
+		if af == nil {
+			return fmt.Errorf("nxos option: nil AfterFunc")
+		}
+		d.afterFunc = af
+		return nil
+	}
+}
+
+// WithModel makes the device one of the models the lab emulates
+// ("N9K-C93600CD-GX"), with that model's front-panel ports; the default
+// is Model.
+func WithModel(m string) Option {
+	return func(d *Device) error {
+		n, ok := models[m]
+		if !ok {
+			return fmt.Errorf("model %q: not a Nexus model the lab emulates (%s)", m, strings.Join(modelNames(), ", "))
+		}
+		d.model, d.ports = m, n
+		return nil
+	}
+}
+
+// WithPorts names ports ("Ethernet1/29") the device must have: each must
+// be one of its model's front-panel ports, whatever order the options
+// come in.
+func WithPorts(names ...string) Option {
+	return func(d *Device) error {
+		d.want = append(d.want, names...)
+		return nil
+	}
+}
+
+// modelNames lists models, sorted.
+func modelNames() []string {
+	var n []string
+	for m := range models {
+		n = append(n, m)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// pendingReplace is a configure replace with a commit timeout.
+type pendingReplace struct {
+	previous *grammar.Tree
+	timer    Timer
+}
+
+// New makes a device named hostname, seeded with running-config text
+// (nil: factory defaults).
+func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
+	d := &Device{host: hostname, now: time.Now, tree: grammar.NewTree(), checkpoints: map[string]*grammar.Tree{},
+		files: map[string]*grammar.Tree{}, model: Model, ports: models[Model],
+		afterFunc: func(t time.Duration, f func()) Timer { return time.AfterFunc(t, f) }}
+	for _, o := range opts {
+		if err := o(d); err != nil {
+			return nil, fmt.Errorf("new %s: %w", hostname, err)
+		}
+	}
+	for _, p := range d.want {
+		if ifs, err := expandIfsMax(p, d.ports); err != nil || len(ifs) != 1 || ifs[0] != p {
+			return nil, fmt.Errorf("new %s: port %q: not a front-panel port of a %s (Ethernet1/1-%d)", hostname, p, d.model, d.ports)
+		}
+	}
+	d.tree = factory(d.ports)
+	d.lastChange = d.now()
+	if len(seed) > 0 {
+		s := d.newSession(nil)
+		top := grammar.Frame{Mode: "config", Nodes: []*grammar.Node{d.tree.Root}}
+		for i, line := range strings.Split(string(seed), "\n") {
+			t := strings.TrimSpace(line)
+			if t == "" || strings.HasPrefix(t, "!") || strings.HasPrefix(t, "version ") || strings.HasPrefix(t, "hostname ") {
+				continue
+			}
+			if t == line {
+				// An unindented line is a top-level command.
+				s.st.Frames = []grammar.Frame{s.st.Frames[0], top}
+			}
+			s.line, s.linePrompt = t, s.Prompt()
+			r := nxosGrammar.Exec(s, &s.st, t)
+			if r.Err != nil || r.Msg != "" || r.Out != "" {
+				return nil, fmt.Errorf("seed %s line %d %q: %s", hostname, i+1, t, strings.TrimSpace(s.formatPrompt(s.Prompt(), r)))
+			}
+		}
+	}
+	return d, nil
+}
+
+// factory is the config of a new switch with n front-panel ports: every
+// one has its (empty) interface stanza, as show running-config lists them
+// (scrapligo's NX-OS recording).
+func factory(n int) *grammar.Tree {
+	t := grammar.NewTree()
+	for p := 1; p <= n; p++ {
+		name := fmt.Sprintf("interface Ethernet1/%d", p)
+		t.Set(t.Root, name, name, rankInterface, true, "config-if")
+	}
+	return t
+}
+
+// Running returns the output of show running-config.
+func (d *Device) Running() []byte {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return []byte(d.show("show running-config", d.body(nil, nil)))
+}
+
+// NewSession starts a CLI session in privileged exec mode (the admin
+// landing mode, nxos.md §4).
+func (d *Device) NewSession(user string, f *device.Faults) device.Session {
+	return d.newSession(f)
+}
+
+func (d *Device) newSession(f *device.Faults) *session {
+	return &session{d: d, faults: f, termLength: defaultTermLength, st: grammar.State{Tree: d.tree, Frames: []grammar.Frame{{Mode: "exec"}}}}
+}
+
+type session struct {
+	d      *Device
+	faults *device.Faults
+	st     grammar.State
+	// line and linePrompt are the line being run and the prompt it was
+	// typed at, for the caret of a Check's error.
+	line, linePrompt string
+	// termLength is the page length set by terminal length.
+	termLength int
+}
+
+// defaultTermLength is the page length of a new session until terminal
+// length changes it [I: the usual 24-line vty default].
+const defaultTermLength = 24
+
+// morePrompt is NX-OS's pager prompt (nxos.md §4 [C:gnetcli]).
+const morePrompt = "\x1b[7m--More--\x1b[m"
+
+// EchoEnter is NX-OS's echo of the Enter key (nxos.md §4 [C:gnetcli]:
+// "The command echo ends in \r\r\n").
+func (s *session) EchoEnter() string { return "\r\r\n" }
+
+// Page pages long output until terminal length 0 (device.Pager).
+func (s *session) Page() (int, string) {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	return s.termLength, morePrompt
+}
+
+func (s *session) Greeting() string { return "" }
+
+// Prompt is HOST# in exec and HOST(MODE)# in config modes, followed by
+// one space (nxos.md §4 Prompts).
+func (s *session) Prompt() string {
+	m := s.st.Mode()
+	if m == "exec" {
+		return s.d.host + "# "
+	}
+	return s.d.host + "(" + m + ")# "
+}
+
+// Handle runs one line. Config lines apply to the running config at once.
+func (s *session) Handle(line string) (string, bool) {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	prompt := s.Prompt()
+	if strings.TrimSpace(line) == "" {
+		return "", false
+	}
+	if f := s.faults.Load(); f.RejectPattern != "" && s.st.Mode() != "exec" {
+		if re, err := regexp.Compile(f.RejectPattern); err == nil && re.MatchString(line) {
+			return caret(prompt, len(line)-len(strings.TrimLeft(line, " "))) + errInvalid + "\n", false
+		}
+	}
+	s.st.Tree = s.d.tree
+	if len(s.st.Frames) > 1 && s.st.Frames[1].Nodes[0] != s.d.tree.Root {
+		// Another session rolled the config back or replaced it: the
+		// stanzas this session was in are gone, so start again from the
+		// top of config mode.
+		s.st.Frames = []grammar.Frame{s.st.Frames[0], {Mode: "config", Nodes: []*grammar.Node{s.d.tree.Root}}}
+	}
+	s.line, s.linePrompt = line, prompt
+	r := nxosGrammar.Exec(s, &s.st, line)
+	if r.Edited {
+		s.d.lastChange = s.d.now()
+		s.d.counters.Changed(s.faults)
+	}
+	if r.Err != nil || r.Msg != "" {
+		return s.formatPrompt(prompt, r), false
+	}
+	return r.Out, r.Done
+}
+
+// Close ends the session. NX-OS applies each config line as it is
+// entered, so nothing is pending.
+func (s *session) Close() {}
+
+func (s *session) formatPrompt(prompt string, r grammar.Result) string {
+	if r.Msg != "" {
+		return r.Msg + "\n"
+	}
+	e := r.Err
+	c := caret(prompt, e.Pos)
+	switch e.Kind {
+	case grammar.Incomplete:
+		return c + errIncomplete + "\n"
+	case grammar.Ambiguous:
+		return c + errAmbiguous + "\n"
+	case grammar.OutOfRange:
+		return c + strings.NewReplacer("LO", strconv.FormatInt(e.Lo, 10), "HI", strconv.FormatInt(e.Hi, 10)).Replace(errRange) + "\n"
+	}
+	if e.Detail == detailRange {
+		return c + errBadRange + "\n"
+	}
+	return c + errInvalid + "\n"
+}
+
+// caret is the line pointing at the bad character: the prompt's length
+// plus the offset in the typed line (nxos.md §4).
+func caret(prompt string, pos int) string {
+	if pos < 0 {
+		pos = 0
+	}
+	return strings.Repeat(" ", len(prompt)+pos) + "^\n"
+}
+
+// Checkpoint returns the running config tree, serialized as the running
+// config text it prints.
+func (d *Device) Checkpoint() []byte {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return []byte(d.body(nil, nil))
+}
+
+// Restore replaces the running config with a Checkpoint's text.
+func (d *Device) Restore(cp []byte) error {
+	fresh, err := New(d.host, cp)
+	if err != nil {
+		return fmt.Errorf("restore %s: %w", d.host, err)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.tree.Root = fresh.tree.Root
+	d.lastChange = d.now()
+	return nil
+}
+
+// timeLayout is how the show running-config header prints times
+// ("Wed Apr 24 22:15:01 2019", nxos.md §1b).
+const timeLayout = "Mon Jan 2 15:04:05 2006"
+
+// show wraps a running-config body in the header of nxos.md §1b.
+func (d *Device) show(cmd, body string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "!Command: %s\n", cmd)
+	fmt.Fprintf(&b, "!Running configuration last done at: %s\n", d.lastChange.Format(timeLayout))
+	fmt.Fprintf(&b, "!Time: %s\n\n", d.now().Format(timeLayout))
+	b.WriteString(versionLine + "\n")
+	if cmd == "show running-config" {
+		fmt.Fprintf(&b, "hostname %s\n", d.host)
+	}
+	if body != "" {
+		b.WriteString("\n")
+		b.WriteString(body)
+	}
+	return b.String()
+}
+
+// ipqosLine reports whether a line belongs to the ipqos feature.
+func ipqosLine(text string) bool {
+	for _, p := range []string{"class-map ", "policy-map ", "system qos", "priority-flow-control ", "service-policy ", "hardware qos "} {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// body prints the config. top selects top-level stanzas and child selects
+// the lines kept inside interfaces (nil: everything). Top-level stanzas
+// are separated by a blank line, except consecutive class-maps and
+// consecutive global one-liners (nxos.md §1); empty interface stanzas too
+// are separated by blank lines (scrapligo's NX-OS recording).
+func (d *Device) body(top func(*grammar.Node) bool, child func(*grammar.Node) bool) string {
+	var b strings.Builder
+	var prev *grammar.Node
+	for _, n := range d.tree.Root.Sorted() {
+		if top != nil && !top(n) {
+			continue
+		}
+		kids := n.Sorted()
+		if n.Text == "system qos" && len(kids) == 0 {
+			continue // an empty container is not shown
+		}
+		if child != nil && strings.HasPrefix(n.Text, "interface ") {
+			var keep []*grammar.Node
+			for _, k := range kids {
+				if child(k) {
+					keep = append(keep, k)
+				}
+			}
+			if len(keep) == 0 {
+				continue
+			}
+			kids = keep
+		}
+		if prev != nil && !(prev.Rank == n.Rank && (n.Rank == rankClassMap || n.Mode == "" && prev.Mode == "")) {
+			b.WriteString("\n")
+		}
+		prev = n
+		b.WriteString(n.Text + "\n")
+		for _, k := range kids {
+			b.WriteString("  " + k.Text + "\n")
+			k.Walk(func(depth int, c *grammar.Node) {
+				b.WriteString(strings.Repeat("  ", depth+2) + c.Text + "\n")
+			})
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,243 @@
+package plan_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// fakeVendor is a vendor whose devices live in memory: the running config
+// of device D is fake.running[D], the desired one the device's Options["want"].
+const fakeVendor = "fake-plan-test"
+
+var fake = struct {
+	mu      sync.Mutex
+	running map[string]string
+	dialErr map[string]error
+	applied []string
+}{running: map[string]string{}, dialErr: map[string]error{}}
+
+func init() {
+	vendors.Register(vendors.Vendor{Name: fakeVendor, Scope: "everything", Dial: dialFake,
+		Render: func(d *intent.Device) (*config.Document, error) {
+			return &config.Document{Device: d.Name, Format: config.CLI, Text: []byte(d.Options["want"])}, nil
+		}})
+}
+
+type fakeDriver struct{ name string }
+
+func dialFake(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	if err := fake.dialErr[t.Device]; err != nil {
+		return nil, err
+	}
+	return &fakeDriver{t.Device}, nil
+}
+
+func (d *fakeDriver) Running(ctx context.Context) ([]byte, error) {
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	return []byte(fake.running[d.name]), nil
+}
+
+func (d *fakeDriver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
+	ch := &vendors.Change{Device: d.name, Vendor: fakeVendor, Desired: desired}
+	if !bytes.Equal(running, desired.Text) {
+		ch.Commands = []string{"set " + string(desired.Text)}
+	}
+	return ch, nil
+}
+
+func (d *fakeDriver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOptions) vendors.Result {
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	fake.running[d.name] = string(c.Desired.Text)
+	fake.applied = append(fake.applied, d.name)
+	return vendors.Result{Device: d.name, Applied: true}
+}
+
+func (d *fakeDriver) Close() error { return nil }
+
+// devices makes fake devices named by names, each wanting "want-NAME" and
+// running "old-NAME".
+func devices(names ...string) []plan.Device {
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	var out []plan.Device
+	for _, n := range names {
+		fake.running[n] = "old-" + n
+		delete(fake.dialErr, n)
+		out = append(out, plan.Device{Intent: &intent.Device{Name: n, Vendor: fakeVendor, Options: map[string]string{"want": "want-" + n}},
+			Target: vendors.Target{Device: n}})
+	}
+	return out
+}
+
+func names(p *plan.Plan) []string {
+	var out []string
+	for _, d := range p.Devices {
+		out = append(out, d.Device)
+	}
+	return out
+}
+
+func TestMakeOrderAndCounts(t *testing.T) {
+	devs := devices("c3", "a1", "b2")
+	fake.mu.Lock()
+	fake.running["b2"] = "want-b2"
+	fake.dialErr["c3"] = errors.New("connect c3: refused")
+	fake.mu.Unlock()
+	p, err := plan.Make(t.Context(), devs, plan.Options{Parallelism: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"a1", "b2", "c3"}, names(p)); d != "" {
+		t.Errorf("order (-want +got):\n%s", d)
+	}
+	if got := p.Counts().String(); got != "1 to change, 1 unchanged, 1 failed" {
+		t.Errorf("counts: %s", got)
+	}
+	if p.Devices[0].Fingerprint != plan.Fingerprint([]byte("old-a1")) {
+		t.Error("fingerprint is not the SHA-256 of the running config")
+	}
+	var b bytes.Buffer
+	p.WriteText(&b)
+	for _, want := range []string{"# a1 (fake-plan-test): to change", "# b2 (fake-plan-test): no changes", "connect c3: refused", "1 to change, 1 unchanged, 1 failed"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestFailFast: the first failure stops the fleet; devices not started
+// are reported as such.
+func TestFailFast(t *testing.T) {
+	devs := devices("a1", "b2", "c3")
+	fake.mu.Lock()
+	fake.dialErr["a1"] = errors.New("connect a1: refused")
+	fake.mu.Unlock()
+	p, err := plan.Make(t.Context(), devs, plan.Options{Parallelism: 1, FailFast: true})
+	if err == nil || !strings.Contains(err.Error(), "a1") {
+		t.Fatalf("fail-fast error = %v", err)
+	}
+	for _, d := range p.Devices[1:] {
+		if !strings.Contains(d.Error, "not started") {
+			t.Errorf("%s: %q, want not started", d.Device, d.Error)
+		}
+	}
+	// Without fail-fast the others are planned.
+	p, err = plan.Make(t.Context(), devs, plan.Options{Parallelism: 1})
+	if err != nil || p.Counts().Change != 2 {
+		t.Errorf("without fail-fast: %v %s", err, p.Counts())
+	}
+}
+
+// TestApplySavedPlan: a saved plan applies; a device changed since is
+// refused by name, the others apply.
+func TestApplySavedPlan(t *testing.T) {
+	devs := devices("a1", "b2")
+	p, err := plan.Make(t.Context(), devs, plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "p.plan")
+	if err := plan.Save(path, p); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := plan.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.mu.Lock()
+	fake.running["b2"] = "changed-by-someone"
+	fake.mu.Unlock()
+	rs, err := plan.Apply(t.Context(), devs, saved, plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Err != nil || !rs[0].Applied {
+		t.Errorf("a1: %+v", rs[0])
+	}
+	if !errors.Is(rs[1].Err, plan.ErrStale) || !strings.Contains(rs[1].Err.Error(), "b2") {
+		t.Errorf("b2: %v, want a stale-plan error naming b2", rs[1].Err)
+	}
+	if got := plan.ResultCounts(rs).String(); got != "1 to change, 0 unchanged, 1 failed" {
+		t.Errorf("counts: %s", got)
+	}
+}
+
+// TestGolden: a rendering that differs from its approved file is refused.
+func TestGolden(t *testing.T) {
+	devs := devices("a1", "b2")
+	dir := t.TempDir()
+	for name, text := range map[string]string{"a1.cfg": "want-a1", "b2.cfg": "reviewed-b2"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := plan.Make(t.Context(), devs, plan.Options{Golden: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Devices[0].Err != nil {
+		t.Errorf("a1 refused: %v", p.Devices[0].Err)
+	}
+	if !errors.Is(p.Devices[1].Err, plan.ErrNotApproved) || !strings.Contains(p.Devices[1].Error, "b2") {
+		t.Errorf("b2: %v, want not approved", p.Devices[1].Err)
+	}
+}
+
+func TestReadRejects(t *testing.T) {
+	for name, doc := range map[string]string{
+		"other version": `{"format_version": "9", "devices": []}`,
+		"unknown field": `{"format_version": "1", "devices": [], "x": 1}`,
+		"no change":     `{"format_version": "1", "devices": [{"device": "a1", "vendor": "nxos"}]}`,
+		"not json":      `plan`,
+	} {
+		if _, err := plan.Read(strings.NewReader(doc)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	devs := devices("a1", "b2", "c3")
+	devs[0].Intent.Roles = []string{"leaf"}
+	devs[2].Intent.Tags = []string{"pod1"}
+	for _, tc := range []struct {
+		targets []string
+		want    []string
+	}{
+		{nil, []string{"a1", "b2", "c3"}},
+		{[]string{"b2"}, []string{"b2"}},
+		{[]string{"role:leaf", "tag:pod1"}, []string{"a1", "c3"}},
+	} {
+		got, err := plan.Select(devs, tc.targets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n []string
+		for _, d := range got {
+			n = append(n, d.Intent.Name)
+		}
+		if d := cmp.Diff(tc.want, n); d != "" {
+			t.Errorf("%v (-want +got):\n%s", tc.targets, d)
+		}
+	}
+	if _, err := plan.Select(devs, []string{"role:spine"}); err == nil {
+		t.Error("a target matching nothing is not an error")
+	}
+}

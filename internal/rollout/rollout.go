@@ -1,0 +1,413 @@
+// Package rollout applies a plan to a fleet in stages, as engineers do in
+// a change window: a canary first, then batches, in an order by role or
+// tag, only while the window is open, halting after too many failures or
+// when a health gate (PFC pause, drops, watchdog counters read before and
+// after each batch) trips, in which case the batch is put back to its
+// previous config. Every device step goes to the audit log; the state is
+// written after each device so that an interrupted rollout resumes; a
+// lock file keeps two rollouts off one fabric.
+package rollout
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/lossless-net/lossless/internal/audit"
+	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// Staging are the staging settings of a rollout, as written in its state
+// file.
+type Staging struct {
+	// Canary is the number of devices changed alone first.
+	Canary int `json:"canary,omitempty"`
+	// Batch is the size of each later batch; the zero Size is all the
+	// remaining devices at once.
+	Batch Size `json:"batch"`
+	// MaxFailures halts the rollout after this many failed devices; 0
+	// means never.
+	MaxFailures int `json:"max_failures,omitempty"`
+	// Pause is the wait between batches.
+	Pause time.Duration `json:"pause,omitempty"`
+	// Order lists "role:R" and "tag:T": devices matching an earlier item
+	// go first.
+	Order []string `json:"order,omitempty"`
+	// Window is the change window ("HH:MM-HH:MM[,TZ]"); "" means always.
+	Window string `json:"window,omitempty"`
+	// Gate, when set, reads health counters before and after each batch.
+	Gate *Gate `json:"gate,omitempty"`
+}
+
+// Options are a rollout's settings besides its staging.
+type Options struct {
+	Staging
+	// Plan are the per-device apply settings (parallelism within a batch,
+	// confirm timeout, progress).
+	Plan plan.Options
+	// Now is the clock the window and gate read; nil is time.Now.
+	Now func() time.Time
+	// Sleep waits between batches; nil waits on a timer. It returns early
+	// with an error when ctx ends.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Audit receives one entry per device step; nil logs nothing.
+	Audit *audit.Log
+	// Operator is written in each audit entry.
+	Operator string
+	// StatePath, when set, is where the state is saved: after device
+	// steps (at most once a second), after each batch and at the end.
+	StatePath string
+}
+
+// Batch is one stage of a rollout.
+type Batch struct {
+	// Index is 0 for the canary (when there is one), then 1, 2, ...
+	Index   int      `json:"index"`
+	Canary  bool     `json:"canary,omitempty"`
+	Devices []string `json:"devices"`
+	// Elapsed is the batch's wall time: counters, changes, gate,
+	// restores.
+	Elapsed time.Duration `json:"elapsed"`
+	// Trips are the health limits the batch went over.
+	Trips []Trip `json:"trips,omitempty"`
+	// Restored are the devices put back to their previous config after
+	// a trip.
+	Restored []string `json:"restored,omitempty"`
+}
+
+// Report is the outcome of a rollout.
+type Report struct {
+	Batches []Batch
+	// Results are the devices started, in rollout order (a restored
+	// device's result says it was applied; its status in State is
+	// StatusRestored).
+	Results []plan.Result
+	// NotStarted are the devices left for a resume, in rollout order.
+	NotStarted []string
+	// Stopped says why the rollout ended early; "" when it completed.
+	Stopped string
+	// Interrupted is true when ctx ended (SIGINT, SIGTERM).
+	Interrupted bool
+}
+
+// ErrOutsideWindow is returned when a rollout is asked to start while its
+// window is closed.
+var ErrOutsideWindow = errors.New("outside the change window")
+
+// Run rolls the changes of st.Plan out to devs (the devices to change),
+// skipping those st already records as done. ctx ending (Ctrl-C) stops
+// the rollout: no new device starts, devices in flight finish (their
+// driver applies atomically, so each ends applied or rolled back), and
+// the state is saved. Run returns an error only when it cannot start
+// (outside the window, a bad setting, the state cannot be written).
+func Run(ctx context.Context, devs []plan.Device, st *State, o Options) (*Report, error) {
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	sleep := o.Sleep
+	if sleep == nil {
+		sleep = timerSleep
+	}
+	var win *Window
+	if o.Window != "" {
+		var err error
+		if win, err = ParseWindow(o.Window); err != nil {
+			return nil, err
+		}
+	}
+	if err := ParseOrder(o.Order); err != nil {
+		return nil, err
+	}
+	if st.Devices == nil {
+		st.Devices = map[string]string{}
+	}
+	if t := now(); win != nil && !win.Open(t) {
+		return nil, fmt.Errorf("rollout: %w %s (now %s): nothing was changed", ErrOutsideWindow, win, t.In(win.Loc).Format("15:04 MST"))
+	}
+	var todo []plan.Device
+	for _, d := range Order(devs, o.Order) {
+		if !st.Done(d.Intent.Name) {
+			todo = append(todo, d)
+		}
+	}
+	r := &runner{o: o, st: st, now: now, rep: &Report{}}
+	batches := Split(todo, o.Canary, o.Batch)
+	// work is the context of device changes and restores: Ctrl-C must not
+	// cut a device in the middle of its change.
+	work := context.WithoutCancel(ctx)
+	failures := 0
+	for bi, b := range batches {
+		if bi > 0 {
+			if o.Pause > 0 && sleep(ctx, o.Pause) != nil {
+				r.stop(batches[bi:], "interrupted between batches", true)
+				break
+			}
+			if t := now(); win != nil && !win.Open(t) {
+				r.stop(batches[bi:], fmt.Sprintf("the change window %s closed (now %s)", win, t.In(win.Loc).Format("15:04 MST")), false)
+				break
+			}
+		}
+		if ctx.Err() != nil {
+			r.stop(batches[bi:], "interrupted", true)
+			break
+		}
+		index := bi
+		if o.Canary <= 0 {
+			index++
+		}
+		batch, failed, err := r.batch(ctx, work, index, b)
+		r.rep.Batches = append(r.rep.Batches, batch)
+		if err != nil {
+			return r.rep, err
+		}
+		failures += failed
+		if ctx.Err() != nil {
+			r.stop(batches[bi:], "interrupted", true)
+			break
+		}
+		if len(batch.Trips) > 0 {
+			r.stop(batches[bi+1:], fmt.Sprintf("health gate tripped after batch %d, which was rolled back: %s", index, trips(batch.Trips)), false)
+			break
+		}
+		if o.MaxFailures > 0 && failures >= o.MaxFailures {
+			r.stop(batches[bi+1:], fmt.Sprintf("%d device(s) failed (-max-failures %d)", failures, o.MaxFailures), false)
+			break
+		}
+	}
+	st.Stopped = r.rep.Stopped
+	if err := r.save(); err != nil {
+		return r.rep, err
+	}
+	return r.rep, nil
+}
+
+func timerSleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+type runner struct {
+	o   Options
+	st  *State
+	now func() time.Time
+	rep *Report
+	mu  sync.Mutex // guards st, rep.Results and state saving
+	// saved is when the state was last written.
+	saved time.Time
+}
+
+// stop records why the rollout ends and the devices it leaves.
+func (r *runner) stop(left [][]plan.Device, why string, interrupted bool) {
+	r.rep.Stopped = why
+	r.rep.Interrupted = interrupted
+	for _, b := range left {
+		for _, d := range b {
+			if !r.started(d.Intent.Name) {
+				r.rep.NotStarted = append(r.rep.NotStarted, d.Intent.Name)
+			}
+		}
+	}
+}
+
+func (r *runner) started(name string) bool {
+	for _, res := range r.rep.Results {
+		if res.Device == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *runner) save() error {
+	if r.o.StatePath == "" {
+		return nil
+	}
+	r.saved = time.Now()
+	return SaveState(r.o.StatePath, r.st)
+}
+
+// stateEvery bounds how often a device step rewrites the state file (it
+// holds the whole plan: on a 1,000-device fabric, megabytes); every batch
+// end and the end of the rollout write it regardless. A device applied
+// since the last write fails its fingerprint check on resume, naming
+// it, rather than being changed twice.
+const stateEvery = time.Second
+
+// saveSoon writes the state unless it was written less than stateEvery
+// ago; r.mu is held.
+func (r *runner) saveSoon() error {
+	if time.Since(r.saved) < stateEvery {
+		return nil
+	}
+	return r.save()
+}
+
+// batch reads counters, applies the batch's devices in parallel (none
+// starts once ctx ended), reads counters again and restores the applied
+// devices when the gate trips. It returns the number of failed devices.
+func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device) (Batch, int, error) {
+	start := r.now()
+	b := Batch{Index: index, Canary: index == 0}
+	for _, d := range devs {
+		b.Devices = append(b.Devices, d.Intent.Name)
+	}
+	n := r.o.Plan.Parallelism
+	if n <= 0 {
+		n = plan.DefaultParallelism
+	}
+	var before snapshot
+	if r.o.Gate != nil {
+		var err error
+		if before, err = read(work, devs, r.now, n, true, nil); err != nil {
+			// Drop the configs saved before the failure, best effort.
+			_, _ = read(work, devs, r.now, n, false, before.marks)
+			b.Trips = []Trip{{Why: "counters before the batch: " + err.Error()}}
+			b.Elapsed = r.now().Sub(start)
+			return b, 0, nil
+		}
+	}
+	results := make([]plan.Result, len(devs))
+	ran := make([]bool, len(devs))
+	sem := make(chan struct{}, n)
+	var wg sync.WaitGroup
+	var saveErr error
+	for i, d := range devs {
+		sem <- struct{}{}
+		if ctx.Err() != nil {
+			<-sem
+			break
+		}
+		ran[i] = true
+		wg.Go(func() {
+			defer func() { <-sem }()
+			res, _ := plan.Apply(work, []plan.Device{d}, r.st.Plan, r.o.Plan)
+			results[i] = res[0]
+			if err := r.record(index, res[0]); err != nil {
+				r.mu.Lock()
+				saveErr = errors.Join(saveErr, err)
+				r.mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	failed := 0
+	var applied []int
+	for i := range devs {
+		if !ran[i] {
+			continue
+		}
+		r.rep.Results = append(r.rep.Results, results[i])
+		switch {
+		case results[i].Err != nil:
+			failed++
+		case results[i].Applied:
+			applied = append(applied, i)
+		}
+	}
+	if saveErr != nil {
+		return b, failed, saveErr
+	}
+	if r.o.Gate != nil && len(applied) > 0 {
+		after, err := read(work, devs, r.now, n, false, nil)
+		if err != nil {
+			b.Trips = []Trip{{Why: "counters after the batch: " + err.Error()}}
+		} else {
+			b.Trips = r.o.Gate.check(before, after)
+		}
+		if len(b.Trips) > 0 {
+			for _, i := range applied {
+				if r.restore(work, index, devs[i], results[i], before.marks[devs[i].Intent.Name]) {
+					b.Restored = append(b.Restored, devs[i].Intent.Name)
+				}
+			}
+		}
+	}
+	if r.o.Gate != nil && len(b.Trips) == 0 {
+		// The batch stays: drop the saved configs (NX-OS keeps 10).
+		_, _ = read(work, devs, r.now, n, false, before.marks)
+	}
+	b.Elapsed = r.now().Sub(start)
+	return b, failed, r.save()
+}
+
+// record writes a device's apply step to the audit log and the state.
+func (r *runner) record(batch int, res plan.Result) error {
+	status := StatusApplied
+	switch {
+	case res.Err != nil && res.RolledBack:
+		status = StatusRolledBack
+	case res.Err != nil:
+		status = StatusFailed
+	case res.Change.Empty():
+		status = StatusUnchanged
+	}
+	e := audit.Entry{Time: r.now().UTC(), Operator: r.o.Operator, PlanHash: r.st.PlanHash, Device: res.Device, Vendor: res.Vendor,
+		Batch: batch, Step: audit.StepApply, Result: status, RolledBack: res.RolledBack, Seconds: res.Duration.Seconds()}
+	if res.Change != nil {
+		e.Commands, e.Patch = res.Change.Commands, res.Change.Patch
+	}
+	if res.Err != nil {
+		e.Error = res.Err.Error()
+	}
+	aerr := r.o.Audit.Write(e)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.st.Devices[res.Device] = status
+	return errors.Join(aerr, r.saveSoon())
+}
+
+// restore puts an applied device back to the config saved under mark
+// before its batch, through its driver's Reverter, checks that its scoped
+// running config is byte for byte what it was before the change, and
+// records the step.
+func (r *runner) restore(ctx context.Context, batch int, d plan.Device, applied plan.Result, mark string) bool {
+	start := r.now()
+	err := withDriver(ctx, d, func(drv vendors.Driver) error {
+		rv, ok := drv.(vendors.Reverter)
+		if !ok || mark == "" {
+			return fmt.Errorf("the %s driver saved no config to restore", d.Intent.Vendor)
+		}
+		if err := rv.Revert(ctx, mark); err != nil {
+			return err
+		}
+		now, err := drv.Running(ctx)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(now, applied.Before) {
+			return errors.New("the restored config differs from the config before the change")
+		}
+		return nil
+	})
+	e := audit.Entry{Time: r.now().UTC(), Operator: r.o.Operator, PlanHash: r.st.PlanHash, Device: d.Intent.Name, Vendor: d.Intent.Vendor,
+		Batch: batch, Step: audit.StepRollback, Result: StatusRestored, Seconds: r.now().Sub(start).Seconds()}
+	if err != nil {
+		err = fmt.Errorf("restore %s: %w", d.Intent.Name, err)
+		e.Result, e.Error = StatusFailed, err.Error()
+	}
+	_ = r.o.Audit.Write(e) // the restore itself matters more; its error shows in the report
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil {
+		r.st.Devices[d.Intent.Name] = StatusFailed
+		for i := range r.rep.Results {
+			if r.rep.Results[i].Device == d.Intent.Name {
+				r.rep.Results[i].Err = fmt.Errorf("%s: health gate tripped and %w", d.Intent.Name, err)
+			}
+		}
+		return false
+	}
+	r.st.Devices[d.Intent.Name] = StatusRestored
+	return true
+}

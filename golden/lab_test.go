@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/internal/lab"
 	_ "github.com/lossless-net/lossless/internal/lab/all"
+	"github.com/lossless-net/lossless/inventory"
 )
 
 // TestWantAcceptedByLab loads every golden want file into the lab's

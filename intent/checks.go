@@ -8,9 +8,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/intent/platform"
 	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/inventory"
 )
 
 // checkPlatform runs the checks that depend on a QoS profile and the

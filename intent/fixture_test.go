@@ -13,10 +13,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/lossless-net/lossless/internal/diag"
-	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/intent/platform"
+	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/inventory"
 )
 
 // testInventory loads testdata/inventories/NAME.hcl and gives every device

@@ -9,9 +9,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/lossless-net/lossless/intent/headroom"
-	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/intent/platform"
 	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/inventory"
 )
 
 // Resolve joins the fabric with the inventory: one Device per device an

@@ -10,9 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/intent/platform"
 	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/inventory"
 )
 
 // loadDir loads an intent directory and its inventory.hcl. A platform the

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lossless-net/lossless/intent/platform"
 	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/inventory"
-	"github.com/lossless-net/lossless/intent/platform"
 )
 
 // watchdogIntent is a profile whose watchdog asks for detection_time, and

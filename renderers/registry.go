@@ -10,8 +10,8 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/config"
 )
 
 // Func renders one device. It is pure and deterministic: the same device

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/vendors"
 )
 

@@ -16,11 +16,11 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/intent"
-	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/vendors"
 	_ "github.com/lossless-net/lossless/vendors/all" // every driver
 )

@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/diag"
 )
 
 const inspectUsage = `Usage: lossless inspect [options] DEVICE [DIR]

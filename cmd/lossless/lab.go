@@ -17,11 +17,11 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/lossless-net/lossless/intent"
-	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/internal/lab"
 	_ "github.com/lossless-net/lossless/internal/lab/all" // every personality
 	"github.com/lossless-net/lossless/internal/lab/device"
 	gnmitarget "github.com/lossless-net/lossless/internal/lab/gnmi"
+	"github.com/lossless-net/lossless/inventory"
 )
 
 const labUsage = `Usage: lossless lab up [options]

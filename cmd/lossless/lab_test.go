@@ -21,8 +21,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 
-	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/internal/lab"
+	"github.com/lossless-net/lossless/inventory"
 )
 
 // TestLabUp starts the lab, reads the inventory and known_hosts it wrote,

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/internal/lab"
+	"github.com/lossless-net/lossless/inventory"
 )
 
 // TestPlanLabExample: plan -lab on the README's example builds every lab

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/internal/render"
 	_ "github.com/lossless-net/lossless/renderers/all"
 )

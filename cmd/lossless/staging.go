@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lossless-net/lossless/internal/audit"
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/audit"
 	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/internal/rollout"
 )

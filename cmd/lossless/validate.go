@@ -14,10 +14,10 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/intent"
-	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/renderers"
 	_ "github.com/lossless-net/lossless/renderers/all" // vendor names for the inventory
 )

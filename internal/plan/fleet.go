@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/crypto/ssh"
 
-	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/renderers"
 	"github.com/lossless-net/lossless/vendors"

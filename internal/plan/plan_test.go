@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/vendors"
 )

@@ -11,8 +11,8 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/intent/platform"
-	_ "github.com/lossless-net/lossless/renderers/all"
 	"github.com/lossless-net/lossless/internal/units"
+	_ "github.com/lossless-net/lossless/renderers/all"
 )
 
 // device builds a RoCE device of the given vendor with n ports, in Go (the

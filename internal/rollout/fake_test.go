@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/internal/rollout"
 	"github.com/lossless-net/lossless/vendors"

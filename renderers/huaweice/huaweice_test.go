@@ -12,8 +12,8 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/intent/platform"
-	"github.com/lossless-net/lossless/renderers"
 	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/renderers"
 )
 
 // canonical is the reference intent of huawei-ce.md §1.1 on a family-B

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/lossless-net/lossless/intent"
-	"github.com/lossless-net/lossless/renderers"
 	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/renderers"
 )
 
 // FuzzRender varies the numbers of the canonical device: the renderer

@@ -14,10 +14,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/intent"
-	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/renderers"
 )
 
 // Vendor is the name NX-OS devices carry in the inventory.

@@ -9,11 +9,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/intent/platform"
-	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/renderers"
 )
 
 func intp(v int) *int { return &v }

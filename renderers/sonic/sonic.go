@@ -26,11 +26,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/intent"
-	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/sonicyang"
 	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/renderers"
 )
 
 // Vendor is the name SONiC devices carry in the inventory.

@@ -12,12 +12,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/intent"
-	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/sonicyang"
 	"github.com/lossless-net/lossless/internal/sonicyang/yangtest"
 	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/renderers"
 )
 
 // canonical is the reference intent of sonic.md §4–§5: RoCE DSCP 24, 26 →

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/golden"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
 	_ "github.com/lossless-net/lossless/internal/lab/eos"

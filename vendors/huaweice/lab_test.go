@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/golden"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
 	_ "github.com/lossless-net/lossless/internal/lab/huaweice"

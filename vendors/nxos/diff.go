@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/golden"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/vendors"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/golden"
+	"github.com/lossless-net/lossless/internal/config"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors"
 )
 
@@ -347,7 +347,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	if len(ch.Commands) > 0 {
 		// The diff shows the stanzas that change, whole: on a switch
 		// with many ports the rest is noise (and time).
-		ch.Diff = golden.Unified(device+" running (scope)", device+" desired", print(ordered(d.only(have), want)), print(d.only(want)))
+		ch.Diff = textdiff.Unified(device+" running (scope)", device+" desired", print(ordered(d.only(have), want)), print(d.only(want)))
 		ch.Disruptive = d.disruptive(d.pfcChanges(sc, have, want))
 	}
 	return ch, nil

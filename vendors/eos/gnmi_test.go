@@ -10,11 +10,11 @@ import (
 
 	"github.com/openconfig/ygot/ygot"
 
-	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
 	gnmitarget "github.com/lossless-net/lossless/internal/lab/gnmi"
 	"github.com/lossless-net/lossless/internal/ocqos"
+	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
@@ -126,10 +126,10 @@ func TestGNMIConverges(t *testing.T) {
 			}
 			after := running(n)
 			if got, want := outside(t, after, want), outside(t, before, want); got != want {
-				t.Errorf("config outside the scope changed:\n%s", golden.Unified("before", "after", want, got))
+				t.Errorf("config outside the scope changed:\n%s", textdiff.Unified("before", "after", want, got))
 			}
 			if got, want := inside(t, after, want); got != want {
-				t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, want))
+				t.Errorf("scoped running config differs from the rendering:\n%s", textdiff.Unified("running", "rendering", got, want))
 			}
 			if _, again := gnmiPlan(t, tgt, text); !again.Empty() {
 				t.Errorf("gNMI plan after apply is not empty:\n%s", again.Diff)
@@ -204,7 +204,7 @@ func TestGNMIApplyFaults(t *testing.T) {
 				t.Errorf("error %q does not name the device and %q", msg, tc.reason)
 			}
 			if got := running(n); got != before {
-				t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, got))
+				t.Errorf("device not back at its pre-apply config:\n%s", textdiff.Unified("before", "after", before, got))
 			}
 		})
 	}
@@ -302,6 +302,6 @@ func TestGNMIReverseWithoutCommitConfirmed(t *testing.T) {
 		t.Fatalf("apply: %+v", res)
 	}
 	if got := running(n); got != before {
-		t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, got))
+		t.Errorf("device not back at its pre-apply config:\n%s", textdiff.Unified("before", "after", before, got))
 	}
 }

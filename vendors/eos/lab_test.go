@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
 	_ "github.com/lossless-net/lossless/internal/lab/eos"
+	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
@@ -124,7 +124,7 @@ func TestApplyConverges(t *testing.T) {
 			after := running(n)
 			vendortest.OutsideUnchanged(t, outside(t, before, want), outside(t, after, want))
 			if got, want := inside(t, after, want); got != want {
-				t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, want))
+				t.Errorf("scoped running config differs from the rendering:\n%s", textdiff.Unified("running", "rendering", got, want))
 			}
 			_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
 			vendortest.Converged(t, again)
@@ -218,7 +218,7 @@ func TestDropAroundConfirm(t *testing.T) {
 				t.Errorf("not rolled back: %+v", res)
 			}
 			if after := running(n); after != before {
-				t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, after))
+				t.Errorf("device not back at its pre-apply config:\n%s", textdiff.Unified("before", "after", before, after))
 			}
 		})
 	}
@@ -278,7 +278,7 @@ func TestRunning(t *testing.T) {
 	}
 	first, _ := drv.Running(ctx)
 	if string(first) != string(again) {
-		t.Errorf("two reads differ:\n%s", golden.Unified("first", "second", string(first), string(again)))
+		t.Errorf("two reads differ:\n%s", textdiff.Unified("first", "second", string(first), string(again)))
 	}
 	for _, s := range []string{"! Command", "hostname", "description", "mtu", "uplink-to-core", "\nend"} {
 		if strings.Contains(string(first), s) {

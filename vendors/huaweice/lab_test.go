@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
 	_ "github.com/lossless-net/lossless/internal/lab/huaweice"
+	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
@@ -113,7 +113,7 @@ func TestApplyConverges(t *testing.T) {
 			pair(wantTree, have)
 			scoped := newScope(wantTree, have).filter(have)
 			if got := print(ordered(scoped, wantTree)); got != print(wantTree) {
-				t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, print(wantTree)))
+				t.Errorf("scoped running config differs from the rendering:\n%s", textdiff.Unified("running", "rendering", got, print(wantTree)))
 			}
 			if strings.Contains(after, "ecn-4") {
 				t.Errorf("stale class left in the config:\n%s", after)
@@ -192,7 +192,7 @@ func TestDropAnywhere(t *testing.T) {
 			t.Errorf("after %d lines: %+v", k, res)
 		}
 		if after != before {
-			t.Errorf("after %d lines: failed apply (%v) left the device changed:\n%s", k, res.Err, golden.Unified("before", "after", before, after))
+			t.Errorf("after %d lines: failed apply (%v) left the device changed:\n%s", k, res.Err, textdiff.Unified("before", "after", before, after))
 		}
 	}
 	if !aborted {

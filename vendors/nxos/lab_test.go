@@ -15,11 +15,11 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
-	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
 	_ "github.com/lossless-net/lossless/internal/lab/nxos"
+	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
@@ -100,7 +100,7 @@ func TestApplyConverges(t *testing.T) {
 	wantTree := canonTree(want.Tree)
 	scoped := newScope(wantTree, have).filter(have)
 	if got := print(ordered(scoped, wantTree)); got != print(wantTree) {
-		t.Errorf("scoped running config differs from the rendering:\n%s", golden.Unified("running", "rendering", got, print(wantTree)))
+		t.Errorf("scoped running config differs from the rendering:\n%s", textdiff.Unified("running", "rendering", got, print(wantTree)))
 	}
 	if strings.Contains(after, "lossless-") {
 		t.Errorf("checkpoint name left in the config:\n%s", after)

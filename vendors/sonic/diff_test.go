@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/textdiff"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 )
 
@@ -436,7 +436,7 @@ func FuzzParseRunning(f *testing.F) {
 
 // TestLineDiff: the kept and removed lines of the line diff print the
 // running side exactly as config_db.json, the kept and added lines the
-// desired side; the hunks are golden.Unified's.
+// desired side; the hunks are textdiff.Unified's.
 func TestLineDiff(t *testing.T) {
 	canon := canonical(t).DB
 	seeded, err := ParseRunning(LabSeed(canonical(t).Text))
@@ -475,14 +475,14 @@ func TestLineDiff(t *testing.T) {
 		})
 	}
 	// Where go-diff's alignment is the natural one, the text is
-	// golden.Unified's byte for byte.
+	// textdiff.Unified's byte for byte.
 	three := cloneDB(one)
 	three["QUEUE"]["Ethernet4|6"]["scheduler"] = "X"
 	three["PFC_WD"]["Ethernet0"]["action"] = "alert"
 	for name, p := range map[string][2]config.DB{"one change": {one, canon}, "three changes": {three, canon}, "seeded": pairs["seeded"]} {
-		want := golden.Unified("a", "b", string(render.Text(p[0])), string(render.Text(p[1])))
+		want := textdiff.Unified("a", "b", string(render.Text(p[0])), string(render.Text(p[1])))
 		if d := cmp.Diff(want, unified("a", "b", p[0], p[1], nil)); d != "" {
-			t.Errorf("%s (-golden.Unified +unified):\n%s", name, d)
+			t.Errorf("%s (-textdiff.Unified +unified):\n%s", name, d)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // diffContext is the number of unchanged lines around each change, as
-// golden.Unified prints them.
+// textdiff.Unified prints them.
 const diffContext = 3
 
 // dline is one line of a line diff: ' ' kept, '-' removed, '+' added;
@@ -69,8 +69,8 @@ func (f *foldEntry) lines() []string {
 // (renderers/sonic.Text's form: 4-space indent, natural key order), ""
 // when they are equal. Both sides are sorted trees, so the line diff is a
 // merge of the two walks, linear in their size; a text diff (go-diff, as
-// golden.Unified) of two 10,000-line documents with changes on every port
-// costs tens of milliseconds. Its hunks are printed as golden.Unified
+// textdiff.Unified) of two 10,000-line documents with changes on every port
+// costs tens of milliseconds. Its hunks are printed as textdiff.Unified
 // prints them.
 //
 // order, when not nil, returns a table's keys in natural order (a superset
@@ -136,7 +136,7 @@ type diffWriter struct {
 	changed bool
 	// plus holds added lines until the next kept line, so a run of
 	// changes prints all its removals, then all its additions, as
-	// golden.Unified (go-diff) does.
+	// textdiff.Unified (go-diff) does.
 	plus []string
 	// names is entry's buffer for field names.
 	names []string
@@ -444,7 +444,7 @@ func jsonString(s string) string {
 }
 
 // hunks prints the lines as unified-diff hunks with diffContext lines of
-// context, merging changes at most twice that apart, as golden.Unified
+// context, merging changes at most twice that apart, as textdiff.Unified
 // does.
 func (w *diffWriter) hunks(aName, bName string) string {
 	items := w.lines
@@ -545,7 +545,7 @@ func (w *diffWriter) visit(items []dline, start []int, item, from, to int, f fun
 	}
 }
 
-// writeRange writes a unified-diff range as golden.Unified does:
+// writeRange writes a unified-diff range as textdiff.Unified does:
 // "start,len", "start" for one line, "start-1,0" for none.
 func writeRange(out *strings.Builder, start, n int) {
 	var num [20]byte

@@ -17,10 +17,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
+	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors"
 )
 
@@ -196,7 +196,7 @@ func Failed(t *testing.T, res vendors.Result, reason string, rollback bool) {
 func Restored(t *testing.T, before, after string) {
 	t.Helper()
 	if after != before {
-		t.Errorf("device not back at its pre-apply config:\n%s", golden.Unified("before", "after", before, after))
+		t.Errorf("device not back at its pre-apply config:\n%s", textdiff.Unified("before", "after", before, after))
 	}
 }
 
@@ -226,7 +226,7 @@ func DropAt(t *testing.T, vendor string, dial vendors.DialFunc, seed []byte, wan
 		t.Errorf("error does not name the device: %v", res.Err)
 	}
 	if after != before {
-		t.Errorf("failed apply (%v) left the device changed:\n%s", res.Err, golden.Unified("before", "after", before, after))
+		t.Errorf("failed apply (%v) left the device changed:\n%s", res.Err, textdiff.Unified("before", "after", before, after))
 	}
 }
 
@@ -252,7 +252,7 @@ func BenchDiff(b *testing.B, diff func(device string, running []byte, desired *c
 func OutsideUnchanged(t *testing.T, before, after string) {
 	t.Helper()
 	if after != before {
-		t.Errorf("config outside the scope changed:\n%s", golden.Unified("before", "after", before, after))
+		t.Errorf("config outside the scope changed:\n%s", textdiff.Unified("before", "after", before, after))
 	}
 }
 

@@ -6,13 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/openconfig/ygot/ygot"
 
 	"github.com/lossless-net/lossless/internal/ocqos"
+	"github.com/lossless-net/lossless/internal/sonicyang/yangtest"
 )
 
 // ecnDevice is a small OpenConfig QoS tree: one ECN profile on one queue.
@@ -103,9 +103,7 @@ func yangDir(t *testing.T) string {
 // from the shared YANG: the command in doc.go is run as written, from a
 // directory where its relative paths reach the YANG folder.
 func TestGeneratedUpToDate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the ygot generator; skipped in -short")
-	}
+	yangtest.GeneratedCheck(t)
 	yang := yangDir(t)
 	doc, err := os.ReadFile("doc.go")
 	if err != nil {
@@ -120,8 +118,9 @@ func TestGeneratedUpToDate(t *testing.T) {
 	if len(args) == 0 {
 		t.Fatal("doc.go has no go:generate line running the ygot generator")
 	}
-	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goCmd); err != nil {
+	// go test puts its own GOROOT/bin first on the test's PATH.
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
 		t.Skipf("cannot build the generator: %v", err)
 	}
 	tmp := t.TempDir()

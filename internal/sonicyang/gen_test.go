@@ -20,9 +20,7 @@ const relYANG = "../../../shared/yang/sonic"
 // //go:generate line into a temporary file and compares the gofmt'd result
 // with the committed sonic.go: the structs match the YANG in shared/.
 func TestGeneratedUpToDate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the ygot generator")
-	}
+	yangtest.GeneratedCheck(t)
 	dir := yangtest.SonicDir(t)
 	abs, err := filepath.Abs(dir)
 	if err != nil {

@@ -112,15 +112,6 @@ func flatten(n *config.Node, depth int) []string {
 	return out
 }
 
-func lineWith(text, sub string) string {
-	for _, l := range strings.Split(text, "\n") {
-		if strings.Contains(l, sub) {
-			return strings.TrimSpace(l)
-		}
-	}
-	return ""
-}
-
 func TestConversions(t *testing.T) {
 	w := func(v int) *int { return &v }
 	tests := []struct {

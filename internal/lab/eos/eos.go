@@ -393,9 +393,6 @@ func (d *Device) Restore(cp []byte) error {
 	return nil
 }
 
-// errNoSession is returned for an unknown session name.
-var errNoSession = errors.New("no such session")
-
 // commit makes a configuration session the running config. With a
 // timer, the previous running config comes back unless the session is
 // confirmed in time; an ExpireCommitTimer fault makes that happen at once.

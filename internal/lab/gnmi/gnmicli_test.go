@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -19,13 +18,10 @@ import (
 // go command can be found to run the build.
 func buildGnmiCli(t *testing.T) string {
 	t.Helper()
-	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goCmd); err != nil {
-		p, lerr := exec.LookPath("go")
-		if lerr != nil {
-			t.Skipf("cannot build gnmi_cli: no go command (%v)", lerr)
-		}
-		goCmd = p
+	// go test puts its own GOROOT/bin first on the test's PATH.
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("cannot build gnmi_cli: no go command (%v)", err)
 	}
 	bin := filepath.Join(t.TempDir(), "gnmi_cli")
 	cmd := exec.CommandContext(t.Context(), goCmd, "build", "-o", bin, "github.com/openconfig/gnmi/cmd/gnmi_cli")

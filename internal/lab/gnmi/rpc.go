@@ -37,11 +37,13 @@ func resolve(prefix, p *gpb.Path) (string, []*gpb.PathElem, error) {
 
 // elemsOf returns p's elements, converting the deprecated string form.
 func elemsOf(p *gpb.Path) []*gpb.PathElem {
-	if len(p.GetElem()) > 0 || len(p.GetElement()) == 0 { //nolint:staticcheck // Element is read for old clients.
+	//lint:ignore SA1019 the deprecated Element form is read for old clients
+	if len(p.GetElem()) > 0 || len(p.GetElement()) == 0 {
 		return p.GetElem()
 	}
 	var out []*gpb.PathElem
-	for _, s := range p.GetElement() { //nolint:staticcheck // as above
+	//lint:ignore SA1019 as above
+	for _, s := range p.GetElement() {
 		out = append(out, &gpb.PathElem{Name: s})
 	}
 	return out

@@ -99,10 +99,8 @@ func (st *State) Pop() bool {
 
 // Grammar is a compiled command table.
 type Grammar[S any] struct {
-	entries    []*Entry[S]
-	allowDflt  bool
-	negWord    string
-	defaultKey string
+	entries   []*Entry[S]
+	allowDflt bool
 }
 
 // Options of a grammar.

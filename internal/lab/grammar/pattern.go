@@ -328,11 +328,3 @@ func (p *Pattern) match(toks []Token, lineEnd int) attempt {
 func firstOfGroup(elems []elem, i int) bool {
 	return i == 0 || elems[i-1].optional != elems[i].optional
 }
-
-// reached is how many tokens an attempt got through.
-func (a attempt) reached() int {
-	if a.err == nil {
-		return len(a.m.exp) + 1
-	}
-	return a.err.Token
-}

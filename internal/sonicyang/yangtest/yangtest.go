@@ -77,3 +77,18 @@ func missing(t testing.TB, why string) {
 	}
 	t.Skip(why)
 }
+
+// GeneratedEnv names the environment variable that turns on the
+// generated-code freshness tests (TestGeneratedUpToDate in
+// internal/sonicyang and internal/ocqos). They build and run the ygot
+// generator, which costs more than the rest of the suite, so a plain
+// `go test ./...` skips them and .ci/run runs them once in their own step.
+const GeneratedEnv = "LOSSLESS_CHECK_GENERATED"
+
+// GeneratedCheck skips t unless GeneratedEnv is set to 1.
+func GeneratedCheck(t testing.TB) {
+	t.Helper()
+	if os.Getenv(GeneratedEnv) != "1" {
+		t.Skip("generated-code freshness check: runs with " + GeneratedEnv + "=1 (.ci/run's generated-code step)")
+	}
+}

@@ -157,13 +157,15 @@ func (ss *sessions) forget(ctx context.Context) {
 	})
 }
 
-// close ends every session of the batch.
-func (ss *sessions) close() {
-	for _, drv := range ss.drvs {
-		if drv != nil {
-			_ = drv.Close()
+// close ends every session of the batch, in parallel: a polite SSH close
+// waits for the device's answer.
+func (ss *sessions) close(ctx context.Context) {
+	_ = ss.each(ctx, func(_ context.Context, i int, _ plan.Device) error {
+		if ss.drvs[i] != nil {
+			_ = ss.drvs[i].Close()
 		}
-	}
+		return nil
+	})
 }
 
 // Trip is one limit a port went over, or (Device "") why the counters

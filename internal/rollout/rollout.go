@@ -272,7 +272,7 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 	var before snapshot
 	if r.o.Gate != nil {
 		ss = newSessions(devs, r.o.Plan.Parallelism, r.clock)
-		defer ss.close()
+		defer ss.close(work)
 		var err error
 		if before, err = ss.before(work); err != nil {
 			// Drop the configs saved before the failure, best effort.

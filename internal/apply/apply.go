@@ -174,6 +174,9 @@ func (r *Report) OK() bool {
 // error when devices may have changed (a state file that cannot be
 // written, a lock that cannot be released).
 func Run(ctx context.Context, in Input, o Options) (rep *Report, err error) {
+	if o.Load == nil {
+		return nil, errors.New("apply: no loader for the fleet")
+	}
 	saved, resumed, src, err := open(in)
 	if err != nil {
 		return nil, err

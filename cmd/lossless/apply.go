@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/lossless-net/lossless/internal/apply"
 	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/internal/rollout"
 	"github.com/lossless-net/lossless/vendors"
@@ -56,6 +58,11 @@ Examples:
 `
 
 func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return applyWith(ctx, args, stdout, stderr, terminalPrompt(os.Stdin))
+}
+
+// applyWith is runApply with the prompt that asks for approval.
+func applyWith(ctx context.Context, args []string, stdout, stderr io.Writer, ask prompt) int {
 	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
 	var f fleetFlags
 	f.register(fs)
@@ -64,10 +71,10 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var sf stagingFlags
 	sf.register(fs)
 	stderr = &lockedWriter{w: stderr}
+	ask.out = stderr
 	if code := parseFlags(fs, args, applyUsage, stdout, stderr); code >= 0 {
 		return code
 	}
-	sf.given(fs)
 	if fs.NArg() > 1 || !f.validate("apply", stderr) {
 		if fs.NArg() > 1 {
 			fmt.Fprintf(stderr, "lossless apply: want at most one PLANFILE or DIR, got %d arguments\n", fs.NArg())
@@ -78,182 +85,200 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "lossless apply: -confirm-timeout must be positive, got %s\n", *confirm)
 		return 1
 	}
-	staging, err := sf.staging()
+	staging, err := sf.staging(fs)
 	if err != nil {
 		fmt.Fprintf(stderr, "lossless apply: %v\n", err)
 		return 1
+	}
+	in, err := applyInput(fs, &f, sf.resume)
+	if err != nil {
+		fmt.Fprintf(stderr, "lossless apply: %v\n", err)
+		return 1
+	}
+	o, closeFleet := applyOptions(&f, &sf, staging, *confirm, stdout, stderr)
+	defer closeFleet()
+	o.Approve = ask.approve
+	if *auto {
+		o.Approve = apply.AutoApprove
+	}
+	rep, err := apply.Run(ctx, in, o)
+	code := 0
+	switch {
+	case rep != nil:
+		code = writeApply(stdout, stderr, rep, f.jsonOut)
+	case errors.Is(err, errReported):
+		return 1
+	case errors.Is(err, apply.ErrCancelled):
+		fmt.Fprintln(stderr, "Apply cancelled.")
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "lossless apply: %v\n", err)
+		code = 1
+	}
+	return code
+}
+
+// applyInput says what apply applies: the state file of -resume, a saved
+// plan file, or the intent in a directory (default: the current one).
+func applyInput(fs *flag.FlagSet, f *fleetFlags, resume string) (apply.Input, error) {
+	if resume != "" {
+		if fs.NArg() > 0 {
+			return apply.Input{}, errors.New("-resume takes its plan from the state file: give no PLANFILE or DIR")
+		}
+		return apply.Input{Resume: resume}, nil
 	}
 	arg := "."
 	if fs.NArg() == 1 {
 		arg = fs.Arg(0)
 	}
-	var saved *plan.Plan
-	var resumed *rollout.State
-	src := f.source(arg)
-	if sf.resume != "" {
-		if fs.NArg() > 0 {
-			fmt.Fprintln(stderr, "lossless apply: -resume takes its plan from the state file: give no PLANFILE or DIR")
-			return 1
-		}
-		if resumed, err = rollout.ReadState(sf.resume); err != nil {
-			fmt.Fprintf(stderr, "lossless apply: %v\n", err)
-			return 1
-		}
-		if resumed.Plan.Source == nil {
-			fmt.Fprintf(stderr, "lossless apply: %s does not say which intent it was made from\n", sf.resume)
-			return 1
-		}
-		saved, src = resumed.Plan, resumed.Plan.Source
-	} else if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
-		p, err := plan.ReadFile(arg)
-		if err != nil {
-			fmt.Fprintf(stderr, "lossless apply: %v\n", err)
-			return 1
-		}
-		if p.Source == nil {
-			fmt.Fprintf(stderr, "lossless apply: %s does not say which intent it was made from\n", arg)
-			return 1
-		}
-		saved, src = p, p.Source
+	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
+		return apply.Input{PlanFile: arg}, nil
 	}
-	fl, ok := loadFleet(src, &f, stderr)
-	if !ok {
-		return 1
-	}
-	defer fl.close()
-	// The intent's rollout block gives the defaults the flags left out.
-	ro, err := intentRollout(src)
-	if err != nil {
-		fmt.Fprintf(stderr, "lossless apply: %v\n", err)
-		return 1
-	}
-	sf.fromIntent(ro, src.Dir, src.Lab)
-	if staging, err = sf.staging(); err != nil {
-		fmt.Fprintf(stderr, "lossless apply: %v\n", err)
-		return 1
-	}
-	unlock, ok := sf.lock(src.Dir, src.Lab, stderr)
-	if !ok {
-		return 1
-	}
-	defer unlock()
-	o := f.options(fl, "apply", stderr, len(fl.devs))
-	o.ConfirmTimeout = *confirm
+	return apply.Input{Source: f.source(arg)}, nil
+}
 
-	p := saved
-	if p == nil {
-		var err error
-		po := o
-		po.Progress = nil
-		if p, err = planFleet(ctx, fl, po); err != nil {
-			fmt.Fprintf(stderr, "lossless apply: stopped (-fail-fast): %v\n", err)
-			return 1
-		}
-		if !f.jsonOut {
-			f.writePlan(stdout, fl, p)
+// applyOptions are the options of apply.Run from the flags, with the CLI's
+// loader and views; the function returned closes the fleet loaded.
+func applyOptions(f *fleetFlags, sf *stagingFlags, staging apply.Staging, confirm time.Duration, stdout, stderr io.Writer) (apply.Options, func()) {
+	var fl *fleet
+	o := apply.Options{
+		Load: func(src *plan.Source) (*apply.Fleet, error) {
+			var ok bool
+			if fl, ok = loadFleet(src, f, stderr); !ok {
+				return nil, errReported
+			}
+			po := f.options(fl, "apply", stderr, len(fl.devs))
+			po.ConfirmTimeout = confirm
+			return &apply.Fleet{Devices: fl.devs, Options: po}, nil
+		},
+		Staging: staging,
+		Planned: func(p *plan.Plan) {
+			if !f.jsonOut {
+				f.writePlan(stdout, fl, p)
+			}
+		},
+		Lock:        sf.lockFile,
+		ForceUnlock: sf.forceUnlock,
+		Unlocked: func(path string, held rollout.LockInfo) {
+			fmt.Fprintf(stderr, "lossless apply: removed the lock %s of %s\n", path, held)
+		},
+		Operator:  sf.who(),
+		PlanAfter: !f.jsonOut,
+	}
+	return o, func() {
+		if fl != nil {
+			fl.close()
 		}
 	}
-	devs, skipped := toApply(fl.devs, p)
-	if len(devs) == 0 {
-		c := p.Counts()
-		if !f.jsonOut {
-			fmt.Fprintln(stdout, "Nothing to apply.")
+}
+
+// errReported is the error of a step that printed its own problems (the
+// intent's diagnostics).
+var errReported = errors.New("reported on stderr")
+
+// prompt asks for "yes" on a terminal: the question goes to out (apply's
+// stderr), the answer comes from in.
+type prompt struct {
+	in       io.Reader
+	out      io.Writer
+	terminal bool
+}
+
+// terminalPrompt reads the answer from f, which must be a terminal.
+func terminalPrompt(f *os.File) prompt {
+	return prompt{in: f, terminal: term.IsTerminal(int(f.Fd()))}
+}
+
+// errNoTerminal refuses a prompt without a terminal.
+var errNoTerminal = errors.New("not a terminal, so nothing can be confirmed: pass -auto-approve, or apply a saved plan (lossless plan -out FILE)")
+
+// approve is the apply.Approver of the CLI. Ctrl-C while it waits cancels
+// the apply; the read of the answer then ends with the process, as a
+// terminal read cannot be interrupted.
+func (p prompt) approve(ctx context.Context, s apply.Summary) (bool, error) {
+	if !p.terminal {
+		return false, errNoTerminal
+	}
+	fmt.Fprintf(p.out, "Apply these changes to %d device(s)? Only 'yes' is accepted: ", len(s.Devices))
+	answer := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(p.in).ReadString('\n')
+		answer <- line
+	}()
+	select {
+	case line := <-answer:
+		return strings.TrimSpace(line) == "yes", nil
+	case <-ctx.Done():
+		fmt.Fprintln(p.out)
+		return false, context.Cause(ctx)
+	}
+}
+
+// writeApply prints the report of an apply (one JSON document with
+// -json) and returns the exit status.
+func writeApply(stdout, stderr io.Writer, rep *apply.Report, jsonOut bool) int {
+	doc := applyJSON{FormatVersion: plan.FormatVersion, Results: results(rep.Results), Summary: rep.Summary}
+	code := 0
+	if !rep.OK() {
+		code = 1
+	}
+	if rep.Empty {
+		if jsonOut {
+			_ = writeJSON(stdout, doc)
 		} else {
-			_ = writeJSON(stdout, applyJSON{FormatVersion: plan.FormatVersion, Results: results(skipped), Summary: c})
-		}
-		if c.Failed > 0 {
-			return 1
-		}
-		return 0
-	}
-	if saved == nil && !*auto {
-		if !approved(len(devs), stderr) {
-			return 1
-		}
-	}
-	if resumed != nil || sf.staged() {
-		st := resumed
-		if st == nil {
-			if p.Source == nil {
-				p.Source = src
-			}
-			st = &rollout.State{FormatVersion: rollout.StateVersion, PlanHash: rollout.Hash(p), Plan: p, Staging: staging}
-		}
-		code := sf.rollOut(ctx, devs, skipped, st, o, f.jsonOut, stdout, stderr)
-		if fl.lab != nil && !f.jsonOut {
-			po := o
-			po.Progress = nil
-			if after, perr := planFleet(ctx, fl, po); perr == nil {
-				fmt.Fprintf(stdout, "Plan after apply: %s\n", after.Counts())
-			}
+			fmt.Fprintln(stdout, "Nothing to apply.")
 		}
 		return code
 	}
-	rs, err := plan.Apply(ctx, devs, p, o)
-	all := append(rs, skipped...)
-	c := plan.ResultCounts(all)
-	if f.jsonOut {
-		if werr := writeJSON(stdout, applyJSON{FormatVersion: plan.FormatVersion, Results: results(all), Summary: c}); werr != nil {
-			fmt.Fprintf(stderr, "lossless apply: %v\n", werr)
+	ro := rep.Rollout
+	switch {
+	case jsonOut:
+		var v any = doc
+		if ro != nil {
+			v = rolloutJSON{applyJSON: doc, Batches: ro.Batches, NotStarted: ro.NotStarted, Stopped: ro.Stopped, State: rep.State}
+		}
+		if err := writeJSON(stdout, v); err != nil {
+			fmt.Fprintf(stderr, "lossless apply: %v\n", err)
 			return 1
 		}
-	} else {
-		writeResults(stdout, all)
-		fmt.Fprintf(stdout, "%d applied, %d unchanged, %d failed\n", c.Change, c.Unchanged, c.Failed)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "lossless apply: stopped (-fail-fast): %v\n", err)
-	}
-	if fl.lab != nil && !f.jsonOut {
-		// The lab goes away with this process: show the plan after.
-		po := o
-		po.Progress = nil
-		if after, perr := planFleet(ctx, fl, po); perr == nil {
-			fmt.Fprintf(stdout, "Plan after apply: %s\n", after.Counts())
+	default:
+		if ro != nil {
+			writeBatches(stdout, ro.Batches)
 		}
+		writeResults(stdout, rep.Results)
+		fmt.Fprintf(stdout, "%d applied, %d unchanged, %d failed\n", rep.Summary.Change, rep.Summary.Unchanged, rep.Summary.Failed)
 	}
-	if err != nil || c.Failed > 0 {
-		return 1
+	if rep.FailFast != nil {
+		fmt.Fprintf(stderr, "lossless apply: stopped (-fail-fast): %v\n", rep.FailFast)
 	}
-	return 0
+	if ro != nil && ro.Stopped != "" {
+		fmt.Fprintf(stderr, "lossless apply: stopped: %s; %d device(s) not started", ro.Stopped, len(ro.NotStarted))
+		if rep.State != "" {
+			fmt.Fprintf(stderr, "; continue with: lossless apply -resume %s", rep.State)
+		}
+		fmt.Fprintln(stderr)
+	}
+	if rep.After != nil && !jsonOut {
+		fmt.Fprintf(stdout, "Plan after apply: %s\n", rep.After.Counts())
+	}
+	return code
 }
 
-// toApply returns the devices with a change in p, and a result for each
-// device p could not plan.
-func toApply(devs []plan.Device, p *plan.Plan) ([]plan.Device, []plan.Result) {
-	byName := map[string]plan.DevicePlan{}
-	for _, d := range p.Devices {
-		byName[d.Device] = d
-	}
-	var out []plan.Device
-	var failed []plan.Result
-	for _, d := range devs {
-		dp, ok := byName[d.Intent.Name]
-		switch {
-		case !ok:
-			// Not in a saved plan made with other -target flags.
-		case dp.Error != "":
-			failed = append(failed, plan.Result{Result: vendors.Result{Device: dp.Device, Err: fmt.Errorf("%s", dp.Error)}, Vendor: dp.Vendor})
-		case !dp.Change.Empty():
-			out = append(out, d)
+// writeBatches prints one line per batch of a staged rollout.
+func writeBatches(w io.Writer, bs []rollout.Batch) {
+	fmt.Fprintln(w)
+	for _, b := range bs {
+		name := fmt.Sprintf("batch %d", b.Index)
+		if b.Canary {
+			name = "canary"
 		}
+		fmt.Fprintf(w, "%-9s %3d device(s) %s", name, len(b.Devices), b.Elapsed.Round(time.Millisecond))
+		if len(b.Restored) > 0 {
+			fmt.Fprintf(w, ", health gate tripped: %d restored", len(b.Restored))
+		}
+		fmt.Fprintln(w)
 	}
-	return out, failed
-}
-
-// approved asks for "yes" on a terminal.
-func approved(n int, stderr io.Writer) bool {
-	if !term.IsTerminal(int(os.Stdin.Fd())) {
-		fmt.Fprintln(stderr, "lossless apply: not a terminal, so nothing can be confirmed: pass -auto-approve, or apply a saved plan (lossless plan -out FILE)")
-		return false
-	}
-	fmt.Fprintf(stderr, "Apply these changes to %d device(s)? Only 'yes' is accepted: ", n)
-	line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
-	if strings.TrimSpace(line) != "yes" {
-		fmt.Fprintln(stderr, "Apply cancelled.")
-		return false
-	}
-	return true
 }
 
 // applyJSON is the -json document of apply.
@@ -261,6 +286,15 @@ type applyJSON struct {
 	FormatVersion string       `json:"format_version"`
 	Results       []resultJSON `json:"results"`
 	Summary       plan.Counts  `json:"summary"`
+}
+
+// rolloutJSON is apply's -json document for a staged rollout.
+type rolloutJSON struct {
+	applyJSON
+	Batches    []rollout.Batch `json:"batches"`
+	NotStarted []string        `json:"not_started,omitempty"`
+	Stopped    string          `json:"stopped,omitempty"`
+	State      string          `json:"state,omitempty"`
 }
 
 type resultJSON struct {

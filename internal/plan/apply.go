@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/lossless-net/lossless/vendors"
 )
@@ -56,8 +55,8 @@ func ResultCounts(rs []Result) Counts {
 func Apply(ctx context.Context, devs []Device, saved *Plan, opts Options) ([]Result, error) {
 	devs = sorted(devs)
 	rs := make([]Result, len(devs))
-	err := fleet(ctx, devs, opts, func(ctx context.Context, i int, d Device) error {
-		rs[i] = applyOne(ctx, d, saved, opts)
+	err := Each(ctx, devs, opts, func(ctx context.Context, i int, d Device) error {
+		rs[i] = ApplyDevice(ctx, d, nil, saved, opts)
 		return rs[i].Err
 	}, func(i int, d Device, err error) {
 		rs[i] = Result{Result: vendors.Result{Device: d.Intent.Name, Err: err}, Vendor: d.Intent.Vendor}
@@ -65,12 +64,16 @@ func Apply(ctx context.Context, devs []Device, saved *Plan, opts Options) ([]Res
 	return rs, err
 }
 
-func applyOne(ctx context.Context, d Device, saved *Plan, opts Options) Result {
-	start := time.Now()
+// ApplyDevice applies one device's change as Apply does. drv, when not
+// nil, is an open session to d that the caller keeps (a staged rollout
+// reads the health counters over it before and after); nil makes
+// ApplyDevice dial d and close the session when done.
+func ApplyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan, opts Options) Result {
+	start := opts.Now.Now()
 	r := Result{Result: vendors.Result{Device: d.Intent.Name}, Vendor: d.Intent.Vendor}
 	fail := func(err error) Result {
 		r.Err = err
-		r.Duration = time.Since(start)
+		r.Duration = opts.Now.Since(start)
 		return r
 	}
 	var entry *DevicePlan
@@ -87,11 +90,12 @@ func applyOne(ctx context.Context, d Device, saved *Plan, opts Options) Result {
 	if err != nil {
 		return fail(err)
 	}
-	drv, err := v.Dial(ctx, d.Target)
-	if err != nil {
-		return fail(err)
+	if drv == nil {
+		if drv, err = v.Dial(ctx, d.Target); err != nil {
+			return fail(err)
+		}
+		defer drv.Close()
 	}
-	defer drv.Close()
 	running, err := drv.Running(ctx)
 	if err != nil {
 		return fail(err)
@@ -108,12 +112,12 @@ func applyOne(ctx context.Context, d Device, saved *Plan, opts Options) Result {
 	}
 	r.Change = ch
 	if ch.Empty() {
-		r.Duration = time.Since(start)
+		r.Duration = opts.Now.Since(start)
 		return r
 	}
 	res := drv.Apply(ctx, ch, vendors.ApplyOptions{ConfirmTimeout: opts.ConfirmTimeout})
 	res.Device = d.Intent.Name
-	res.Duration = time.Since(start)
+	res.Duration = opts.Now.Since(start)
 	r.Result = res
 	return r
 }

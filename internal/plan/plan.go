@@ -61,6 +61,8 @@ type Options struct {
 	// Progress, when set, is called as each device starts and ends (from
 	// the device's goroutine; it must be safe for concurrent use).
 	Progress func(device, state string)
+	// Now is the clock of device durations; nil is the system clock.
+	Now Clock
 }
 
 // Plan is the plan of a fleet, as saved with -out.
@@ -139,7 +141,7 @@ func Fingerprint(running []byte) string {
 func Make(ctx context.Context, devs []Device, opts Options) (*Plan, error) {
 	devs = sorted(devs)
 	p := &Plan{FormatVersion: FormatVersion, Devices: make([]DevicePlan, len(devs))}
-	err := fleet(ctx, devs, opts, func(ctx context.Context, i int, d Device) error {
+	err := Each(ctx, devs, opts, func(ctx context.Context, i int, d Device) error {
 		p.Devices[i] = planOne(ctx, d, opts)
 		return p.Devices[i].Err
 	}, func(i int, d Device, err error) {
@@ -148,10 +150,17 @@ func Make(ctx context.Context, devs []Device, opts Options) (*Plan, error) {
 	return p, err
 }
 
-// fleet runs one per device with a bounded errgroup. A device's error
-// stops the others only with FailFast; a device that never ran because
-// ctx ended is recorded through skipped.
-func fleet(ctx context.Context, devs []Device, opts Options, one func(context.Context, int, Device) error, skipped func(int, Device, error)) error {
+// Each is the fleet runner: it runs job for every device of devs (job
+// gets the device's index in devs), at most opts.Parallelism at once, and
+// reports each device's start and end through opts.Progress. Each job
+// writes its own slot of the caller's results, so none needs a lock. A
+// job's error is its device's failure, and the others carry on; only with
+// opts.FailFast does the first one stop the fleet: Each returns it, no new
+// device starts and the ctx of the jobs in flight is cancelled (their
+// drivers roll back). Once ctx ends no new device starts either:
+// notStarted is called for each device left, with an error naming it and
+// the cause.
+func Each(ctx context.Context, devs []Device, opts Options, job func(ctx context.Context, i int, d Device) error, notStarted func(i int, d Device, err error)) error {
 	g, gctx := errgroup.WithContext(ctx)
 	n := opts.Parallelism
 	if n <= 0 {
@@ -161,11 +170,11 @@ func fleet(ctx context.Context, devs []Device, opts Options, one func(context.Co
 	for i, d := range devs {
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
-				skipped(i, d, fmt.Errorf("%s: not started: %w", d.Intent.Name, context.Cause(gctx)))
+				notStarted(i, d, fmt.Errorf("%s: not started: %w", d.Intent.Name, context.Cause(gctx)))
 				return nil
 			}
 			progress(opts, d.Intent.Name, "started")
-			err := one(gctx, i, d)
+			err := job(gctx, i, d)
 			if err != nil {
 				progress(opts, d.Intent.Name, "failed")
 				if opts.FailFast {
@@ -199,9 +208,9 @@ func sorted(devs []Device) []Device {
 // desired renders d with its vendor's renderer and checks it against the
 // approved golden file when opts.Golden is set.
 func desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) {
-	v, ok := vendors.Lookup(d.Intent.Vendor)
-	if !ok {
-		return v, nil, fmt.Errorf("%s: no driver for vendor %q (registered: %s)", d.Intent.Name, d.Intent.Vendor, strings.Join(vendors.Names(), ", "))
+	v, err := vendor(d)
+	if err != nil {
+		return v, nil, err
 	}
 	doc, err := v.Render(d.Intent)
 	if err != nil {
@@ -213,6 +222,25 @@ func desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) {
 		}
 	}
 	return v, doc, nil
+}
+
+// Dial opens a session to d through its vendor's driver; the caller
+// closes it.
+func Dial(ctx context.Context, d Device) (vendors.Driver, error) {
+	v, err := vendor(d)
+	if err != nil {
+		return nil, err
+	}
+	return v.Dial(ctx, d.Target)
+}
+
+// vendor looks d's vendor up in the registry.
+func vendor(d Device) (vendors.Vendor, error) {
+	v, ok := vendors.Lookup(d.Intent.Vendor)
+	if !ok {
+		return v, fmt.Errorf("%s: no driver for vendor %q (registered: %s)", d.Intent.Name, d.Intent.Vendor, strings.Join(vendors.Names(), ", "))
+	}
+	return v, nil
 }
 
 // ErrNotApproved is wrapped by the error of a device whose rendering

@@ -6,10 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/vendors"
@@ -35,80 +32,140 @@ type Gate struct {
 	MinInterval time.Duration
 }
 
-// snapshot is one read of a batch's counters: device → port → counters,
-// and the mark each device's config was saved under (before a batch).
+// snapshot is one read of a batch's counters: device → port → counters.
 type snapshot struct {
-	at    time.Time
-	devs  map[string]map[string]vendors.PortCounters
-	marks map[string]string
+	at   time.Time
+	devs map[string]map[string]vendors.PortCounters
 }
 
-// read reads the counters of every device of a batch through its driver's
-// Health interface, and before the batch (mark) saves each device's config
-// through its Reverter; after the batch it drops the saved configs when
-// forget is set. A device whose driver lacks either, or whose read fails,
-// is an error: a gate never passes on counters it could not see, and
-// never starts a batch it could not undo.
-func read(ctx context.Context, devs []plan.Device, now func() time.Time, parallelism int, mark bool, forget map[string]string) (snapshot, error) {
-	s := snapshot{devs: map[string]map[string]vendors.PortCounters{}, marks: map[string]string{}}
-	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(parallelism, 1))
-	for _, d := range devs {
-		g.Go(func() error {
-			err := withDriver(gctx, d, func(drv vendors.Driver) error {
-				h, ok := drv.(vendors.Health)
-				if !ok {
-					return fmt.Errorf("%s: the %s driver cannot read health counters", d.Intent.Name, d.Intent.Vendor)
-				}
-				ports := make([]string, len(d.Intent.Ports))
-				for i, p := range d.Intent.Ports {
-					ports[i] = p.Name
-				}
-				c, err := h.Counters(gctx, ports)
-				if err != nil {
-					return err
-				}
-				mu.Lock()
-				s.devs[d.Intent.Name] = c
-				mu.Unlock()
-				rv, ok := drv.(vendors.Reverter)
-				switch {
-				case mark && !ok:
-					return fmt.Errorf("%s: the %s driver cannot save the config to restore it", d.Intent.Name, d.Intent.Vendor)
-				case mark:
-					m, err := rv.Mark(gctx)
-					if err != nil {
-						return err
-					}
-					mu.Lock()
-					s.marks[d.Intent.Name] = m
-					mu.Unlock()
-				case ok && forget[d.Intent.Name] != "":
-					return rv.Forget(gctx, forget[d.Intent.Name])
-				}
-				return nil
-			})
+// sessions are the connections of a gated batch, one per device, kept
+// from the counters before the batch to the counters after it (and a
+// restore): a device is dialled once per batch, not once per read.
+type sessions struct {
+	devs        []plan.Device
+	parallelism int
+	clock       plan.Clock
+	// drvs and marks are by index in devs, each written by its device's
+	// job only; a nil driver was not dialled, an empty mark not saved.
+	drvs  []vendors.Driver
+	marks []string
+}
+
+func newSessions(devs []plan.Device, parallelism int, clock plan.Clock) *sessions {
+	return &sessions{devs: devs, parallelism: parallelism, clock: clock,
+		drvs: make([]vendors.Driver, len(devs)), marks: make([]string, len(devs))}
+}
+
+// driver returns the session to device i of the batch; nil without a gate
+// (ss nil), so that the apply dials its own.
+func (ss *sessions) driver(i int) vendors.Driver {
+	if ss == nil {
+		return nil
+	}
+	return ss.drvs[i]
+}
+
+// each runs f for every device of the batch through the fleet runner and
+// returns the first error in batch order: every device is tried, so that
+// each one opened is in a known state.
+func (ss *sessions) each(ctx context.Context, f func(ctx context.Context, i int, d plan.Device) error) error {
+	errs := make([]error, len(ss.devs))
+	_ = plan.Each(ctx, ss.devs, plan.Options{Parallelism: ss.parallelism}, func(ctx context.Context, i int, d plan.Device) error {
+		errs[i] = f(ctx, i, d)
+		return errs[i]
+	}, func(i int, _ plan.Device, err error) { errs[i] = err })
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// before dials every device of the batch, reads its counters through its
+// driver's Health interface and saves its config through its Reverter. A
+// device whose driver lacks either, or whose read fails, is an error: a
+// gate never passes on counters it could not see, and never starts a
+// batch it could not undo.
+func (ss *sessions) before(ctx context.Context) (snapshot, error) {
+	got := make([]map[string]vendors.PortCounters, len(ss.devs))
+	err := ss.each(ctx, func(ctx context.Context, i int, d plan.Device) error {
+		drv, err := plan.Dial(ctx, d)
+		if err != nil {
 			return err // drivers name the device
-		})
-	}
-	err := g.Wait()
-	s.at = now()
-	return s, err
+		}
+		ss.drvs[i] = drv
+		if got[i], err = counters(ctx, d, drv); err != nil {
+			return err
+		}
+		rv, ok := drv.(vendors.Reverter)
+		if !ok {
+			return fmt.Errorf("%s: the %s driver cannot save the config to restore it", d.Intent.Name, d.Intent.Vendor)
+		}
+		ss.marks[i], err = rv.Mark(ctx)
+		return err
+	})
+	return ss.snapshot(got), err
 }
 
-// withDriver runs f with a session to d.
-func withDriver(ctx context.Context, d plan.Device, f func(vendors.Driver) error) error {
-	v, ok := vendors.Lookup(d.Intent.Vendor)
-	if !ok {
-		return fmt.Errorf("no driver for vendor %q", d.Intent.Vendor)
-	}
-	drv, err := v.Dial(ctx, d.Target)
-	if err != nil {
+// after reads the counters of every device of the batch again, over the
+// sessions before opened.
+func (ss *sessions) after(ctx context.Context) (snapshot, error) {
+	got := make([]map[string]vendors.PortCounters, len(ss.devs))
+	err := ss.each(ctx, func(ctx context.Context, i int, d plan.Device) error {
+		var err error
+		got[i], err = counters(ctx, d, ss.drvs[i])
 		return err
+	})
+	return ss.snapshot(got), err
+}
+
+// snapshot stamps the counters read (by index in the batch) with the
+// time.
+func (ss *sessions) snapshot(got []map[string]vendors.PortCounters) snapshot {
+	s := snapshot{at: ss.clock.Now(), devs: map[string]map[string]vendors.PortCounters{}}
+	for i, c := range got {
+		if c != nil {
+			s.devs[ss.devs[i].Intent.Name] = c
+		}
 	}
-	defer drv.Close()
-	return f(drv)
+	return s
+}
+
+// counters reads the counters of d's managed ports over drv.
+func counters(ctx context.Context, d plan.Device, drv vendors.Driver) (map[string]vendors.PortCounters, error) {
+	h, ok := drv.(vendors.Health)
+	if !ok {
+		return nil, fmt.Errorf("%s: the %s driver cannot read health counters", d.Intent.Name, d.Intent.Vendor)
+	}
+	ports := make([]string, len(d.Intent.Ports))
+	for i, p := range d.Intent.Ports {
+		ports[i] = p.Name
+	}
+	return h.Counters(ctx, ports)
+}
+
+// forget drops the configs saved before the batch, best effort: a mark
+// left behind costs a checkpoint slot, not a change.
+func (ss *sessions) forget(ctx context.Context) {
+	_ = ss.each(ctx, func(ctx context.Context, i int, _ plan.Device) error {
+		rv, ok := ss.drvs[i].(vendors.Reverter)
+		if !ok || ss.marks[i] == "" {
+			return nil
+		}
+		return rv.Forget(ctx, ss.marks[i])
+	})
+}
+
+// close ends every session of the batch, in parallel: a polite SSH close
+// waits for the device's answer.
+func (ss *sessions) close(ctx context.Context) {
+	_ = ss.each(ctx, func(_ context.Context, i int, _ plan.Device) error {
+		if ss.drvs[i] != nil {
+			_ = ss.drvs[i].Close()
+		}
+		return nil
+	})
 }
 
 // Trip is one limit a port went over, or (Device "") why the counters

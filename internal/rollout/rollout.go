@@ -49,8 +49,10 @@ type Options struct {
 	// Plan are the per-device apply settings (parallelism within a batch,
 	// confirm timeout, progress).
 	Plan plan.Options
-	// Now is the clock the window and gate read; nil is time.Now.
-	Now func() time.Time
+	// Now is the clock of the rollout: the window, the gate's rates,
+	// audit stamps, state saves and device durations (unless Plan.Now is
+	// set) read it; nil is the system clock.
+	Now plan.Clock
 	// Sleep waits between batches; nil waits on a timer. It returns early
 	// with an error when ctx ends.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -105,9 +107,9 @@ var ErrOutsideWindow = errors.New("outside the change window")
 // the state is saved. Run returns an error only when it cannot start
 // (outside the window, a bad setting, the state cannot be written).
 func Run(ctx context.Context, devs []plan.Device, st *State, o Options) (*Report, error) {
-	now := o.Now
-	if now == nil {
-		now = time.Now
+	now := o.Now.Now
+	if o.Plan.Now == nil {
+		o.Plan.Now = o.Now
 	}
 	sleep := o.Sleep
 	if sleep == nil {
@@ -135,7 +137,7 @@ func Run(ctx context.Context, devs []plan.Device, st *State, o Options) (*Report
 			todo = append(todo, d)
 		}
 	}
-	r := &runner{o: o, st: st, now: now, rep: &Report{}}
+	r := &runner{o: o, st: st, clock: o.Now, rep: &Report{}}
 	batches := Split(todo, o.Canary, o.Batch)
 	// work is the context of device changes and restores: Ctrl-C must not
 	// cut a device in the middle of its change.
@@ -198,11 +200,11 @@ func timerSleep(ctx context.Context, d time.Duration) error {
 }
 
 type runner struct {
-	o   Options
-	st  *State
-	now func() time.Time
-	rep *Report
-	mu  sync.Mutex // guards st, rep.Results and state saving
+	o     Options
+	st    *State
+	clock plan.Clock
+	rep   *Report
+	mu    sync.Mutex // guards st, rep.Results and state saving
 	// saved is when the state was last written.
 	saved time.Time
 }
@@ -233,13 +235,14 @@ func (r *runner) save() error {
 	if r.o.StatePath == "" {
 		return nil
 	}
-	r.saved = time.Now()
+	r.saved = r.clock.Now()
 	return SaveState(r.o.StatePath, r.st)
 }
 
-// stateEvery bounds how often a device step rewrites the state file (it
-// holds the whole plan: on a 1,000-device fabric, megabytes); every batch
-// end and the end of the rollout write it regardless. A device applied
+// stateEvery bounds how often (on the rollout's clock) a device step
+// rewrites the state file (it holds the whole plan: on a 1,000-device
+// fabric, megabytes); every batch end and the end of the rollout write it
+// regardless. A device applied
 // since the last write fails its fingerprint check on resume, naming
 // it, rather than being changed twice.
 const stateEvery = time.Second
@@ -247,60 +250,53 @@ const stateEvery = time.Second
 // saveSoon writes the state unless it was written less than stateEvery
 // ago; r.mu is held.
 func (r *runner) saveSoon() error {
-	if time.Since(r.saved) < stateEvery {
+	if r.clock.Since(r.saved) < stateEvery {
 		return nil
 	}
 	return r.save()
 }
 
-// batch reads counters, applies the batch's devices in parallel (none
-// starts once ctx ended), reads counters again and restores the applied
-// devices when the gate trips. It returns the number of failed devices.
+// batch applies the batch's devices through the fleet runner (none
+// starts once ctx ended; one started runs to its end on work). With a
+// gate, each device gets one session for the whole batch: its counters
+// are read and its config marked before, the change is applied, the
+// counters are read again after, and the applied devices are restored
+// when the gate trips. It returns the number of failed devices.
 func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device) (Batch, int, error) {
-	start := r.now()
+	start := r.clock.Now()
 	b := Batch{Index: index, Canary: index == 0}
 	for _, d := range devs {
 		b.Devices = append(b.Devices, d.Intent.Name)
 	}
-	n := r.o.Plan.Parallelism
-	if n <= 0 {
-		n = plan.DefaultParallelism
-	}
+	var ss *sessions
 	var before snapshot
 	if r.o.Gate != nil {
+		ss = newSessions(devs, r.o.Plan.Parallelism, r.clock)
+		defer ss.close(work)
 		var err error
-		if before, err = read(work, devs, r.now, n, true, nil); err != nil {
+		if before, err = ss.before(work); err != nil {
 			// Drop the configs saved before the failure, best effort.
-			_, _ = read(work, devs, r.now, n, false, before.marks)
+			ss.forget(work)
 			b.Trips = []Trip{{Why: "counters before the batch: " + err.Error()}}
-			b.Elapsed = r.now().Sub(start)
+			b.Elapsed = r.clock.Since(start)
 			return b, 0, nil
 		}
 	}
 	results := make([]plan.Result, len(devs))
 	ran := make([]bool, len(devs))
-	sem := make(chan struct{}, n)
-	var wg sync.WaitGroup
-	var saveErr error
-	for i, d := range devs {
-		sem <- struct{}{}
-		if ctx.Err() != nil {
-			<-sem
-			break
-		}
+	saveErrs := make([]error, len(devs))
+	// The rollout has its own halts (-max-failures, the gate): a failed
+	// device does not stop its batch.
+	o := r.o.Plan
+	o.FailFast = false
+	_ = plan.Each(ctx, devs, o, func(_ context.Context, i int, d plan.Device) error {
+		// work, not the runner's ctx: Ctrl-C must not cut a device in
+		// the middle of its change.
 		ran[i] = true
-		wg.Go(func() {
-			defer func() { <-sem }()
-			res, _ := plan.Apply(work, []plan.Device{d}, r.st.Plan, r.o.Plan)
-			results[i] = res[0]
-			if err := r.record(index, res[0]); err != nil {
-				r.mu.Lock()
-				saveErr = errors.Join(saveErr, err)
-				r.mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
+		results[i] = plan.ApplyDevice(work, d, ss.driver(i), r.st.Plan, r.o.Plan)
+		saveErrs[i] = r.record(index, results[i])
+		return results[i].Err
+	}, func(int, plan.Device, error) {})
 	failed := 0
 	var applied []int
 	for i := range devs {
@@ -315,30 +311,48 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 			applied = append(applied, i)
 		}
 	}
-	if saveErr != nil {
-		return b, failed, saveErr
+	if err := errors.Join(saveErrs...); err != nil {
+		return b, failed, err
 	}
-	if r.o.Gate != nil && len(applied) > 0 {
-		after, err := read(work, devs, r.now, n, false, nil)
+	if ss != nil && len(applied) > 0 {
+		after, err := ss.after(work)
 		if err != nil {
 			b.Trips = []Trip{{Why: "counters after the batch: " + err.Error()}}
 		} else {
 			b.Trips = r.o.Gate.check(before, after)
 		}
 		if len(b.Trips) > 0 {
-			for _, i := range applied {
-				if r.restore(work, index, devs[i], results[i], before.marks[devs[i].Intent.Name]) {
-					b.Restored = append(b.Restored, devs[i].Intent.Name)
-				}
-			}
+			b.Restored = r.restoreAll(work, index, ss, applied, results)
 		}
 	}
-	if r.o.Gate != nil && len(b.Trips) == 0 {
+	if ss != nil && len(b.Trips) == 0 {
 		// The batch stays: drop the saved configs (NX-OS keeps 10).
-		_, _ = read(work, devs, r.now, n, false, before.marks)
+		ss.forget(work)
 	}
-	b.Elapsed = r.now().Sub(start)
+	b.Elapsed = r.clock.Since(start)
 	return b, failed, r.save()
+}
+
+// restoreAll restores the applied devices of a tripped batch (indexes in
+// the batch), in parallel, and returns those restored in batch order.
+func (r *runner) restoreAll(ctx context.Context, batch int, ss *sessions, applied []int, results []plan.Result) []string {
+	devs := make([]plan.Device, len(applied))
+	for k, i := range applied {
+		devs[k] = ss.devs[i]
+	}
+	ok := make([]bool, len(applied))
+	_ = plan.Each(ctx, devs, plan.Options{Parallelism: ss.parallelism}, func(ctx context.Context, k int, d plan.Device) error {
+		i := applied[k]
+		ok[k] = r.restore(ctx, batch, d, ss.drvs[i], results[i], ss.marks[i])
+		return nil
+	}, func(int, plan.Device, error) {})
+	var out []string
+	for k, i := range applied {
+		if ok[k] {
+			out = append(out, ss.devs[i].Intent.Name)
+		}
+	}
+	return out
 }
 
 // record writes a device's apply step to the audit log and the state.
@@ -352,7 +366,7 @@ func (r *runner) record(batch int, res plan.Result) error {
 	case res.Change.Empty():
 		status = StatusUnchanged
 	}
-	e := audit.Entry{Time: r.now().UTC(), Operator: r.o.Operator, PlanHash: r.st.PlanHash, Device: res.Device, Vendor: res.Vendor,
+	e := audit.Entry{Time: r.clock.Now().UTC(), Operator: r.o.Operator, PlanHash: r.st.PlanHash, Device: res.Device, Vendor: res.Vendor,
 		Batch: batch, Step: audit.StepApply, Result: status, RolledBack: res.RolledBack, Seconds: res.Duration.Seconds()}
 	if res.Change != nil {
 		e.Commands, e.Patch = res.Change.Commands, res.Change.Patch
@@ -368,12 +382,12 @@ func (r *runner) record(batch int, res plan.Result) error {
 }
 
 // restore puts an applied device back to the config saved under mark
-// before its batch, through its driver's Reverter, checks that its scoped
-// running config is byte for byte what it was before the change, and
-// records the step.
-func (r *runner) restore(ctx context.Context, batch int, d plan.Device, applied plan.Result, mark string) bool {
-	start := r.now()
-	err := withDriver(ctx, d, func(drv vendors.Driver) error {
+// before its batch, through its driver's Reverter on the batch's session
+// drv, checks that its scoped running config is byte for byte what it was
+// before the change, and records the step.
+func (r *runner) restore(ctx context.Context, batch int, d plan.Device, drv vendors.Driver, applied plan.Result, mark string) bool {
+	start := r.clock.Now()
+	err := func() error {
 		rv, ok := drv.(vendors.Reverter)
 		if !ok || mark == "" {
 			return fmt.Errorf("the %s driver saved no config to restore", d.Intent.Vendor)
@@ -389,9 +403,9 @@ func (r *runner) restore(ctx context.Context, batch int, d plan.Device, applied 
 			return errors.New("the restored config differs from the config before the change")
 		}
 		return nil
-	})
-	e := audit.Entry{Time: r.now().UTC(), Operator: r.o.Operator, PlanHash: r.st.PlanHash, Device: d.Intent.Name, Vendor: d.Intent.Vendor,
-		Batch: batch, Step: audit.StepRollback, Result: StatusRestored, Seconds: r.now().Sub(start).Seconds()}
+	}()
+	e := audit.Entry{Time: r.clock.Now().UTC(), Operator: r.o.Operator, PlanHash: r.st.PlanHash, Device: d.Intent.Name, Vendor: d.Intent.Vendor,
+		Batch: batch, Step: audit.StepRollback, Result: StatusRestored, Seconds: r.clock.Since(start).Seconds()}
 	if err != nil {
 		err = fmt.Errorf("restore %s: %w", d.Intent.Name, err)
 		e.Result, e.Error = StatusFailed, err.Error()

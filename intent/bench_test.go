@@ -19,7 +19,7 @@ func BenchmarkResolve(b *testing.B) {
 	for _, s := range benchSizes {
 		b.Run(fmt.Sprintf("%dx%d", s.devices, s.ports), func(b *testing.B) {
 			intentSrc, invSrc := gen.Fabric(s.devices, s.ports)
-			inv, diags := inventory.Parse(invSrc, "gen-inventory.hcl", nil)
+			inv, diags := inventory.Parse(invSrc, "gen-inventory.hcl", inventory.Vendors{})
 			if diags.HasErrors() {
 				b.Fatal(diags.Error())
 			}
@@ -52,7 +52,7 @@ func BenchmarkLoadResolve(b *testing.B) {
 			b.ResetTimer()
 			start := cpuTime()
 			for b.Loop() {
-				inv, diags := inventory.Parse(invSrc, "gen-inventory.hcl", nil)
+				inv, diags := inventory.Parse(invSrc, "gen-inventory.hcl", inventory.Vendors{})
 				if diags.HasErrors() {
 					b.Fatal(diags.Error())
 				}

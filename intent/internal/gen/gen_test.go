@@ -15,7 +15,7 @@ func TestFabric(t *testing.T) {
 	if !bytes.Equal(in1, in2) || !bytes.Equal(inv1, inv2) {
 		t.Fatal("generation is not deterministic")
 	}
-	inv, diags := inventory.Parse(inv1, "gen.hcl", nil)
+	inv, diags := inventory.Parse(inv1, "gen.hcl", inventory.Vendors{})
 	if diags.HasErrors() {
 		t.Fatalf("inventory: %s", diags.Error())
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/units"
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/renderers"
 )
@@ -74,6 +75,18 @@ type Vendor struct {
 	// switches, as containerlab names them ("ceos"); their ethN
 	// interfaces become Ports.Name(N). A kind belongs to one vendor.
 	Containerlab []string
+	// Example is a typical device of the vendor, for generated fabrics
+	// (benchmarks, load tests); zero when the vendor gives none.
+	Example Example
+}
+
+// Example is a typical device of a vendor, for generated fabrics.
+type Example struct {
+	// Platform is a platform catalog model of the vendor.
+	Platform string
+	// HeadroomPool is the shared headroom pool the platform needs before
+	// lossless classes work; 0 when it takes none.
+	HeadroomPool units.Bytes
 }
 
 var (

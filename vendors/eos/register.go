@@ -19,5 +19,6 @@ func init() {
 		// (containerlab ceos docs).
 		Ports:        inventory.PortNaming{Format: "Ethernet%d", Stride: 1, First: 1},
 		Containerlab: []string{"arista_ceos", "ceos"},
+		Example:      vendors.Example{Platform: "DCS-7060CX-32S"},
 	})
 }

@@ -19,5 +19,6 @@ func init() {
 		// n9kv kinds map ethN to Ethernet1/N (containerlab vr-n9kv docs).
 		Ports:        inventory.PortNaming{Format: "Ethernet1/%d", Stride: 1, First: 1},
 		Containerlab: []string{"cisco_n9kv", "nxos", "vr-n9kv"},
+		Example:      vendors.Example{Platform: "N9K-C93600CD-GX"},
 	})
 }

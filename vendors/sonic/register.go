@@ -23,5 +23,6 @@ func init() {
 		// #2120).
 		Ports:        inventory.PortNaming{Format: "Ethernet%d", Stride: 4, First: 0},
 		Containerlab: []string{"sonic-vm", "sonic-vs"},
+		Example:      vendors.Example{Platform: "Arista-7060CX-32S"},
 	})
 }

@@ -14,8 +14,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/lossless-net/lossless/golden"
+	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/internal/render"
-	_ "github.com/lossless-net/lossless/renderers/all"
+	_ "github.com/lossless-net/lossless/vendors/all"
 )
 
 var update = flag.Bool("update", false, "rewrite the want/ files of every golden scenario (never its inputs)")
@@ -60,13 +61,13 @@ func scenarios(t *testing.T) []scenario {
 // renderScenario loads, resolves and renders every device of a scenario.
 // A device without a registered renderer is an error, not a skip.
 func renderScenario(s scenario) (map[string][]byte, []string, error) {
-	devs, files, diags := render.Load(render.Input{Dir: s.inputs})
+	f, diags := load.Fabric(s.inputs, load.Options{})
 	if diags.HasErrors() {
 		var b bytes.Buffer
-		_ = hcl.NewDiagnosticTextWriter(&b, files, 0, false).WriteDiagnostics(diags)
+		_ = hcl.NewDiagnosticTextWriter(&b, f.Files, 0, false).WriteDiagnostics(diags)
 		return nil, nil, fmt.Errorf("load %s:\n%s", s.inputs, b.String())
 	}
-	out, err := render.All(devs, render.Native, 0)
+	out, err := render.All(f.Devices, render.Native, 0)
 	if err != nil {
 		return nil, nil, err
 	}

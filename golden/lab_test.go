@@ -8,7 +8,8 @@ import (
 
 	"github.com/lossless-net/lossless/internal/lab"
 	_ "github.com/lossless-net/lossless/internal/lab/all"
-	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/internal/load"
+	"github.com/lossless-net/lossless/vendors"
 )
 
 // TestWantAcceptedByLab loads every golden want file into the lab's
@@ -30,7 +31,7 @@ func TestWantAcceptedByLab(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = l.Close() })
 	for _, sc := range scenarios(t) {
-		inv, diags := inventory.Load(filepath.Join(sc.inputs, "inventory.hcl"), inventory.DefaultVendors())
+		inv, diags := load.Inventory(filepath.Join(sc.inputs, "inventory.hcl"))
 		if diags.HasErrors() {
 			t.Fatalf("%s: inventory: %s", sc.name, diags.Error())
 		}
@@ -53,7 +54,8 @@ func TestWantAcceptedByLab(t *testing.T) {
 				for i, p := range d.Ports {
 					ports[i] = p.Name
 				}
-				node, err := l.Add(d.Vendor, sc.name+"-"+name, want, lab.AddModel(d.Model), lab.AddPorts(ports...))
+				v, _ := vendors.Lookup(d.Vendor)
+				node, err := l.Add(v.LabKind, sc.name+"-"+name, want, lab.AddModel(d.Model), lab.AddPorts(ports...))
 				if err != nil {
 					t.Fatalf("the %s lab (%s) refuses %s: %v", d.Vendor, d.Model, filepath.Join(sc.want, f.Name()), err)
 				}

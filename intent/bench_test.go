@@ -1,29 +1,32 @@
-package intent
+package intent_test
 
 import (
 	"fmt"
 	"testing"
 	"time"
 
-	"github.com/lossless-net/lossless/intent/internal/gen"
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/fabricgen"
 	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/vendors"
+	_ "github.com/lossless-net/lossless/vendors/all"
 )
 
 var benchSizes = []struct{ devices, ports int }{{1000, 64}, {10000, 64}}
 
-// BenchmarkResolve resolves and validates a generated fabric (see package
-// gen) whose intent and inventory are already loaded: the cost of Resolve
-// alone, every check included. The goal for 10,000 devices × 64 ports is
-// ≤ 2 s and ≤ 1 GiB peak memory.
+// BenchmarkResolve resolves and validates a generated fabric (see
+// package fabricgen) whose intent and inventory are already loaded: the
+// cost of Resolve alone, every check included. The goal for 10,000
+// devices × 64 ports is ≤ 2 s and ≤ 1 GiB peak memory.
 func BenchmarkResolve(b *testing.B) {
 	for _, s := range benchSizes {
 		b.Run(fmt.Sprintf("%dx%d", s.devices, s.ports), func(b *testing.B) {
-			intentSrc, invSrc := gen.Fabric(s.devices, s.ports)
-			inv, diags := inventory.Parse(invSrc, "gen-inventory.hcl", nil)
+			intentSrc, invSrc := fabricgen.Fabric(s.devices, s.ports)
+			inv, diags := inventory.Parse(invSrc, "gen-inventory.hcl", vendors.Accepted())
 			if diags.HasErrors() {
 				b.Fatal(diags.Error())
 			}
-			fab, diags := LoadSources(map[string][]byte{"gen.hcl": intentSrc}, nil)
+			fab, diags := intent.LoadSources(map[string][]byte{"gen.hcl": intentSrc}, nil)
 			if diags.HasErrors() {
 				b.Fatal(diags.Error())
 			}
@@ -31,7 +34,7 @@ func BenchmarkResolve(b *testing.B) {
 			b.ResetTimer()
 			start := cpuTime()
 			for b.Loop() {
-				devs, diags := Resolve(fab, inv)
+				devs, diags := intent.Resolve(fab, inv)
 				if len(diags) > 0 || len(devs) != s.devices {
 					b.Fatalf("%d devices, diagnostics: %s", len(devs), diags.Error())
 				}
@@ -47,20 +50,20 @@ func BenchmarkResolve(b *testing.B) {
 func BenchmarkLoadResolve(b *testing.B) {
 	for _, s := range benchSizes {
 		b.Run(fmt.Sprintf("%dx%d", s.devices, s.ports), func(b *testing.B) {
-			intentSrc, invSrc := gen.Fabric(s.devices, s.ports)
+			intentSrc, invSrc := fabricgen.Fabric(s.devices, s.ports)
 			b.ReportAllocs()
 			b.ResetTimer()
 			start := cpuTime()
 			for b.Loop() {
-				inv, diags := inventory.Parse(invSrc, "gen-inventory.hcl", nil)
+				inv, diags := inventory.Parse(invSrc, "gen-inventory.hcl", vendors.Accepted())
 				if diags.HasErrors() {
 					b.Fatal(diags.Error())
 				}
-				fab, diags := LoadSources(map[string][]byte{"gen.hcl": intentSrc}, nil)
+				fab, diags := intent.LoadSources(map[string][]byte{"gen.hcl": intentSrc}, nil)
 				if diags.HasErrors() {
 					b.Fatal(diags.Error())
 				}
-				devs, diags := Resolve(fab, inv)
+				devs, diags := intent.Resolve(fab, inv)
 				if len(diags) > 0 || len(devs) != s.devices {
 					b.Fatalf("%d devices, diagnostics: %s", len(devs), diags.Error())
 				}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package intent
+package intent_test
 
 import (
 	"syscall"

@@ -36,7 +36,7 @@ import (
 func testInventory(t testing.TB, name string) *inventory.Inventory {
 	t.Helper()
 	path := filepath.Join("testdata", "inventories", name+".hcl")
-	inv, diags := inventory.Load(path, nil)
+	inv, diags := inventory.Load(path, inventory.Vendors{})
 	if diags.HasErrors() {
 		t.Fatalf("inventory %s: %s", path, diags.Error())
 	}

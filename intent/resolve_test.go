@@ -41,7 +41,7 @@ func loadDir(t testing.TB, dir string, vars map[string]string) ([]*Device, *Fabr
 			t.Fatal(err)
 		}
 	}
-	inv, diags := inventory.Load(invPath, nil)
+	inv, diags := inventory.Load(invPath, inventory.Vendors{})
 	if diags.HasErrors() {
 		t.Fatalf("inventory: %s", diags.Error())
 	}

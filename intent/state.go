@@ -18,7 +18,7 @@ import (
 // Device is the resolved desired state of one switch.
 type Device struct {
 	Name      string
-	Vendor    string             // as written in the inventory: "nxos", "eos", "huawei-ce", "sonic"
+	Vendor    string             // the vendor name as written in the inventory
 	Platform  *platform.Platform // catalog entry selected by the inventory's platform
 	Address   string
 	Port      int    // management port (22 for SSH by default)

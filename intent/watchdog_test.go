@@ -98,7 +98,7 @@ device "hb" {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			in, diags := inventory.Parse(inv, "inventory.hcl", nil)
+			in, diags := inventory.Parse(inv, "inventory.hcl", inventory.Vendors{})
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}

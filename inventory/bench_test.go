@@ -30,7 +30,7 @@ func fabricInventory(n int) []byte {
 }
 
 func TestFabricInventoryLoads(t *testing.T) {
-	inv, diags := Parse(fabricInventory(8), "fabric.hcl", nil)
+	inv, diags := Parse(fabricInventory(8), "fabric.hcl", testVendors)
 	if len(diags) != 0 {
 		t.Fatal(diags)
 	}
@@ -46,7 +46,7 @@ func BenchmarkParseFabric(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		inv, diags := Parse(src, "fabric.hcl", nil)
+		inv, diags := Parse(src, "fabric.hcl", testVendors)
 		if diags.HasErrors() || len(inv.Devices) != 10000 {
 			b.Fatal(diags)
 		}

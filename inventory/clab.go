@@ -20,7 +20,7 @@ import (
 // names nodes with a kind, a management address and labels, and links as
 // pairs of "node:interface" endpoints. lossless reads:
 //
-//	topology.nodes.NAME.kind          the vendor, by the kinds table below
+//	topology.nodes.NAME.kind          the vendor, by the caller's kinds (below)
 //	topology.nodes.NAME.mgmt-ipv4     the management address (else mgmt-ipv6,
 //	                                  else the container name containerlab
 //	                                  puts in /etc/hosts: clab-LAB-NAME)
@@ -43,56 +43,19 @@ import (
 //
 // Every interface of a managed node that appears in a link becomes a port.
 // Interfaces named ethN (N ≥ 1, eth0 is management) are renamed to the
-// switch's own names; any other name is taken as already the switch's name
-// (containerlab accepts interface aliases):
-//
-//	kind                              vendor     ethN becomes
-//	cisco_n9kv, vr-n9kv, nxos         nxos       Ethernet1/N      (containerlab vr-n9kv docs)
-//	ceos, arista_ceos                 eos        EthernetN        (containerlab ceos docs)
-//	huawei_vrp                        huawei-ce  100GE1/0/N       (CE6800/8800 front-panel naming,
-//	                                                               reference/huawei-ce.md §1; the
-//	                                                               containerlab VM image names its
-//	                                                               ports differently: set
-//	                                                               lossless.port-format)
-//	sonic-vs, sonic-vm                sonic      Ethernet(4×(N−1)) (SONiC VS lanemap: four lanes per
-//	                                                               port, containerlab PR #2120)
+// switch's own names, by the PortNaming of the node's kind (the caller's
+// Vendors.Containerlab, which the vendor registry fills: each vendor lists
+// its containerlab kinds and port naming in its own package); any other
+// name is taken as already the switch's name (containerlab accepts
+// interface aliases). The label lossless.port-format replaces the kind's
+// naming for one node: ethN becomes the format with N.
 //
 // Nodes of kinds that are not switches (linux, bridge, ovs-bridge, host,
 // ext-container) are ignored, and so are links to them, but the switch's
 // port still counts. Other kinds get a warning (LL121).
 
-// clabKind says how lossless reads one containerlab kind.
-type clabKind struct {
-	vendor string
-	format string // printf format of data port N
-	stride int    // port number = stride×(N−1) + first
-	first  int
-}
-
-var clabKinds = map[string]clabKind{
-	"cisco_n9kv":  {vendor: "nxos", format: "Ethernet1/%d", stride: 1, first: 1},
-	"vr-n9kv":     {vendor: "nxos", format: "Ethernet1/%d", stride: 1, first: 1},
-	"nxos":        {vendor: "nxos", format: "Ethernet1/%d", stride: 1, first: 1},
-	"ceos":        {vendor: "eos", format: "Ethernet%d", stride: 1, first: 1},
-	"arista_ceos": {vendor: "eos", format: "Ethernet%d", stride: 1, first: 1},
-	"huawei_vrp":  {vendor: "huawei-ce", format: "100GE1/0/%d", stride: 1, first: 1},
-	"sonic-vs":    {vendor: "sonic", format: "Ethernet%d", stride: 4, first: 0},
-	"sonic-vm":    {vendor: "sonic", format: "Ethernet%d", stride: 4, first: 0},
-}
-
 // clabHostKinds are kinds that are not switches and are skipped quietly.
 var clabHostKinds = []string{"bridge", "ext-container", "host", "linux", "ovs-bridge"}
-
-// ContainerlabKinds returns the containerlab kinds lossless imports as
-// switches, sorted.
-func ContainerlabKinds() []string {
-	out := make([]string, 0, len(clabKinds))
-	for k := range clabKinds {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
 
 // yamlDoc maps YAML node positions to hcl ranges.
 type yamlDoc struct {
@@ -156,7 +119,7 @@ func mapGet(m *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
 
 // ParseContainerlab decodes a containerlab topology; see Load and the
 // description above.
-func ParseContainerlab(src []byte, filename string, vendors []string) (*Inventory, hcl.Diagnostics) {
+func ParseContainerlab(src []byte, filename string, vendors Vendors) (*Inventory, hcl.Diagnostics) {
 	doc := newYAMLDoc(filename, src)
 	inv := &Inventory{Files: map[string]*hcl.File{filename: {Bytes: src}}}
 	var root yaml.Node
@@ -199,13 +162,12 @@ func ParseContainerlab(src []byte, filename string, vendors []string) (*Inventor
 		bad(topo, "The topology has no nodes mapping.")
 		return nil, diags
 	}
-	vs := newVendorSet(vendors)
+	vs := newVendorSet(vendors.Names)
 	type nodeInfo struct {
 		dev   *Device
-		kind  clabKind
+		ports PortNaming
 		speed units.BitRate
 		cable units.Length
-		fmt   string
 		key   *yaml.Node
 	}
 	managed := map[string]*nodeInfo{}
@@ -230,10 +192,10 @@ func ParseContainerlab(src []byte, filename string, vendors []string) (*Inventor
 		if slices.Contains(clabHostKinds, kname) {
 			continue
 		}
-		ck, ok := clabKinds[kname]
+		ck, ok := vendors.Containerlab[kname]
 		if !ok {
 			d := diagnostic(RuleClabKind, "Node kind not managed", ptr(doc.rng(kindNode)), ptr(doc.rng(key)),
-				"Node %q has kind %q, which lossless does not manage; it is left out. Managed kinds: %s.", name, kname, quoteList(ContainerlabKinds()))
+				"Node %q has kind %q, which lossless does not manage; it is left out. Managed kinds: %s.", name, kname, quoteList(vendors.containerlabKinds()))
 			d.Severity = hcl.DiagWarning
 			diags = append(diags, d)
 			continue
@@ -243,9 +205,9 @@ func ParseContainerlab(src []byte, filename string, vendors []string) (*Inventor
 			diags = append(diags, diagnostic(RuleBadName, "Invalid device name", ptr(ctx), nil, "Node name %q: %s.", name, why))
 			continue
 		}
-		if !vs.has(ck.vendor) {
+		if !vs.has(ck.Vendor) {
 			diags = append(diags, diagnostic(RuleUnknownVendor, "Unknown vendor", ptr(doc.rng(kindNode)), ptr(ctx),
-				"Kind %q maps to vendor %q, which is not among the valid vendors %s.", kname, ck.vendor, vs))
+				"Kind %q maps to vendor %q, which is not among the valid vendors %s.", kname, ck.Vendor, vs))
 			continue
 		}
 		labels := map[string]*yaml.Node{}
@@ -269,8 +231,8 @@ func ParseContainerlab(src []byte, filename string, vendors []string) (*Inventor
 			}
 			return v, strings.TrimSpace(v.Value)
 		}
-		dev := &Device{Name: name, Vendor: ck.vendor, Transport: TransportSSH, DeclRange: ctx, VendorRange: doc.rng(kindNode)}
-		info := &nodeInfo{dev: dev, kind: ck, fmt: ck.format, key: key}
+		dev := &Device{Name: name, Vendor: ck.Vendor, Transport: TransportSSH, DeclRange: ctx, VendorRange: doc.rng(kindNode)}
+		info := &nodeInfo{dev: dev, ports: ck.Ports, key: key}
 		okDev := true
 		if v, s := label("lossless.platform"); s == "" {
 			diags = append(diags, diagnostic(RuleMissingAttribute, "Missing platform", ptr(ctx), nil,
@@ -358,8 +320,7 @@ func ParseContainerlab(src []byte, filename string, vendors []string) (*Inventor
 					"lossless.port-format %q must contain %%d exactly once, for example \"25GE1/0/%%d\".", s))
 				okDev = false
 			} else {
-				info.fmt = s
-				info.kind.stride, info.kind.first = 1, 1
+				info.ports = PortNaming{Format: s, Stride: 1, First: 1}
 			}
 		}
 		if !okDev {
@@ -402,7 +363,7 @@ func ParseContainerlab(src []byte, filename string, vendors []string) (*Inventor
 					pair[k] = Endpoint{Device: nodeName, Port: ifName}
 					continue
 				}
-				port, why := clabPortName(info.kind, info.fmt, ifName)
+				port, why := clabPortName(info.ports, ifName)
 				if why != "" {
 					diags = append(diags, diagnostic(RuleClabInterface, "Unmappable interface", ptr(r), nil,
 						"Interface %q of node %q: %s.", ifName, nodeName, why))
@@ -482,7 +443,7 @@ func clabEndpoint(doc *yamlDoc, ep *yaml.Node) (node, iface string, r hcl.Range,
 }
 
 // clabPortName maps a containerlab interface name to the switch's name.
-func clabPortName(k clabKind, format, iface string) (string, string) {
+func clabPortName(ports PortNaming, iface string) (string, string) {
 	num, isEth := strings.CutPrefix(iface, "eth")
 	if !isEth {
 		if _, err := ExpandPorts(iface); err != nil || strings.Contains(iface, ",") {
@@ -497,7 +458,7 @@ func clabPortName(k clabKind, format, iface string) (string, string) {
 	if n == 0 {
 		return "", "eth0 is the management interface, not a data port"
 	}
-	return fmt.Sprintf(format, k.stride*(n-1)+k.first), ""
+	return ports.Name(n), ""
 }
 
 // splitList splits a comma-separated label value, sorted and unique.

@@ -12,7 +12,7 @@ import (
 // vendors, ethN becomes the switch's port name, labels fill platform,
 // roles, tags, speed and cable, and links join the renamed ports.
 func TestContainerlab(t *testing.T) {
-	inv, diags := Load("testdata/lab.clab.yml", nil)
+	inv, diags := Load("testdata/lab.clab.yml", testVendors)
 	if len(diags) != 0 {
 		t.Fatal(diags)
 	}

@@ -104,7 +104,7 @@ func TestDevicePortsOrder(t *testing.T) {
 				b.WriteString("  ports \"" + r + "\" {\n    speed = \"100G\"\n  }\n")
 			}
 			b.WriteString("}\n")
-			inv, diags := Parse([]byte(b.String()), "p.hcl", nil)
+			inv, diags := Parse([]byte(b.String()), "p.hcl", testVendors)
 			var got []string
 			for _, d := range diags {
 				got = append(got, strings.TrimPrefix(d.Subject.String(), "p.hcl:")[:1]+":"+d.Summary)

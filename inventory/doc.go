@@ -2,7 +2,9 @@
 // management address and transport, a credentials reference, roles and
 // tags, ports with speed and cable length, and the links between ports —
 // from an inventory HCL file or a containerlab topology (*.clab.yml, see
-// clab.go for the mapping).
+// clab.go for the mapping). The accepted vendor names and containerlab
+// kinds are the caller's (Vendors, from the vendor registry): inventory
+// knows no vendor.
 //
 // It checks what it can without the intent: names, vendors, platforms,
 // addresses, port ranges, links and secrets. Every problem is an
@@ -26,7 +28,7 @@
 //	}
 //
 //	device "leaf1" {
-//	  vendor      = "nxos"                # required; one of the vendor names given to Load
+//	  vendor      = "…"                   # required; one of the vendor names given to Load
 //	  platform    = "N9K-C9364D-GX2A"     # required; a platform catalog model or alias
 //	  address     = "192.0.2.11"          # required; IP address or host name, no port
 //	  port        = 22                    # optional; default 22 for ssh, vendor default for gnmi

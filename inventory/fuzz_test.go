@@ -33,7 +33,7 @@ func FuzzLoad(f *testing.F) {
 			name = "fuzz.clab.yml"
 			parse = ParseContainerlab
 		}
-		inv, diags := parse(src, name, nil)
+		inv, diags := parse(src, name, testVendors)
 		for _, d := range diags {
 			if diag.RuleOf(d) == "" {
 				t.Errorf("diagnostic without a rule: %s", d.Error())

@@ -31,8 +31,8 @@ type Inventory struct {
 // Device is one managed switch as the inventory declares it.
 type Device struct {
 	Name string
-	// Vendor is one of the vendor names given to Load ("nxos", "eos",
-	// "huawei-ce", "sonic").
+	// Vendor is the vendor name as written, one of Vendors.Names given
+	// to Load.
 	Vendor string
 	// Model is the platform as written ("N9K-C9364D-GX2A"); Platform is its
 	// catalog entry, nil when the model is unknown (a diagnostic says so).

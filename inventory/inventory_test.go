@@ -45,7 +45,7 @@ func TestInvalidFixtures(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatal("fixture has no # ERROR marks")
 			}
-			_, diags := Load(path, nil)
+			_, diags := Load(path, testVendors)
 			var got []string
 			for _, d := range diags {
 				if d.Subject == nil {
@@ -67,7 +67,7 @@ func TestInvalidFixtures(t *testing.T) {
 // formatting of the loaded credentials reveals a password.
 func TestLiteralPasswordNeverPrinted(t *testing.T) {
 	for _, path := range []string{"testdata/invalid/literal_password.hcl", "testdata/valid.hcl"} {
-		inv, diags := Load(path, nil)
+		inv, diags := Load(path, testVendors)
 		var buf bytes.Buffer
 		wr := hcl.NewDiagnosticTextWriter(&buf, inv.Files, 100, false)
 		_ = wr.WriteDiagnostics(diags)
@@ -86,7 +86,7 @@ func TestLiteralPasswordNeverPrinted(t *testing.T) {
 			}
 		}
 	}
-	inv, diags := Load("testdata/valid.hcl", nil)
+	inv, diags := Load("testdata/valid.hcl", testVendors)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -99,7 +99,7 @@ func TestLiteralPasswordNeverPrinted(t *testing.T) {
 // TestLoadValid checks what a user relies on from a valid inventory:
 // every field decoded, ports expanded and naturally sorted, links kept.
 func TestLoadValid(t *testing.T) {
-	inv, diags := Load("testdata/valid.hcl", nil)
+	inv, diags := Load("testdata/valid.hcl", testVendors)
 	if len(diags) != 0 {
 		t.Fatal(diags)
 	}
@@ -157,11 +157,11 @@ func TestLoadValid(t *testing.T) {
 
 // TestUnknownVendorListsValid checks the fix a user is offered.
 func TestUnknownVendorListsValid(t *testing.T) {
-	_, diags := Load("testdata/invalid/unknown_vendor.hcl", []string{"nxos", "eos"})
+	_, diags := Load("testdata/invalid/unknown_vendor.hcl", Vendors{Names: []string{"nxos", "eos"}})
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail, `"eos" and "nxos"`) {
 		t.Fatalf("want the valid vendors listed, got %v", diags)
 	}
-	_, diags = Load("testdata/invalid/unknown_platform.hcl", nil)
+	_, diags = Load("testdata/invalid/unknown_platform.hcl", testVendors)
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail, `Did you mean "Arista-7060CX-32S"`) {
 		t.Fatalf("want a close platform suggested, got %v", diags)
 	}
@@ -170,7 +170,7 @@ func TestUnknownVendorListsValid(t *testing.T) {
 			t.Errorf("platform %q: %q does not suggest %s", typo, d.Detail, want)
 		}
 	}
-	_, diags = Load("testdata/invalid/missing_unit.hcl", nil)
+	_, diags = Load("testdata/invalid/missing_unit.hcl", testVendors)
 	if len(diags) < 2 || !strings.Contains(diags[0].Detail+diags[1].Detail, `speed = "400G"`) || !strings.Contains(diags[0].Detail+diags[1].Detail, `cable = "3m"`) {
 		t.Fatalf("want the unit suggested, got %v", diags)
 	}
@@ -178,7 +178,7 @@ func TestUnknownVendorListsValid(t *testing.T) {
 
 // TestLoadUnreadable checks a missing file is one diagnostic, not a panic.
 func TestLoadUnreadable(t *testing.T) {
-	inv, diags := Load("testdata/does-not-exist.hcl", nil)
+	inv, diags := Load("testdata/does-not-exist.hcl", testVendors)
 	if inv != nil || len(diags) != 1 || !diags.HasErrors() || diag.RuleOf(diags[0]) != RuleSyntax {
 		t.Fatalf("got %v, %v", inv, diags)
 	}

@@ -50,7 +50,7 @@ const DefaultSSHPort = 22
 
 // Parse decodes an inventory from HCL source; filename is used in
 // diagnostics. See Load for vendors and for what comes back.
-func Parse(src []byte, filename string, vendors []string) (*Inventory, hcl.Diagnostics) {
+func Parse(src []byte, filename string, vendors Vendors) (*Inventory, hcl.Diagnostics) {
 	file, diags := parseFile(src, filename)
 	tagRule(diags, RuleSyntax)
 	files := map[string]*hcl.File{filename: file}
@@ -61,7 +61,7 @@ func Parse(src []byte, filename string, vendors []string) (*Inventory, hcl.Diagn
 	tagRule(cd, RuleSyntax)
 	diags = append(diags, cd...)
 
-	p := &parser{vendors: newVendorSet(vendors), creds: map[string]*Credentials{}}
+	p := &parser{vendors: newVendorSet(vendors.Names), creds: map[string]*Credentials{}}
 	inv := &Inventory{Files: files}
 	for _, b := range content.Blocks {
 		if b.Type == "credentials" {
@@ -204,8 +204,12 @@ func (p *parser) device(b *hcl.Block) (*Device, hcl.Diagnostics) {
 	required := func(attr, what string) (*hcl.Attribute, bool) {
 		a, ok := content.Attributes[attr]
 		if !ok {
+			ex := example(attr)
+			if attr == "vendor" {
+				ex = p.vendors.example()
+			}
 			diags = append(diags, diagnostic(RuleMissingAttribute, "Missing "+what, ptr(b.DefRange), nil,
-				"Device %q has no %s: add %s = %s.", name, what, attr, example(attr)))
+				"Device %q has no %s: add %s = %s.", name, what, attr, ex))
 		}
 		return a, ok
 	}
@@ -384,8 +388,6 @@ func strictlySorted(ports []*Port) bool {
 // example gives an example value for a missing attribute.
 func example(attr string) string {
 	switch attr {
-	case "vendor":
-		return `"nxos"`
 	case "platform":
 		return `"N9K-C9364D-GX2A"`
 	case "address":

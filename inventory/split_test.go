@@ -141,7 +141,7 @@ func TestParseFileContext(t *testing.T) {
 	if len(splitTopLevel(src)) < 2 {
 		t.Fatal("the source does not take the piecewise path")
 	}
-	_, diags := Parse(src, "inv.hcl", nil)
+	_, diags := Parse(src, "inv.hcl", testVendors)
 	if len(diags) != 1 {
 		t.Fatalf("want one diagnostic (unknown platform), got %v", diags)
 	}

@@ -7,7 +7,7 @@ import "fmt"
 // which device, which feature and why.
 type UnsupportedError struct {
 	Device  string // device name from the inventory
-	Vendor  string // registry name of the vendor ("nxos")
+	Vendor  string // the vendor name as written in the inventory
 	Feature string // the part of the intent ("ECN threshold of class ROCEv2")
 	Reason  string // why it cannot be rendered, with the fix when there is one
 }

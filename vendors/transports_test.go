@@ -7,6 +7,7 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/vendors"
 )
 
@@ -22,10 +23,13 @@ func dialVia(via string) vendors.DialFunc {
 
 func init() {
 	render := func(*intent.Device) (*config.Document, error) { return &config.Document{}, nil }
-	vendors.Register(vendors.Vendor{Name: "test-speaks-gnmi", Render: render, Dial: dialVia("ssh")})
-	vendors.RegisterTransport("test-speaks-gnmi", "gnmi", dialVia("gnmi"))
-	vendors.Register(vendors.Vendor{Name: "test-refuses-gnmi", Render: render, Dial: dialVia("ssh")})
-	vendors.RefuseTransport("test-refuses-gnmi", "gnmi", "its models are unverified; use ssh")
+	vendors.Register(vendors.Vendor{Name: "test-speaks-gnmi", Render: render, Dial: dialVia("ssh"),
+		Transports:   map[string]vendors.DialFunc{"gnmi": dialVia("gnmi")},
+		Formats:      map[string]func(*intent.Device) ([]byte, error){"test-format": func(*intent.Device) ([]byte, error) { return nil, nil }},
+		Ports:        inventory.PortNaming{Format: "et-0/0/%d", Stride: 1, First: 0},
+		Containerlab: []string{"test-kind"}})
+	vendors.Register(vendors.Vendor{Name: "test-refuses-gnmi", Render: render, Dial: dialVia("ssh"),
+		Refuses: map[string]string{"gnmi": "its models are unverified; use ssh"}})
 }
 
 // Lookup's Dial goes where the target's transport says, and a refused
@@ -66,5 +70,20 @@ func TestDialByTransport(t *testing.T) {
 		if check != nil {
 			t.Errorf("CheckTransport(%s, %s) = %v", tc.vendor, tc.transport, check)
 		}
+	}
+}
+
+// A transport the vendor neither speaks nor refuses is an error naming
+// what it speaks, before any connection.
+func TestDialUnknownTransport(t *testing.T) {
+	v, _ := vendors.Lookup("test-refuses-gnmi")
+	_, err := v.Dial(t.Context(), vendors.Target{Device: "leaf1", Transport: "netconf"})
+	if want := `connect leaf1: vendor test-refuses-gnmi speaks ssh, not "netconf"`; err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+	v, _ = vendors.Lookup("test-speaks-gnmi")
+	_, err = v.Dial(t.Context(), vendors.Target{Device: "leaf1", Transport: "netconf"})
+	if want := `connect leaf1: vendor test-speaks-gnmi speaks ssh and gnmi, not "netconf"`; err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
 	}
 }

@@ -2,12 +2,18 @@ package vendors_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/vendors"
 )
@@ -58,7 +64,21 @@ func TestLoginFor(t *testing.T) {
 }
 
 func TestRegisterPanics(t *testing.T) {
-	for name, v := range map[string]vendors.Vendor{"empty": {}, "no dial": {Name: "x"}} {
+	render := func(*intent.Device) (*config.Document, error) { return &config.Document{}, nil }
+	dial := func(context.Context, vendors.Target) (vendors.Driver, error) { return nil, nil }
+	ports := inventory.PortNaming{Format: "Ethernet%d", Stride: 1, First: 1}
+	for name, v := range map[string]vendors.Vendor{
+		"empty":                    {},
+		"no dial":                  {Name: "x"},
+		"twice":                    {Name: "test-speaks-gnmi", Render: render, Dial: dial},
+		"ssh as another transport": {Name: "x", Render: render, Dial: dial, Transports: map[string]vendors.DialFunc{"ssh": dial}},
+		"transport without a dial": {Name: "x", Render: render, Dial: dial, Transports: map[string]vendors.DialFunc{"gnmi": nil}},
+		"refusal without a reason": {Name: "x", Render: render, Dial: dial, Refuses: map[string]string{"gnmi": ""}},
+		"spoken and refused": {Name: "x", Render: render, Dial: dial,
+			Transports: map[string]vendors.DialFunc{"gnmi": dial}, Refuses: map[string]string{"gnmi": "no"}},
+		"kinds without a port naming": {Name: "x", Render: render, Dial: dial, Containerlab: []string{"x-kind"}},
+		"kind of another vendor":      {Name: "x", Render: render, Dial: dial, Ports: ports, Containerlab: []string{"test-kind"}},
+	} {
 		t.Run(name, func(t *testing.T) {
 			defer func() {
 				if recover() == nil {
@@ -79,5 +99,21 @@ func TestParsePlatform(t *testing.T) {
 		if _, err := vendors.ParsePlatform([]byte(def)); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// TestAccepted: the inventory accepts every registered name and each
+// vendor's containerlab kinds with its port naming.
+func TestAccepted(t *testing.T) {
+	a := vendors.Accepted()
+	if !slices.Equal(a.Names, vendors.Names()) || !slices.IsSorted(a.Names) || !slices.Contains(a.Names, "test-speaks-gnmi") {
+		t.Errorf("names %v, registered %v", a.Names, vendors.Names())
+	}
+	want := inventory.ContainerlabKind{Vendor: "test-speaks-gnmi", Ports: inventory.PortNaming{Format: "et-0/0/%d", Stride: 1, First: 0}}
+	if diff := cmp.Diff(want, a.Containerlab["test-kind"]); diff != "" {
+		t.Errorf("containerlab kind (-want +got):\n%s", diff)
+	}
+	if got := vendors.Formats(); !slices.Equal(got, []string{"test-format"}) {
+		t.Errorf("formats %v", got)
 	}
 }

@@ -16,9 +16,9 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/internal/lab"
+	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/vendors"
@@ -104,6 +104,9 @@ const fleetUsage = `  -target NAME|role:R|tag:T
 type fleet struct {
 	devs   []plan.Device
 	source *plan.Source
+	// loaded is the fabric the devices come from: the intent and the
+	// inventory as loaded once.
+	loaded *load.Result
 	log    *slog.Logger
 	lab    *lab.Lab
 	tmp    string
@@ -137,8 +140,7 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 	}
 	fl := &fleet{source: src, log: log}
 	home, _ := os.UserHomeDir()
-	in := plan.Input{Dir: src.Dir, Inventory: src.Inventory, Vars: src.Vars, VarFiles: src.VarFiles,
-		Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: f.insecure,
+	in := plan.Input{Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: f.insecure,
 		InsecureSkipVerify: f.skipVerify, Plaintext: f.plaintext, Logger: log}
 	var password vendors.Secret
 	if src.Lab {
@@ -148,19 +150,16 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 			return vendors.Login{User: lab.DefaultUser, Password: password}, nil
 		}
 	}
-	devs, files, diags, err := plan.Load(in)
+	loaded, diags := load.Fabric(src.Dir, load.Options{Inventory: src.Inventory, Vars: src.Vars, VarFiles: src.VarFiles, Targets: f.targets})
 	if len(diags) > 0 {
-		diag.Sort(diags)
-		_ = diag.WriteText(stderr, files, diags, useColor(stderr, false), 78)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "lossless: %v\n", err)
-		return nil, false
+		_ = diag.WriteText(stderr, loaded.Files, diags, useColor(stderr, false), 78)
 	}
 	if diags.HasErrors() {
 		return nil, false
 	}
-	if devs, err = plan.Select(devs, f.targets); err != nil {
+	fl.loaded = loaded
+	devs, err := plan.Devices(loaded, in)
+	if err != nil {
 		fmt.Fprintf(stderr, "lossless: %v\n", err)
 		return nil, false
 	}
@@ -175,35 +174,35 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 	return fl, true
 }
 
-// startLab starts one emulated device per selected device, named, of the
-// vendor and built as the model with the ports the inventory says, seeded
-// by the vendor's LabSeed, and points each target at it with the lab's
-// host keys.
+// startLab starts one emulated device per selected device, named, of
+// the lab kind that emulates its vendor and built as the model with the
+// ports the inventory says, seeded by the vendor's LabSeed, and points
+// each target at it with the lab's host keys.
 func (fl *fleet) startLab(password vendors.Secret) error {
 	l, err := lab.New(lab.WithCredentials(lab.DefaultUser, password.Reveal()))
 	if err != nil {
 		return err
 	}
 	fl.lab = l
-	inv := fl.inventoryDevices()
 	nodes := map[string]*lab.Node{}
 	for _, d := range fl.devs {
+		v, ok := vendors.Lookup(d.Intent.Vendor)
+		if !ok || v.LabKind == "" {
+			return fmt.Errorf("-lab: device %s: the lab emulates no %s device", d.Intent.Name, d.Intent.Vendor)
+		}
 		var seed []byte
-		if v, ok := vendors.Lookup(d.Intent.Vendor); ok && v.LabSeed != nil {
+		if v.LabSeed != nil {
 			if doc, err := v.Render(d.Intent); err == nil {
 				seed = v.LabSeed(doc.Text)
 			}
 		}
-		spec := intentLabSpec(d.Intent)
-		if id := inv[d.Intent.Name]; id != nil {
-			spec = labSpec(id)
-		}
-		n, err := l.Add(d.Intent.Vendor, d.Intent.Name, seed, spec...)
+		spec := labSpec(fl.loaded.Inventory.Device(d.Intent.Name))
+		n, err := l.Add(v.LabKind, d.Intent.Name, seed, spec...)
 		if err != nil && seed != nil {
 			// A seed the emulator refuses is the seed's bug, not a
 			// reason to stop: start that device from factory defaults.
 			fl.log.Warn("lab refused the seed; starting from factory defaults", "device", d.Intent.Name, "err", err)
-			n, err = l.Add(d.Intent.Vendor, d.Intent.Name, nil, spec...)
+			n, err = l.Add(v.LabKind, d.Intent.Name, nil, spec...)
 		}
 		if err != nil {
 			return fmt.Errorf("-lab: %w", err)
@@ -231,26 +230,6 @@ func (fl *fleet) startLab(password vendors.Secret) error {
 	}
 	fl.log.Info("lab started", "devices", len(fl.devs))
 	return nil
-}
-
-// inventoryDevices reads the inventory plan.Load read, for what the lab
-// needs beyond the resolved intent (every declared port, managed or not),
-// by device name; nil when it cannot be read (plan.Load already reported
-// its problems).
-func (fl *fleet) inventoryDevices() map[string]*inventory.Device {
-	path := fl.source.Inventory
-	if path == "" {
-		path = filepath.Join(fl.source.Dir, intent.DefaultInventoryFile)
-	}
-	inv, _ := inventory.Load(path, vendorNames())
-	if inv == nil {
-		return nil
-	}
-	byName := make(map[string]*inventory.Device, len(inv.Devices))
-	for _, d := range inv.Devices {
-		byName[d.Name] = d
-	}
-	return byName
 }
 
 // options builds the plan options of the flags, with a progress display

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/diag"
+	"github.com/lossless-net/lossless/internal/load"
 )
 
 const inspectUsage = `Usage: lossless inspect [options] DEVICE [DIR]
@@ -66,14 +67,17 @@ func runInspect(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	if fs.NArg() == 2 {
 		dir = fs.Arg(1)
 	}
-	res := loadIntent(dir, &f)
-	if diag.Failed(res.diags, false) {
-		_ = diag.WriteText(stderr, res.files, res.diags, useColor(stderr, false), 78)
+	// What validate refuses, inspect refuses too.
+	o := f.options()
+	o.Renderable = true
+	res, diags := load.Fabric(dir, o)
+	if diag.Failed(diags, false) {
+		_ = diag.WriteText(stderr, res.Files, diags, useColor(stderr, false), 78)
 		return 1
 	}
 	var dev *intent.Device
 	var names []string
-	for _, d := range res.devices {
+	for _, d := range res.Devices {
 		names = append(names, d.Name)
 		if d.Name == name {
 			dev = d

@@ -9,19 +9,19 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/crypto/ssh"
 
-	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/lab"
 	_ "github.com/lossless-net/lossless/internal/lab/all" // every personality
 	"github.com/lossless-net/lossless/internal/lab/device"
 	gnmitarget "github.com/lossless-net/lossless/internal/lab/gnmi"
+	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/vendors"
 )
 
 const labUsage = `Usage: lossless lab up [options]
@@ -79,7 +79,7 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	invPath := fs.String("inventory", "", "")
 	n := fs.Int("n", 1, "")
-	vendors := fs.String("vendors", "", "")
+	vendorList := fs.String("vendors", "", "")
 	seedDir := fs.String("seed", "", "")
 	outDir := fs.String("out", "lab", "")
 	withGNMI := fs.Bool("gnmi", false, "")
@@ -109,7 +109,7 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lossless lab up: -n must be at least 1, got %d\n", *n)
 		return 1
 	}
-	specs, code := labDevices(*invPath, *n, *vendors, stderr)
+	specs, code := labDevices(*invPath, *n, *vendorList, stderr)
 	if code != 0 {
 		return code
 	}
@@ -140,7 +140,7 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
 			return 1
 		}
-		node, err := l.Add(s.vendor, s.name, seed, s.spec...)
+		node, err := l.Add(s.kind, s.name, seed, s.spec...)
 		if err != nil {
 			fmt.Fprintf(stderr, "lossless lab up: %v\n", err)
 			return 1
@@ -184,10 +184,11 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// labDevice is one device to start, built to spec.
+// labDevice is one device to start: its name, the lab kind that
+// emulates its vendor, and how to build it.
 type labDevice struct {
-	name, vendor string
-	spec         []lab.AddOption
+	name, kind string
+	spec       []lab.AddOption
 }
 
 // labSpec builds an inventory device in the lab as its model (the
@@ -195,20 +196,6 @@ type labDevice struct {
 // each.
 func labSpec(d *inventory.Device) []lab.AddOption {
 	model := d.Model
-	if d.Platform != nil {
-		model = d.Platform.Model
-	}
-	ports := make([]string, len(d.Ports))
-	for i, p := range d.Ports {
-		ports[i] = p.Name
-	}
-	return specOptions(model, ports)
-}
-
-// intentLabSpec is labSpec from a resolved device, whose ports are only
-// the managed ones: for a device the inventory cannot be re-read for.
-func intentLabSpec(d *intent.Device) []lab.AddOption {
-	model := ""
 	if d.Platform != nil {
 		model = d.Platform.Model
 	}
@@ -230,11 +217,27 @@ func specOptions(model string, ports []string) []lab.AddOption {
 	return opts
 }
 
+// emulated maps each vendor the lab emulates to the lab kind that does
+// (its registry entry's LabKind, registered by the lab), and lists the
+// vendors sorted.
+func emulated() (map[string]string, []string) {
+	kinds := map[string]string{}
+	var names []string
+	for _, n := range vendors.Names() {
+		v, _ := vendors.Lookup(n)
+		if _, ok := device.Lookup(v.LabKind); v.LabKind != "" && ok {
+			kinds[n] = v.LabKind
+			names = append(names, n)
+		}
+	}
+	return kinds, names
+}
+
 // labDevices lists the devices from an inventory, or n per vendor.
-func labDevices(invPath string, n int, vendors string, stderr io.Writer) ([]labDevice, int) {
-	kinds := device.Kinds()
+func labDevices(invPath string, n int, vendorList string, stderr io.Writer) ([]labDevice, int) {
+	kinds, names := emulated()
 	if invPath != "" {
-		inv, diags := inventory.Load(invPath, inventory.DefaultVendors())
+		inv, diags := load.Inventory(invPath)
 		if diags.HasErrors() || inv == nil {
 			var files map[string]*hcl.File
 			if inv != nil {
@@ -245,27 +248,29 @@ func labDevices(invPath string, n int, vendors string, stderr io.Writer) ([]labD
 		}
 		var out []labDevice
 		for _, d := range inv.Devices {
-			if !slices.Contains(kinds, d.Vendor) {
-				fmt.Fprintf(stderr, "lossless lab up: device %s: the lab does not emulate vendor %q (it emulates %s)\n", d.Name, d.Vendor, strings.Join(kinds, ", "))
+			kind, ok := kinds[d.Vendor]
+			if !ok {
+				fmt.Fprintf(stderr, "lossless lab up: device %s: the lab does not emulate vendor %q (it emulates %s)\n", d.Name, d.Vendor, strings.Join(names, ", "))
 				return nil, 1
 			}
-			out = append(out, labDevice{d.Name, d.Vendor, labSpec(d)})
+			out = append(out, labDevice{d.Name, kind, labSpec(d)})
 		}
 		return out, 0
 	}
-	want := kinds
-	if vendors != "" {
-		want = strings.Split(vendors, ",")
+	want := names
+	if vendorList != "" {
+		want = strings.Split(vendorList, ",")
 	}
 	var out []labDevice
 	for _, v := range want {
 		v = strings.TrimSpace(v)
-		if !slices.Contains(kinds, v) {
-			fmt.Fprintf(stderr, "lossless lab up: unknown vendor %q (the lab emulates %s)\n", v, strings.Join(kinds, ", "))
+		kind, ok := kinds[v]
+		if !ok {
+			fmt.Fprintf(stderr, "lossless lab up: unknown vendor %q (the lab emulates %s)\n", v, strings.Join(names, ", "))
 			return nil, 1
 		}
 		for i := 1; i <= n; i++ {
-			out = append(out, labDevice{name: fmt.Sprintf("%s%d", strings.ReplaceAll(v, "-", ""), i), vendor: v})
+			out = append(out, labDevice{name: fmt.Sprintf("%s%d", strings.ReplaceAll(v, "-", ""), i), kind: kind})
 		}
 	}
 	return out, 0

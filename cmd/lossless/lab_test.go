@@ -22,7 +22,7 @@ import (
 	"google.golang.org/grpc/credentials"
 
 	"github.com/lossless-net/lossless/internal/lab"
-	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/internal/load"
 )
 
 // TestLabUp starts the lab, reads the inventory and known_hosts it wrote,
@@ -73,7 +73,7 @@ func TestLabUp(t *testing.T) {
 	if strings.Contains(out.String(), "PASSWORD="+lab.DefaultPassword) {
 		t.Errorf("the password was printed:\n%s", out.String())
 	}
-	inv, diags := inventory.Load(filepath.Join(dir, "inventory.hcl"), inventory.DefaultVendors())
+	inv, diags := load.Inventory(filepath.Join(dir, "inventory.hcl"))
 	if diags.HasErrors() {
 		t.Fatalf("the written inventory does not load: %v", diags)
 	}

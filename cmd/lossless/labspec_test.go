@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/lossless-net/lossless/internal/lab"
-	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/internal/load"
 )
 
 // TestPlanLabExample: plan -lab on the README's example builds every lab
@@ -75,11 +75,11 @@ func TestLabUpInventoryModels(t *testing.T) {
 		}
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	want, diags := inventory.Load(src, inventory.DefaultVendors())
+	want, diags := load.Inventory(src)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	got, diags := inventory.Load(filepath.Join(dir, "inventory.hcl"), inventory.DefaultVendors())
+	got, diags := load.Inventory(filepath.Join(dir, "inventory.hcl"))
 	if diags.HasErrors() {
 		t.Fatalf("written inventory: %v\nstderr:\n%s", diags, stderr.String())
 	}

@@ -13,8 +13,9 @@ import (
 	"github.com/lossless-net/lossless/golden"
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/diag"
+	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/internal/render"
-	_ "github.com/lossless-net/lossless/renderers/all"
+	"github.com/lossless-net/lossless/vendors"
 )
 
 const renderUsage = `Usage: lossless render [options] [DIR]
@@ -52,7 +53,8 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var (
 		out       = fs.String("o", "", "write one file per device into `DIR` (created if needed)")
 		device    = fs.String("device", "", "render only the device `NAME`")
-		format    = fs.String("format", render.Native, "output `FORMAT`: native (device config) or yang (sonic-yang instance JSON, SONiC only)")
+		formats   = append([]string{render.Native}, vendors.Formats()...)
+		format    = fs.String("format", render.Native, "output `FORMAT`: native (the device config) or a format of some vendors ("+strings.Join(formats[1:], ", ")+")")
 		goldenDir = fs.String("golden", "", "compare each rendering with its approved file in `DIR`; exit 1 on any difference")
 		update    = fs.Bool("update", false, "with -golden: rewrite DIR to the current renderings instead of comparing")
 		parallel  = fs.Int("parallelism", 0, "render at most `N` devices at once (default: one per CPU)")
@@ -84,8 +86,8 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	switch {
-	case *format != render.Native && *format != render.YANG:
-		fmt.Fprintf(stderr, "lossless render: -format %q: use native or yang\n", *format)
+	case !slices.Contains(formats, *format):
+		fmt.Fprintf(stderr, "lossless render: -format %q: use %s\n", *format, strings.Join(formats, " or "))
 		return 1
 	case *update && *goldenDir == "":
 		fmt.Fprintln(stderr, "lossless render: -update needs -golden DIR")
@@ -97,14 +99,14 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 
-	devs, files, diags := render.Load(render.Input{Dir: dir, Inventory: in.inventory, Vars: in.vars, VarFiles: in.varFiles, Vendors: vendorNames()})
+	res, diags := load.Fabric(dir, in.options())
 	if len(diags) > 0 {
-		diag.Sort(diags)
-		_ = diag.WriteText(stderr, files, diags, useColor(stderr, *noColor), 0)
+		_ = diag.WriteText(stderr, res.Files, diags, useColor(stderr, *noColor), 0)
 	}
 	if diags.HasErrors() {
 		return 1
 	}
+	devs := res.Devices
 	if *device != "" {
 		i := slices.IndexFunc(devs, func(d *intent.Device) bool { return d.Name == *device })
 		if i < 0 {

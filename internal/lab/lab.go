@@ -256,7 +256,7 @@ func (l *Lab) Close() error {
 // Name is the device's hostname.
 func (n *Node) Name() string { return n.name }
 
-// Kind is the device's kind name ("nxos").
+// Kind is the device's kind name, as its personality registers it.
 func (n *Node) Kind() string { return n.kind }
 
 // Model is the platform model the device emulates: the one given to

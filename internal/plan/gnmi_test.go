@@ -24,6 +24,7 @@ import (
 	_ "github.com/lossless-net/lossless/internal/lab/eos"
 	gnmitarget "github.com/lossless-net/lossless/internal/lab/gnmi"
 	_ "github.com/lossless-net/lossless/internal/lab/sonic"
+	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/vendors"
 	eosdrv "github.com/lossless-net/lossless/vendors/eos"
@@ -473,7 +474,7 @@ device "nx1" {
 		t.Fatalf("devs %v, err %v, diags %v", devs, err, diags)
 	}
 	d := diags[0]
-	if diag.RuleOf(d) != plan.RuleTransport || d.Subject == nil || !strings.HasSuffix(d.Subject.Filename, "inventory.hcl") || d.Subject.Start.Line != 5 {
+	if diag.RuleOf(d) != load.RuleTransport || d.Subject == nil || !strings.HasSuffix(d.Subject.Filename, "inventory.hcl") || d.Subject.Start.Line != 5 {
 		t.Errorf("diagnostic %v: rule %s at %v", d, diag.RuleOf(d), d.Subject)
 	}
 	for _, want := range []string{`"nx1"`, "Cisco", "OpenConfig", `transport = "ssh"`} {

@@ -212,32 +212,3 @@ func TestReadRejects(t *testing.T) {
 		}
 	}
 }
-
-func TestSelect(t *testing.T) {
-	devs := devices("a1", "b2", "c3")
-	devs[0].Intent.Roles = []string{"leaf"}
-	devs[2].Intent.Tags = []string{"pod1"}
-	for _, tc := range []struct {
-		targets []string
-		want    []string
-	}{
-		{nil, []string{"a1", "b2", "c3"}},
-		{[]string{"b2"}, []string{"b2"}},
-		{[]string{"role:leaf", "tag:pod1"}, []string{"a1", "c3"}},
-	} {
-		got, err := plan.Select(devs, tc.targets)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var n []string
-		for _, d := range got {
-			n = append(n, d.Intent.Name)
-		}
-		if d := cmp.Diff(tc.want, n); d != "" {
-			t.Errorf("%v (-want +got):\n%s", tc.targets, d)
-		}
-	}
-	if _, err := plan.Select(devs, []string{"role:spine"}); err == nil {
-		t.Error("a target matching nothing is not an error")
-	}
-}

@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/lossless-net/lossless/intent"
-	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/internal/load"
+	registry "github.com/lossless-net/lossless/vendors"
 )
 
 // benchIntent is the canonical intent (golden/canonical) as one profile per
@@ -212,7 +213,7 @@ func writeFabric(tb testing.TB, dir string, n int) []string {
 	inv.WriteString("credentials \"lab\" {\n  username_env = \"LOSSLESS_USER\"\n  password_env = \"LOSSLESS_PASSWORD\"\n  known_hosts  = \"~/.ssh/known_hosts\"\n}\n")
 	var use []int
 	for i, v := range benchVendors {
-		if _, ok := renderers.Lookup(v.vendor); ok {
+		if _, ok := registry.Lookup(v.vendor); ok {
 			use = append(use, i)
 			vendors = append(vendors, v.vendor)
 		}
@@ -314,10 +315,11 @@ func benchFabric(b *testing.B, n int) ([]*intent.Device, []string) {
 	if !slices.Contains(vendors, "nxos") || !slices.Contains(vendors, "eos") {
 		b.Fatalf("renderers registered: %v", vendors)
 	}
-	devs, _, diags := Load(Input{Dir: src})
+	f, diags := load.Fabric(src, load.Options{})
 	if diags.HasErrors() {
 		b.Fatalf("load: %s", diags.Error())
 	}
+	devs := f.Devices
 	for _, d := range devs {
 		if len(d.Ports) != benchPorts {
 			b.Fatalf("%s has %d ports, want %d: fix its range in benchVendors", d.Name, len(d.Ports), benchPorts)

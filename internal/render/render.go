@@ -1,10 +1,10 @@
 // Package render turns resolved devices into files: it looks each device's
-// renderer up in the registry, renders it in the chosen format and names the
-// file (<device>.cfg, or .json for JSON documents). It loads and resolves a
-// fabric for the CLI and the golden tests (Load), renders in parallel with
-// a bound, and can stream renderings to a directory without keeping them in
-// memory. It knows no vendor: import renderers/all (or single renderer
-// packages) to fill the registry.
+// renderer up in the vendor registry, renders it in the chosen format and
+// names the file (<device>.cfg, or .json for JSON documents). It renders
+// in parallel with a bound, and can stream renderings to a directory
+// without keeping them in memory. It knows no vendor: import vendors/all
+// (or single vendor packages) to fill the registry; package load loads
+// the devices.
 package render
 
 import (
@@ -20,7 +20,7 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/config"
-	"github.com/lossless-net/lossless/renderers"
+	"github.com/lossless-net/lossless/vendors"
 )
 
 // Output formats.
@@ -28,7 +28,7 @@ const (
 	// Native is the device's own configuration: CLI text or CONFIG_DB JSON.
 	Native = "native"
 	// YANG is the sonic-yang instance JSON of vendors that have one
-	// (renderers.Renderer.Formats["yang"]).
+	// (vendors.Vendor.Formats["yang"]).
 	YANG = "yang"
 )
 
@@ -48,9 +48,9 @@ type File struct {
 
 // One renders device d in format (Native or YANG).
 func One(d *intent.Device, format string) (File, error) {
-	r, ok := renderers.Lookup(d.Vendor)
+	r, ok := vendors.Lookup(d.Vendor)
 	if !ok {
-		return File{}, fmt.Errorf("render %s: no renderer for vendor %q (registered: %s)", d.Name, d.Vendor, strings.Join(renderers.Names(), ", "))
+		return File{}, fmt.Errorf("render %s: no renderer for vendor %q (registered: %s)", d.Name, d.Vendor, strings.Join(vendors.Names(), ", "))
 	}
 	switch format {
 	case Native, "":

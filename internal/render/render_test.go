@@ -12,7 +12,7 @@ import (
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/intent/platform"
 	"github.com/lossless-net/lossless/internal/units"
-	_ "github.com/lossless-net/lossless/renderers/all"
+	_ "github.com/lossless-net/lossless/vendors/all"
 )
 
 // device builds a RoCE device of the given vendor with n ports, in Go (the

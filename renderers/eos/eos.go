@@ -74,10 +74,6 @@ const (
 	pollingStep            = time.Millisecond
 )
 
-func init() {
-	renderers.Register(renderers.Renderer{Vendor: Vendor, Render: Render})
-}
-
 // Render returns d's EOS configuration. ECN thresholds are written in
 // kbytes (1024 B); a value that is not whole kbytes is rounded up and
 // reported in Document.Warnings, as is a watchdog time finer than EOS

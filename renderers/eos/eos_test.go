@@ -78,9 +78,6 @@ func TestCanonical(t *testing.T) {
 	if diff := cmp.Diff(text, tree); diff != "" {
 		t.Errorf("Tree and Text differ (-text +tree):\n%s", diff)
 	}
-	if _, ok := renderers.Lookup("eos"); !ok {
-		t.Error("eos is not registered")
-	}
 }
 
 // TestCanonicalQoSProfile checks variant B: the reference's §1b block, then

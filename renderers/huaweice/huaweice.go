@@ -87,10 +87,6 @@ var families = map[string]familyRules{
 	},
 }
 
-func init() {
-	renderers.Register(renderers.Renderer{Vendor: Vendor, Render: Render})
-}
-
 // Render returns d's CloudEngine configuration. Every size is written in the
 // unit the command takes (bytes for ECN limits, kbytes or mbytes for the
 // headroom pool, ms or ticks for deadlock timers); a value that is not a

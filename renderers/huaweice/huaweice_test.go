@@ -388,13 +388,6 @@ func TestPerPortOverride(t *testing.T) {
 	}
 }
 
-func TestRegistered(t *testing.T) {
-	r, ok := renderers.Lookup(Vendor)
-	if !ok || r.Render == nil {
-		t.Fatalf("%s not registered", Vendor)
-	}
-}
-
 // explicit gives the device explicit headroom, as the intent resolves it:
 // the policy and each port's per-priority values.
 func explicit(d *intent.Device, xoff, xon, size units.Bytes) {

@@ -44,10 +44,6 @@ const (
 	watchdogTimersWhy  = "NX-OS sets the PFC watchdog timers as multipliers of a fixed 100 ms poll (" + pfcWatchdogSource + "), and the CLI spelling of those multipliers is unconfirmed (reference/nxos.md §8 item 2); leave detection, restoration and polling unset for NX-OS devices (a device override) to keep NX-OS's defaults"
 )
 
-func init() {
-	renderers.Register(renderers.Renderer{Vendor: Vendor, Render: Render})
-}
-
 // queueOrder returns the order NX-OS lists the classes of a queuing
 // policy: q6…q1, q-default, q7 (reference/nxos.md §1, [C:paregupt,pasanen]).
 func queueOrder() [queueCount]int { return [queueCount]int{6, 5, 4, 3, 2, 1, 0, 7} }

@@ -74,9 +74,6 @@ func TestCanonical(t *testing.T) {
 	if diff := cmp.Diff(textLines, lines); diff != "" {
 		t.Errorf("Tree and Text differ (-text +tree):\n%s", diff)
 	}
-	if _, ok := renderers.Lookup("nxos"); !ok {
-		t.Error("nxos is not registered")
-	}
 }
 
 func flatten(n *config.Node, depth int) []string {

@@ -64,15 +64,6 @@ const (
 	dynThMin, dynThMax     = -8, 7 // BUFFER_PROFILE dynamic_th int32 −8..7
 )
 
-func init() {
-	renderers.Register(renderers.Renderer{
-		Vendor:  Vendor,
-		Render:  Render,
-		Formats: map[string]func(d *intent.Device) ([]byte, error){"yang": RenderYANG},
-		Check:   Validate,
-	})
-}
-
 // Render returns d's CONFIG_DB tables, and as Text the config_db.json form
 // of reference §5: JSON indented 4 spaces, keys in natural order (as
 // `config save` writes them). Values that are not whole numbers of the

@@ -39,10 +39,6 @@ var platformYAML []byte
 // configuration session.
 const sessionLevel = "configuration-session"
 
-func init() {
-	vendors.Register(vendors.Vendor{Name: Vendor, Render: render.Render, Dial: Dial, Scope: Scope, LabSeed: LabSeed})
-}
-
 // Commands the driver sends (reference/eos.md §1c, §5).
 const (
 	showRun    = "show running-config"

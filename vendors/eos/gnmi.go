@@ -37,10 +37,6 @@ const GNMIPort = 6030
 // showRunningPath is the cli Get path of `show running-config`.
 var showRunningPath = &gpb.Path{Origin: "cli", Elem: []*gpb.PathElem{{Name: showRun}}}
 
-func init() {
-	vendors.RegisterTransport(Vendor, "gnmi", DialGNMI)
-}
-
 // GNMIDriver is an EOS device connected over gNMI.
 type GNMIDriver struct {
 	t   vendors.Target

@@ -1,7 +1,5 @@
 package huaweice
 
-import "github.com/lossless-net/lossless/vendors"
-
 // gnmiRefusal says why lossless does not push CloudEngine QoS over gNMI
 // (reference/huawei-ce.md §7): the only OpenConfig QoS the CE offers
 // (openconfig-qos 2016-12-16) has no PFC or ECN threshold model, the
@@ -10,7 +8,3 @@ import "github.com/lossless-net/lossless/vendors"
 const gnmiRefusal = "Huawei's gNMI models for CloudEngine QoS (huawei-qos, huawei-dcb) are unverified and its OpenConfig QoS " +
 	"has no PFC or ECN threshold model, so lossless cannot push or verify lossless QoS over gNMI on CloudEngine; " +
 	`use transport = "ssh", the supported transport for CloudEngine`
-
-func init() {
-	vendors.RefuseTransport(Vendor, "gnmi", gnmiRefusal)
-}

@@ -35,10 +35,6 @@ const Vendor = render.Vendor
 //go:embed platform.yaml
 var platformYAML []byte
 
-func init() {
-	vendors.Register(vendors.Vendor{Name: Vendor, Render: render.Render, Dial: Dial, Scope: Scope, LabSeed: LabSeed})
-}
-
 // Commands and texts of the apply (reference/huawei-ce.md §3.2, §4, §5).
 const (
 	showConfig     = "display current-configuration"

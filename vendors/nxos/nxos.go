@@ -44,10 +44,6 @@ func dialSSH(ctx context.Context, t vendors.Target) (*vendors.Session, error) {
 	return vendors.DialPlatform(ctx, t, p)
 }
 
-func init() {
-	vendors.Register(vendors.Vendor{Name: Vendor, Render: render.Render, Dial: Dial, Scope: Scope, LabSeed: LabSeed})
-}
-
 // Commands the driver sends (reference/nxos.md §1b, §5).
 const (
 	showIPQoS   = "show running-config ipqos"

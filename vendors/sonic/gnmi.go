@@ -44,10 +44,6 @@ const GNMIPort = 8080
 // sonicDB is the origin of CONFIG_DB paths (reference/sonic.md §9).
 const sonicDB = "sonic-db"
 
-func init() {
-	vendors.RegisterTransport(Vendor, "gnmi", DialGNMI)
-}
-
 // GNMIDriver is a SONiC device connected over gNMI.
 type GNMIDriver struct {
 	t   vendors.Target

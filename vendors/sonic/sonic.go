@@ -35,10 +35,6 @@ const Vendor = render.Vendor
 //go:embed platform.yaml
 var platformYAML []byte
 
-func init() {
-	vendors.Register(vendors.Vendor{Name: Vendor, Render: render.Render, Dial: Dial, Scope: Scope, LabSeed: LabSeed})
-}
-
 // Commands the driver sends (reference/sonic.md §7.2–§7.4). sudo -n
 // never asks for a password: where admin's sudo needs one, the command
 // fails at once ("sudo: a password is required") instead of waiting for

@@ -13,7 +13,10 @@ import (
 
 // Kind makes emulated devices of one NOS.
 type Kind interface {
-	// Name is the vendor name as written in an inventory ("nxos").
+	// Name is the kind's name in the registry, unique. By convention it
+	// is the name of the vendor it emulates as written in an inventory;
+	// shared code finds the kind of a vendor in the vendor registry
+	// (vendors.Vendor.LabKind), not by assuming the two are equal.
 	Name() string
 	// New makes a device with the given hostname, its running config
 	// seeded from seed (the vendor's own running-config text, or CONFIG_DB

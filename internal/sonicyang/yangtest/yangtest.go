@@ -13,13 +13,17 @@ import (
 	"testing"
 )
 
+// sonicYANG is the SONiC YANG folder next to the repository;
+// $LOSSLESS_YANG_DIR stands for its parent, shared/yang.
+const sonicYANG = "shared/yang/sonic"
+
 // SonicDir returns the folder holding the SONiC YANG modules: $LOSSLESS_YANG_DIR/sonic,
 // or shared/yang/sonic found next to the repository by walking up from the
 // working directory.
 func SonicDir(t testing.TB) string {
 	t.Helper()
 	if d := os.Getenv("LOSSLESS_YANG_DIR"); d != "" {
-		dir := filepath.Join(d, "sonic")
+		dir := filepath.Join(d, filepath.Base(sonicYANG))
 		if _, err := os.Stat(filepath.Join(dir, "sonic-types.yang")); err != nil {
 			missing(t, "LOSSLESS_YANG_DIR="+d+" has no sonic/sonic-types.yang")
 		}
@@ -30,7 +34,7 @@ func SonicDir(t testing.TB) string {
 		t.Fatal(err)
 	}
 	for d := wd; ; d = filepath.Dir(d) {
-		for _, c := range []string{filepath.Join(d, "shared", "yang", "sonic"), filepath.Join(d, "..", "shared", "yang", "sonic")} {
+		for _, c := range []string{filepath.Join(d, filepath.FromSlash(sonicYANG)), filepath.Join(d, "..", filepath.FromSlash(sonicYANG))} {
 			if _, err := os.Stat(filepath.Join(c, "sonic-types.yang")); err == nil {
 				return filepath.Clean(c)
 			}

@@ -1,7 +1,8 @@
-// Command genfabric writes a generated fabric (package gen) to a directory
-// as intent.hcl and inventory.hcl, for timing the CLI on large fabrics:
+// Command genfabric writes a generated fabric (package fabricgen) to a
+// directory as intent.hcl and inventory.hcl, for timing the CLI on large
+// fabrics:
 //
-//	go run ./intent/internal/gen/genfabric -devices 10000 -ports 64 -o /tmp/fabric
+//	go run ./internal/fabricgen/genfabric -devices 10000 -ports 64 -o /tmp/fabric
 //	/usr/bin/time -v lossless validate /tmp/fabric
 package main
 
@@ -11,7 +12,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lossless-net/lossless/intent/internal/gen"
+	"github.com/lossless-net/lossless/internal/fabricgen"
+	_ "github.com/lossless-net/lossless/vendors/all" // the vendors to generate
 )
 
 func main() {
@@ -23,7 +25,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: genfabric [-devices N] [-ports N] -o DIR")
 		os.Exit(1)
 	}
-	intent, inventory := gen.Fabric(*devices, *ports)
+	intent, inventory := fabricgen.Fabric(*devices, *ports)
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, "genfabric:", err)
 		os.Exit(1)

@@ -1,0 +1,16 @@
+// Package renderers holds what the vendor renderers share: the Func every
+// renderers/<vendor> package implements and the UnsupportedError they
+// return. A renderer is a pure function from one device's desired state
+// to its config document; it never imports the vendor registry
+// (package vendors, which registers each vendor's renderer).
+package renderers
+
+import (
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/config"
+)
+
+// Func renders one device. It is pure and deterministic: the same device
+// gives the same bytes. A feature the vendor or platform cannot express is
+// an error naming the device, the feature and the reason.
+type Func func(d *intent.Device) (*config.Document, error)

@@ -1,0 +1,28 @@
+package sonic
+
+import (
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/inventory"
+	render "github.com/lossless-net/lossless/renderers/sonic"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+func init() {
+	vendors.Register(vendors.Vendor{
+		Name:       Vendor,
+		Render:     render.Render,
+		Formats:    map[string]func(d *intent.Device) ([]byte, error){"yang": render.RenderYANG},
+		Check:      render.Validate,
+		Dial:       Dial,
+		Transports: map[string]vendors.DialFunc{"gnmi": DialGNMI},
+		Scope:      Scope,
+		LabSeed:    LabSeed,
+		LabKind:    "sonic", // internal/lab/sonic
+		// SONiC names a port by its first lane, four lanes a port: data
+		// port N is Ethernet(4×(N−1)) (SONiC VS lanemap, containerlab PR
+		// #2120).
+		Ports:        inventory.PortNaming{Format: "Ethernet%d", Stride: 4, First: 0},
+		Containerlab: []string{"sonic-vm", "sonic-vs"},
+		Example:      vendors.Example{Platform: "Arista-7060CX-32S"},
+	})
+}

@@ -150,7 +150,7 @@ func applyOptions(f *fleetFlags, sf *stagingFlags, staging apply.Staging, confir
 			}
 			po := f.options(fl, "apply", stderr, len(fl.devs))
 			po.ConfirmTimeout = confirm
-			return &apply.Fleet{Devices: fl.devs, Options: po}, nil
+			return &apply.Fleet{Devices: fl.devs, Options: po, Rollout: fl.loaded.Intent.Rollout}, nil
 		},
 		Staging: staging,
 		Planned: func(p *plan.Plan) {

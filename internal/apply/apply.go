@@ -53,6 +53,9 @@ type Input struct {
 type Fleet struct {
 	Devices []plan.Device
 	Options plan.Options
+	// Rollout is the intent's rollout block, as loaded with the devices;
+	// nil when the intent has none.
+	Rollout *intent.Rollout
 }
 
 // Summary is what an approval is asked for.
@@ -185,11 +188,7 @@ func Run(ctx context.Context, in Input, o Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
-	ro, err := rolloutBlock(src)
-	if err != nil {
-		return nil, err
-	}
-	s := o.Staging.withIntent(ro, src)
+	s := o.Staging.withIntent(fl.Rollout, src)
 	release, err := lock(src, o)
 	if err != nil {
 		return nil, err
@@ -274,21 +273,6 @@ func open(in Input) (*plan.Plan, *rollout.State, *plan.Source, error) {
 		return nil, nil, nil, errors.New("apply: no intent, saved plan or rollout state to apply")
 	}
 	return nil, nil, in.Source, nil
-}
-
-// rolloutBlock reads the rollout block of src's intent; nil when it has
-// none. Load checked the intent already, so a diagnostic here is an
-// error.
-func rolloutBlock(src *plan.Source) (*intent.Rollout, error) {
-	inv := src.Inventory
-	if inv == "" {
-		inv = filepath.Join(src.Dir, intent.DefaultInventoryFile)
-	}
-	fab, diags := intent.Load(src.Dir, src.Vars, src.VarFiles, intent.SkipFile(inv))
-	if diags.HasErrors() || fab == nil {
-		return nil, fmt.Errorf("read the rollout block of %s: %w", src.Dir, diags)
-	}
-	return fab.Rollout, nil
 }
 
 // lock takes the fabric lock of src (none for the embedded lab without

@@ -89,8 +89,16 @@ func running(name string) string {
 	return fake.running[name]
 }
 
+// load returns a loader of devs with the rollout block of the intent
+// directory fleet wrote.
 func load(devs []plan.Device) func(*plan.Source) (*apply.Fleet, error) {
-	return func(*plan.Source) (*apply.Fleet, error) { return &apply.Fleet{Devices: devs}, nil }
+	return func(src *plan.Source) (*apply.Fleet, error) {
+		fab, diags := intent.Load(src.Dir, nil, nil)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		return &apply.Fleet{Devices: devs, Rollout: fab.Rollout}, nil
+	}
 }
 
 // TestRunApproval: a fresh plan is shown (Planned), then asked about with

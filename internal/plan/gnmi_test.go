@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -236,13 +235,10 @@ func TestGNMIFleet(t *testing.T) {
 // buildGnmiCli builds gnmi_cli, the reference client of openconfig/gnmi.
 func buildGnmiCli(t *testing.T) string {
 	t.Helper()
-	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goCmd); err != nil {
-		p, lerr := exec.LookPath("go")
-		if lerr != nil {
-			t.Skipf("cannot build gnmi_cli: no go command (%v)", lerr)
-		}
-		goCmd = p
+	// go test puts its own GOROOT/bin first on the test's PATH.
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("cannot build gnmi_cli: no go command (%v)", err)
 	}
 	bin := filepath.Join(t.TempDir(), "gnmi_cli")
 	if out, err := exec.CommandContext(t.Context(), goCmd, "build", "-o", bin, "github.com/openconfig/gnmi/cmd/gnmi_cli").CombinedOutput(); err != nil {

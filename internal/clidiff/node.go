@@ -13,10 +13,6 @@ type Node struct {
 	// other side (running ↔ desired), set by [PairByKey] or
 	// [PairInOrder]; nil when there is none. [Differ.Diff] reads it.
 	Peer *Node
-	// Single is true when the line holds the one value of its key;
-	// false when it is one member of a set (NX-OS `match dscp` lines),
-	// which [Dedupe] keeps however often the key repeats.
-	Single bool
 }
 
 // Child returns the first child with key k, or nil; n may be nil. Modes
@@ -107,32 +103,32 @@ func PairInOrder(want, have []*Node) {
 }
 
 // Dedupe keeps, at every level, the last of the siblings with the same
-// single-valued key: a later line replaces an earlier one, as on the
-// device (which never prints both). Lists are filtered in place.
-func Dedupe(nodes []*Node) []*Node {
+// key when single reports that they hold the one value of their key (a
+// later line replaces an earlier one, as on the device, which never
+// prints both); lines that are members of a set (NX-OS `match dscp`)
+// stay, and never share their key with a single-valued line. Lists are
+// filtered in place.
+func Dedupe(nodes []*Node, single func(*Node) bool) []*Node {
 	for _, n := range nodes {
 		if len(n.Kids) > 0 {
-			n.Kids = Dedupe(n.Kids)
+			n.Kids = Dedupe(n.Kids, single)
 		}
 	}
-	return dedupe(nodes)
+	return dedupe(nodes, single)
 }
 
-// DedupeIndex is Dedupe(nodes) and the Index of its top level, in one map
-// when no single-valued key repeats there (the usual case).
-func DedupeIndex(nodes []*Node) ([]*Node, map[string]*Node) {
+// DedupeIndex is Dedupe and the Index of its top level, in one map when
+// no single-valued key repeats there (the usual case).
+func DedupeIndex(nodes []*Node, single func(*Node) bool) ([]*Node, map[string]*Node) {
 	for _, n := range nodes {
 		if len(n.Kids) > 0 {
-			n.Kids = Dedupe(n.Kids)
+			n.Kids = Dedupe(n.Kids, single)
 		}
 	}
 	m := make(map[string]*Node, len(nodes))
 	for _, n := range nodes {
-		// A repeated key is a duplicate to drop when both lines hold
-		// one value; a member of a set never shares its key with
-		// such a line (the LineFunc's contract).
-		if prev, ok := m[n.Key]; ok && n.Single && prev.Single {
-			out := dedupe(nodes)
+		if prev, ok := m[n.Key]; ok && single(n) && single(prev) {
+			out := dedupe(nodes, single)
 			return out, Index(out)
 		}
 		m[n.Key] = n
@@ -141,16 +137,16 @@ func DedupeIndex(nodes []*Node) ([]*Node, map[string]*Node) {
 }
 
 // dedupe is Dedupe of one level.
-func dedupe(nodes []*Node) []*Node {
+func dedupe(nodes []*Node, single func(*Node) bool) []*Node {
 	if len(nodes) < 2 {
 		return nodes
 	}
-	if len(nodes) <= 8 && !smallDup(nodes) {
+	if len(nodes) <= 8 && !smallDup(nodes, single) {
 		return nodes
 	}
 	last := make(map[string]int, len(nodes))
 	for i, n := range nodes {
-		if n.Single {
+		if single(n) {
 			last[n.Key] = i
 		}
 	}
@@ -159,7 +155,7 @@ func dedupe(nodes []*Node) []*Node {
 	}
 	out := nodes[:0:0]
 	for i, n := range nodes {
-		if !n.Single || last[n.Key] == i {
+		if last[n.Key] == i || !single(n) {
 			out = append(out, n)
 		}
 	}
@@ -167,10 +163,10 @@ func dedupe(nodes []*Node) []*Node {
 }
 
 // smallDup reports whether a short list repeats a single-valued key.
-func smallDup(nodes []*Node) bool {
+func smallDup(nodes []*Node, single func(*Node) bool) bool {
 	for i, a := range nodes {
 		for _, b := range nodes[i+1:] {
-			if a.Single && b.Single && a.Key == b.Key {
+			if a.Key == b.Key && single(a) && single(b) {
 				return true
 			}
 		}

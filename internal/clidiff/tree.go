@@ -3,17 +3,14 @@ package clidiff
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/lossless-net/lossless/internal/config"
 )
 
-// LineFunc returns a line's canonical text, its key among its siblings
-// and whether it holds the one value of that key (see [Node]). A line
-// that is one member of a set must not share its key with a line that
-// holds one value.
-type LineFunc func(text string) (canon, key string, single bool)
+// LineFunc returns a line's canonical text and its key among its
+// siblings.
+type LineFunc func(text string) (canon, key string)
 
 // Scanner calls yield for each config line of a running-config text: its
 // 1-based line number, its depth (0 at the top level) and its text. The
@@ -102,8 +99,8 @@ func Read(text []byte, scan Scanner, line LineFunc) ([]*Node, error) {
 		if depth > 0 {
 			p = stack[depth-1]
 		}
-		t, k, single := line(body)
-		slab = append(slab, Node{Text: t, Key: k, Single: single})
+		t, k := line(body)
+		slab = append(slab, Node{Text: t, Key: k})
 		parent = append(parent, p)
 		stack = append(stack, int32(len(slab)-1))
 		return nil
@@ -114,30 +111,30 @@ func Read(text []byte, scan Scanner, line LineFunc) ([]*Node, error) {
 // link sets the children of slab's nodes from their parents' indexes
 // (-1: top level) and returns the top level.
 func link(slab []Node, parent []int32) []*Node {
-	counts := make([]int32, len(slab)+1) // counts[i+1]: children of i; counts[0]: roots
+	// at[j] is first where list j starts (list 0: the roots, list i+1:
+	// the children of i), then, once filled, where it ends, which is
+	// where list j+1 starts.
+	at := make([]int32, len(slab)+1)
 	for _, p := range parent {
-		counts[p+1]++
+		at[p+1]++
 	}
-	ptrs := make([]*Node, len(slab))
-	offset := make([]int32, len(counts))
 	sum := int32(0)
-	for i, c := range counts {
-		offset[i] = sum
+	for j, c := range at {
+		at[j] = sum
 		sum += c
 	}
-	fill := slices.Clone(offset)
+	ptrs := make([]*Node, len(slab))
 	for i := range slab {
 		p := parent[i] + 1
-		ptrs[fill[p]] = &slab[i]
-		fill[p]++
+		ptrs[at[p]] = &slab[i]
+		at[p]++
 	}
 	for i := range slab {
-		if c := counts[i+1]; c > 0 {
-			o := offset[i+1]
-			slab[i].Kids = ptrs[o : o+c : o+c]
+		if lo, hi := at[i], at[i+1]; hi > lo {
+			slab[i].Kids = ptrs[lo:hi:hi]
 		}
 	}
-	return ptrs[0:counts[0]:counts[0]]
+	return ptrs[0:at[0]:at[0]]
 }
 
 // Canonical copies a document's nodes as canonical nodes, line giving
@@ -172,8 +169,8 @@ func (b *builder) level(nodes []*config.Node) []*Node {
 	out := b.ptrs[:0:len(nodes)]
 	b.ptrs = b.ptrs[len(nodes):]
 	for _, n := range nodes {
-		t, k, single := b.line(n.Text)
-		b.slab = append(b.slab, Node{Text: t, Key: k, Single: single})
+		t, k := b.line(n.Text)
+		b.slab = append(b.slab, Node{Text: t, Key: k})
 		nd := &b.slab[len(b.slab)-1]
 		out = append(out, nd)
 		if len(n.Children) > 0 {

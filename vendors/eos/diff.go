@@ -62,7 +62,7 @@ var hidden = map[string]bool{
 type node = clidiff.Node
 
 func newNode(text string, kids []*node) *node {
-	return &node{Text: text, Key: keyOf(text), Kids: kids, Single: true}
+	return &node{Text: text, Key: keyOf(text), Kids: kids}
 }
 
 func isInterface(text string) bool { return strings.HasPrefix(text, "interface ") }
@@ -194,11 +194,10 @@ func canon(text string) string {
 	return text
 }
 
-// line is a line's canonical text and key: every EOS line holds the one
-// value of its key.
-func line(text string) (string, string, bool) {
+// line is a line's canonical text and key.
+func line(text string) (string, string) {
 	t := canon(text)
-	return t, keyOf(t), true
+	return t, keyOf(t)
 }
 
 // isHidden reports a line of hidden.

@@ -252,28 +252,34 @@ func canonSpaced(text string) string {
 }
 
 // line is a desired line's canonical text and key.
-func line(text string) (string, string, bool) {
+func line(text string) (string, string) {
 	t := canon(text)
-	k, single := keyOf(t)
-	return t, k, single
+	k, _ := keyOf(t)
+	return t, k
 }
 
 // lineSpaced is line of a running line, which scan has single-spaced.
-func lineSpaced(text string) (string, string, bool) {
+func lineSpaced(text string) (string, string) {
 	t := canonSpaced(text)
-	k, single := keyOf(t)
-	return t, k, single
+	k, _ := keyOf(t)
+	return t, k
+}
+
+// single reports whether a line holds the one value of its key (keyOf).
+func single(n *node) bool {
+	_, s := keyOf(n.Text)
+	return s
 }
 
 // canonTree copies nodes with canonical text, without hidden lines, a
 // repeated setting kept once.
 func canonTree(nodes []*config.Node) []*node {
-	return clidiff.Dedupe(clidiff.Prune(clidiff.Canonical(nodes, line), isHidden))
+	return clidiff.Dedupe(clidiff.Prune(clidiff.Canonical(nodes, line), isHidden), single)
 }
 
 // canonTreeIndex is canonTree and the index of its top level.
 func canonTreeIndex(nodes []*config.Node) ([]*node, map[string]*node) {
-	return clidiff.DedupeIndex(clidiff.Prune(clidiff.Canonical(nodes, line), isHidden))
+	return clidiff.DedupeIndex(clidiff.Prune(clidiff.Canonical(nodes, line), isHidden), single)
 }
 
 // ifName spells an interface name out ("eth1/1" → "Ethernet1/1").
@@ -484,7 +490,7 @@ func (rules) Set(d *clidiff.Differ, phase int, path []string, have, want *node) 
 			step = stepShrink
 		}
 		d.Add(phase, step, path, want.Text)
-	case want.Single:
+	case single(want):
 		d.Add(phase, stepSet, path, want.Text)
 	default:
 		d.Add(phase, stepAddMulti, path, want.Text)
@@ -504,7 +510,7 @@ func (rules) Remove(d *clidiff.Differ, phase int, path []string, have *node) {
 		d.Add(phaseSystemRemove, stepRemove, path, "no "+have.Text)
 	case have.Key == "bandwidth":
 		d.Add(phase, stepShrink, path, "no "+have.Text)
-	case have.Single:
+	case single(have):
 		d.Add(phase, stepRemove, path, "no "+have.Text)
 	default:
 		d.Add(phase, stepRemoveMulti, path, "no "+have.Text)

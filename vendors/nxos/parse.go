@@ -25,7 +25,7 @@ func parse(text []byte) ([]*node, map[string]*node, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	top, index := clidiff.DedupeIndex(clidiff.Prune(roots, isHidden))
+	top, index := clidiff.DedupeIndex(clidiff.Prune(roots, isHidden), single)
 	return top, index, nil
 }
 

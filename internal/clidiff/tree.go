@@ -52,6 +52,25 @@ func trimRight(s string) string {
 	return s[:i]
 }
 
+// Body returns the lines of text that keep reports, without carriage
+// returns, each ending in a newline and without blank lines at the end;
+// nil when none is left. A driver's Running strips what changes between
+// two reads of an unchanged device with it.
+func Body(text []byte, keep func(line string) bool) []byte {
+	var b strings.Builder
+	for _, raw := range strings.Split(strings.ReplaceAll(string(text), "\r", ""), "\n") {
+		if keep(raw) {
+			b.WriteString(raw)
+			b.WriteByte('\n')
+		}
+	}
+	out := strings.TrimRight(b.String(), "\n")
+	if out == "" {
+		return nil
+	}
+	return []byte(out + "\n")
+}
+
 // depthError is the error of a line indented more than one level below
 // the one before.
 func depthError(n int, body string, open int) error {

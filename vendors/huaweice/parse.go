@@ -45,19 +45,7 @@ func scan(text []byte, yield func(n, depth int, body string) error) error {
 // whose update time changes on every commit) and line-ending carriage
 // returns, so that two reads of an unchanged device are byte-identical.
 func Body(text []byte) []byte {
-	var b strings.Builder
-	for _, raw := range strings.Split(strings.ReplaceAll(string(text), "\r", ""), "\n") {
-		if strings.HasPrefix(raw, "!") {
-			continue
-		}
-		b.WriteString(raw)
-		b.WriteByte('\n')
-	}
-	out := strings.TrimRight(b.String(), "\n")
-	if out == "" {
-		return nil
-	}
-	return []byte(out + "\n")
+	return clidiff.Body(text, func(raw string) bool { return !strings.HasPrefix(raw, "!") })
 }
 
 // Text prints a tree as `display current-configuration` does: each

@@ -53,22 +53,15 @@ func scan(text []byte, yield func(n, depth int, body string) error) error {
 // change on every read (times) or carry no config, so that two reads of an
 // unchanged device are byte-identical.
 func Body(text []byte) []byte {
-	var b strings.Builder
 	started := false
-	for _, raw := range strings.Split(strings.ReplaceAll(string(text), "\r", ""), "\n") {
+	return clidiff.Body(text, func(raw string) bool {
 		if !started {
 			t := strings.TrimSpace(raw)
 			if t == "" || strings.HasPrefix(t, "!") || strings.HasPrefix(t, "version ") || strings.HasPrefix(t, "hostname ") {
-				continue
+				return false
 			}
 			started = true
 		}
-		b.WriteString(raw)
-		b.WriteByte('\n')
-	}
-	out := strings.TrimRight(b.String(), "\n")
-	if out == "" {
-		return nil
-	}
-	return []byte(out + "\n")
+		return true
+	})
 }

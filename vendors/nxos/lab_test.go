@@ -244,7 +244,7 @@ func TestErrorsAreRejections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer drv.Close()
-	s := drv.(*Driver).s
+	s := drv.(*Driver).Session
 	for _, tc := range []struct{ lines []string }{
 		{[]string{"policy-map type qos QOS_CLASSIFICATION", "class class-default", "set qos-group 9"}},
 		{[]string{"no policy-map type queuing QOS_EGRESS_PORT"}},

@@ -31,11 +31,7 @@ func scan(text []byte, yield func(n, depth int, body string) error) error {
 			return nil
 		}
 		if strings.Contains(body, "  ") || strings.IndexByte(body, '\t') >= 0 {
-			// The depth counts what collapsing removes too, as it
-			// always has.
-			short := strings.Join(strings.Fields(body), " ")
-			spaces += len(body) - len(short)
-			body = short
+			body = strings.Join(strings.Fields(body), " ")
 		}
 		return yield(n, spaces, body)
 	})

@@ -386,6 +386,17 @@ func bigConfigs(b testing.TB, lines int) ([]byte, string) {
 	return []byte(run.String()), des.String()
 }
 
+// TestLabSeedSplitPriorities: a stanza whose PFC priority lines are not
+// together gets a stale priority after each run of them (LabSeed indexed
+// the stanza by its growing copy and ran off its end).
+func TestLabSeedSplitPriorities(t *testing.T) {
+	const desired = "interface Ethernet1\n   priority-flow-control priority 3 no-drop\n   qos trust dscp\n   priority-flow-control priority 5 no-drop\n!\n"
+	got := string(LabSeed([]byte(desired)))
+	if n := strings.Count(got, stalePFC); n != 2 {
+		t.Errorf("%d stale priorities, want 2:\n%s", n, got)
+	}
+}
+
 // TestDisruptive: the plan names the ports whose PFC settings change,
 // reading each port with its service-profile expanded: a port moving
 // between the direct and the profile layout with the same settings is

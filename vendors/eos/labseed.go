@@ -61,9 +61,9 @@ func LabSeed(desired []byte) []byte {
 // counters on, and an extra no-drop priority after the others.
 func stale(n *node) {
 	var kids []*node
-	for _, c := range n.Kids {
+	for i, c := range n.Kids {
 		kids = append(kids, c)
-		if strings.HasPrefix(c.Text, "priority-flow-control priority ") && (len(kids) == len(n.Kids) || !strings.HasPrefix(n.Kids[len(kids)].Text, "priority-flow-control priority ")) {
+		if strings.HasPrefix(c.Text, "priority-flow-control priority ") && (i+1 == len(n.Kids) || !strings.HasPrefix(n.Kids[i+1].Text, "priority-flow-control priority ")) {
 			kids = append(kids, newNode(stalePFC, nil))
 		}
 		for i, l := range c.Kids {

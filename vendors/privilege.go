@@ -3,7 +3,6 @@ package vendors
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/scrapli/scrapligo/driver/opoptions"
 )
@@ -29,19 +28,8 @@ func (s *Session) ConfigureIn(ctx context.Context, priv, escalate string, lines 
 	if escalate != "" {
 		lvl.Escalate = escalate
 	}
-	stop := context.AfterFunc(ctx, func() { _ = s.drv.Transport.Close(true) })
-	defer stop()
-	mr, err := s.drv.SendConfigs(lines, opoptions.WithPrivilegeLevel(priv), opoptions.WithStopOnFailed(), opoptions.WithTimeoutOps(s.timeout(ctx)))
-	if err != nil {
-		return s.ioError(ctx, "configure", err)
-	}
-	for _, r := range mr.Responses {
-		if r.Failed != nil {
-			return &DeviceError{Device: s.device, Line: r.Input, Reply: strings.TrimSpace(r.Result)}
-		}
-	}
-	if len(mr.Responses) < len(lines) {
-		return fmt.Errorf("%s: configure: the device answered %d of %d lines", s.device, len(mr.Responses), len(lines))
+	if err := s.sendConfigs(ctx, lines, opoptions.WithPrivilegeLevel(priv)); err != nil {
+		return err
 	}
 	s.log.Debug("configured", "op", "configure", "level", priv, "lines", len(lines))
 	return nil

@@ -178,9 +178,19 @@ func (s *Session) Configure(ctx context.Context, lines []string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: configure: %w", s.device, err)
 	}
+	if err := s.sendConfigs(ctx, lines); err != nil {
+		return err
+	}
+	s.log.Debug("configured", "op", "configure", "lines", len(lines))
+	return nil
+}
+
+// sendConfigs sends lines with opts, stopping at the first one the
+// device refuses (a *DeviceError naming it); ctx cuts the transport.
+func (s *Session) sendConfigs(ctx context.Context, lines []string, opts ...util.Option) error {
 	stop := context.AfterFunc(ctx, func() { _ = s.drv.Transport.Close(true) })
 	defer stop()
-	mr, err := s.drv.SendConfigs(lines, opoptions.WithStopOnFailed(), opoptions.WithTimeoutOps(s.timeout(ctx)))
+	mr, err := s.drv.SendConfigs(lines, append(opts, opoptions.WithStopOnFailed(), opoptions.WithTimeoutOps(s.timeout(ctx)))...)
 	if err != nil {
 		return s.ioError(ctx, "configure", err)
 	}
@@ -192,7 +202,6 @@ func (s *Session) Configure(ctx context.Context, lines []string) error {
 	if len(mr.Responses) < len(lines) {
 		return fmt.Errorf("%s: configure: the device answered %d of %d lines", s.device, len(mr.Responses), len(lines))
 	}
-	s.log.Debug("configured", "op", "configure", "lines", len(lines))
 	return nil
 }
 

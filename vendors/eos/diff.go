@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors"
@@ -58,30 +59,10 @@ var hidden = map[string]bool{
 
 // node is a canonical config line with its identity among its siblings
 // computed once.
-type node struct {
-	text, key string
-	kids      []*node
-	// extra is set on a scoped tx-queue block whose running config also
-	// holds lines outside the scope (random-detect ecn count): the block
-	// is then emptied line by line, never removed whole.
-	extra bool
-}
+type node = clidiff.Node
 
 func newNode(text string, kids []*node) *node {
-	return &node{text: text, key: keyOf(text), kids: kids}
-}
-
-// child returns the child with key k, or nil.
-func (n *node) child(k string) *node {
-	if n == nil {
-		return nil
-	}
-	for _, c := range n.kids {
-		if c.key == k {
-			return c
-		}
-	}
-	return nil
+	return &node{Text: text, Key: keyOf(text), Kids: kids}
 }
 
 func isInterface(text string) bool { return strings.HasPrefix(text, "interface ") }
@@ -99,7 +80,7 @@ func isStanza(text string) bool { return isInterface(text) || isProfile(text) ||
 // isPFCGlobal reports a global priority-flow-control line (watchdog
 // defaults and action, `priority-flow-control all off`).
 func isPFCGlobal(n *node) bool {
-	return len(n.kids) == 0 && (strings.HasPrefix(n.text, "priority-flow-control ") || strings.HasPrefix(n.text, "no priority-flow-control "))
+	return len(n.Kids) == 0 && (strings.HasPrefix(n.Text, "priority-flow-control ") || strings.HasPrefix(n.Text, "no priority-flow-control "))
 }
 
 // portLine reports an interface or qos profile line inside the scope.
@@ -213,40 +194,18 @@ func canon(text string) string {
 	return text
 }
 
+// line is a line's canonical text and key.
+func line(text string) (string, string) {
+	t := canon(text)
+	return t, keyOf(t)
+}
+
+// isHidden reports a line of hidden.
+func isHidden(text string) bool { return hidden[text] }
+
 // canonTree copies nodes with canonical text, without hidden lines.
 func canonTree(nodes []*config.Node) []*node {
-	var a arena
-	return a.canonTree(nodes)
-}
-
-func (a *arena) canonTree(nodes []*config.Node) []*node {
-	out := make([]*node, 0, len(nodes))
-	for _, n := range nodes {
-		t := canon(n.Text)
-		if hidden[t] && len(n.Children) == 0 {
-			continue
-		}
-		nd := a.node(t)
-		if len(n.Children) > 0 {
-			nd.kids = a.canonTree(n.Children)
-		}
-		out = append(out, nd)
-	}
-	return out
-}
-
-// arena hands out nodes from slabs: one allocation per slab instead of
-// one per line.
-type arena struct{ slab []node }
-
-const slabSize = 256
-
-func (a *arena) node(text string) *node {
-	if len(a.slab) == cap(a.slab) {
-		a.slab = make([]node, 0, slabSize)
-	}
-	a.slab = append(a.slab, node{text: text, key: keyOf(text)})
-	return &a.slab[len(a.slab)-1]
+	return clidiff.Prune(clidiff.Canonical(nodes, line), isHidden)
 }
 
 // ifName spells an interface name out as EOS prints it ("et1" →
@@ -339,24 +298,45 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	want := canonTree(desired.Tree)
 	sc := newScope(want, all)
 	have := sc.filter(all, want)
-	d := &differ{}
-	d.diff(want, have)
+	clidiff.PairByKey(want, have, clidiff.Index(want), clidiff.Index(have))
+	d := clidiff.New(rules{sc}, dialect)
+	// The DSCP map is diffed by value (qosMap), the rest line by line.
+	qosMap(d, want, have)
+	d.Diff(withoutMap(want), withoutMap(have))
 
 	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
-	ch.Commands = d.commands()
+	ch.Commands = d.Commands()
 	if len(ch.Commands) > 0 {
 		// The diff shows the stanzas that change, whole: on a switch
 		// with many ports the rest is noise (and time).
-		ch.Diff = textdiff.Unified(device+" running (scope)", device+" desired", print(ordered(d.only(have), want)), print(d.only(want)))
-		ch.Disruptive = d.disruptive(d.pfcChanges(sc, have, want))
+		ch.Diff = textdiff.Unified(device+" running (scope)", device+" desired", print(ordered(d.Only(have), want)), print(d.Only(want)))
+		if ports := pfcChanges(d, sc, have, want); len(ports) > 0 {
+			d.Disrupt(pfcReason(ports))
+		}
+		ch.Disruptive = d.Disruptive()
 	}
 	return ch, nil
+}
+
+// withoutMap returns nodes without the `qos map dscp` lines.
+func withoutMap(nodes []*node) []*node {
+	out := make([]*node, 0, len(nodes))
+	for _, n := range nodes {
+		if !isMapLine(n.Text) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // scope knows which running stanzas lossless owns.
 type scope struct {
 	ifs      map[string]bool // interface stanza texts
 	profiles map[string]bool // "qos profile NAME" texts
+	// partial are the scoped tx-queue blocks whose running config also
+	// holds lines outside the scope (random-detect ecn count): such a
+	// block is emptied line by line, never removed whole.
+	partial map[*node]bool
 }
 
 // newScope: the managed ports and profiles of the rendering, the profiles
@@ -367,20 +347,20 @@ func newScope(want, have []*node) *scope {
 	wanted := map[string]bool{}
 	for _, n := range want {
 		switch {
-		case isInterface(n.text):
-			sc.ifs[n.text] = true
-		case isProfile(n.text):
-			sc.profiles[n.text] = true
-			wanted[n.text] = true
+		case isInterface(n.Text):
+			sc.ifs[n.Text] = true
+		case isProfile(n.Text):
+			sc.profiles[n.Text] = true
+			wanted[n.Text] = true
 		}
 	}
 	for _, n := range have {
-		if !isInterface(n.text) {
+		if !isInterface(n.Text) {
 			continue
 		}
-		if sp := n.child("service-profile"); sp != nil && strings.HasPrefix(sp.text, "service-profile ") {
-			p := "qos profile " + strings.TrimPrefix(sp.text, "service-profile ")
-			if sc.ifs[n.text] {
+		if sp := n.Child("service-profile"); sp != nil && strings.HasPrefix(sp.Text, "service-profile ") {
+			p := "qos profile " + strings.TrimPrefix(sp.Text, "service-profile ")
+			if sc.ifs[n.Text] {
 				sc.profiles[p] = true
 			}
 		}
@@ -391,17 +371,17 @@ func newScope(want, have []*node) *scope {
 	// is that port's: both stay untouched.
 	var kept []string
 	for _, n := range have {
-		if !isInterface(n.text) || sc.ifs[n.text] {
+		if !isInterface(n.Text) || sc.ifs[n.Text] {
 			continue
 		}
-		sp := n.child("service-profile")
+		sp := n.Child("service-profile")
 		if sp == nil {
 			continue
 		}
-		p := "qos profile " + strings.TrimPrefix(sp.text, "service-profile ")
+		p := "qos profile " + strings.TrimPrefix(sp.Text, "service-profile ")
 		switch {
 		case wanted[p]:
-			sc.ifs[n.text] = true
+			sc.ifs[n.Text] = true
 		case sc.profiles[p]:
 			kept = append(kept, p)
 		}
@@ -415,14 +395,14 @@ func newScope(want, have []*node) *scope {
 // filter keeps the running stanzas and lines inside the scope for the
 // rendering want.
 func (sc *scope) filter(have, want []*node) []*node {
-	wantBy := index(want)
+	wantBy := clidiff.Index(want)
 	var out []*node
 	for _, n := range have {
 		switch {
-		case isProfile(n.text) && sc.profiles[n.text], isInterface(n.text) && sc.ifs[n.text]:
-			out = append(out, scoped(n, wantBy[n.key]))
-		case isProfile(n.text), isInterface(n.text):
-		case isMapLine(n.text), isPFCGlobal(n), wantBy[n.key] != nil:
+		case isProfile(n.Text) && sc.profiles[n.Text], isInterface(n.Text) && sc.ifs[n.Text]:
+			out = append(out, sc.scoped(n, wantBy[n.Key]))
+		case isProfile(n.Text), isInterface(n.Text):
+		case isMapLine(n.Text), isPFCGlobal(n), wantBy[n.Key] != nil:
 			out = append(out, n)
 		}
 	}
@@ -434,32 +414,36 @@ func (sc *scope) filter(have, want []*node) []*node {
 // rendering w (nil: none) has for it, so that a rendering never fights a
 // line the scope cannot see. A stanza that has nothing else is returned
 // as it is.
-func scoped(n, w *node) *node {
+func (sc *scope) scoped(n, w *node) *node {
 	if allScoped(n, w) {
 		return n
 	}
-	c := &node{text: n.text, key: n.key, kids: make([]*node, 0, len(n.kids))}
-	for _, l := range n.kids {
-		if !portLine(l.text) && w.child(l.key) == nil {
+	c := &node{Text: n.Text, Key: n.Key, Kids: make([]*node, 0, len(n.Kids))}
+	for _, l := range n.Kids {
+		if !portLine(l.Text) && w.Child(l.Key) == nil {
 			continue
 		}
-		if scopedQueue(l.text) {
-			wq := w.child(l.key)
+		if scopedQueue(l.Text) {
+			wq := w.Child(l.Key)
 			q := l
 			if !allQueue(l, wq) {
-				q = &node{text: l.text, key: l.key, extra: true, kids: make([]*node, 0, len(l.kids))}
-				for _, k := range l.kids {
-					if queueLine(k.key) || wq.child(k.key) != nil {
-						q.kids = append(q.kids, k)
+				q = &node{Text: l.Text, Key: l.Key, Kids: make([]*node, 0, len(l.Kids))}
+				if sc.partial == nil {
+					sc.partial = map[*node]bool{}
+				}
+				sc.partial[q] = true
+				for _, k := range l.Kids {
+					if queueLine(k.Key) || wq.Child(k.Key) != nil {
+						q.Kids = append(q.Kids, k)
 					}
 				}
 			}
-			if len(q.kids) == 0 {
+			if len(q.Kids) == 0 {
 				continue // only lines outside the scope
 			}
 			l = q
 		}
-		c.kids = append(c.kids, l)
+		c.Kids = append(c.Kids, l)
 	}
 	return c
 }
@@ -467,8 +451,8 @@ func scoped(n, w *node) *node {
 // allQueue reports whether every line of a queue block is inside the
 // scope (wq is the rendering's block, nil when it has none).
 func allQueue(q, wq *node) bool {
-	for _, k := range q.kids {
-		if !queueLine(k.key) && wq.child(k.key) == nil {
+	for _, k := range q.Kids {
+		if !queueLine(k.Key) && wq.Child(k.Key) == nil {
 			return false
 		}
 	}
@@ -478,77 +462,29 @@ func allQueue(q, wq *node) bool {
 // allScoped reports whether every line of a port or profile stanza is
 // inside the scope.
 func allScoped(n, w *node) bool {
-	for _, l := range n.kids {
-		if !portLine(l.text) && w.child(l.key) == nil {
+	for _, l := range n.Kids {
+		if !portLine(l.Text) && w.Child(l.Key) == nil {
 			return false
 		}
-		if scopedQueue(l.text) && (len(l.kids) == 0 || !allQueue(l, w.child(l.key))) {
-			return false
-		}
-	}
-	return true
-}
-
-// equal reports whether two trees are the same line for line.
-func equal(a, b *node) bool {
-	if a.text != b.text || len(a.kids) != len(b.kids) {
-		return false
-	}
-	for i := range a.kids {
-		if !equal(a.kids[i], b.kids[i]) {
+		if scopedQueue(l.Text) && (len(l.Kids) == 0 || !allQueue(l, w.Child(l.Key))) {
 			return false
 		}
 	}
 	return true
 }
 
-// op is one command of the remediation: the stanzas to be in, then line.
-type op struct {
-	phase, group, step int
-	path               []string
-	line               string
-}
+// dialect is how EOS commands are typed and ordered: each top-level
+// line or stanza keeps its commands together within a phase.
+var dialect = clidiff.Dialect{Negation: "no ", Exit: "exit", Group: clidiff.ByTopLine, SetStep: stepSet}
 
-type differ struct {
-	ops     []op
-	group   int
-	reasons map[string]bool
-	// touched are the top-level keys of the stanzas and lines that change.
-	touched map[string]bool
-}
-
-func (d *differ) add(phase, step int, path []string, line string) {
-	d.ops = append(d.ops, op{phase: phase, group: d.group, step: step, path: path, line: line})
-	top := line
-	if len(path) > 0 {
-		top = path[0]
+// pfcReason says that the PFC of ports changes.
+func pfcReason(ports []string) string {
+	const show = 8
+	names := strings.Join(ports[:min(len(ports), show)], ", ")
+	if len(ports) > show {
+		names += fmt.Sprintf(" and %d more", len(ports)-show)
 	}
-	if d.touched == nil {
-		d.touched = map[string]bool{}
-		d.reasons = map[string]bool{}
-	}
-	d.touched[keyOf(strings.TrimPrefix(top, "no "))] = true
-	if phase == phaseMap || phase == phaseMapRemove {
-		d.reasons["the system-wide DSCP → traffic-class map changes: the moved DSCP values change queue on every port at once"] = true
-	}
-}
-
-// disruptive lists the reasons, with the ports whose PFC changes.
-func (d *differ) disruptive(pfcPorts []string) []string {
-	out := make([]string, 0, len(d.reasons)+1)
-	for r := range d.reasons {
-		out = append(out, r)
-	}
-	if len(pfcPorts) > 0 {
-		const show = 8
-		names := strings.Join(pfcPorts[:min(len(pfcPorts), show)], ", ")
-		if len(pfcPorts) > show {
-			names += fmt.Sprintf(" and %d more", len(pfcPorts)-show)
-		}
-		out = append(out, "PFC changes on "+names+": traffic of the priorities that change may drop while the port's PFC is reprogrammed")
-	}
-	sort.Strings(out)
-	return out
+	return "PFC changes on " + names + ": traffic of the priorities that change may drop while the port's PFC is reprogrammed"
 }
 
 // pfcChanges returns the managed ports whose PFC settings differ between
@@ -556,29 +492,29 @@ func (d *differ) disruptive(pfcPorts []string) []string {
 // `service-profile` expanded (the profile's lines, then the port's own,
 // which win; reference/eos.md §1b). A port that only moves between the
 // direct and the profile layout with the same settings is not listed.
-func (d *differ) pfcChanges(sc *scope, have, want []*node) []string {
+func pfcChanges(d *clidiff.Differ, sc *scope, have, want []*node) []string {
 	var out []string
 	haveProf, wantProf := profilesOf(have), profilesOf(want)
-	haveIf, wantIf := index(have), index(want)
+	haveIf, wantIf := clidiff.Index(have), clidiff.Index(want)
 	// A port can change only if its stanza or its profile does.
 	changes := func(n *node) bool {
 		if n == nil {
 			return false
 		}
-		sp := n.child("service-profile")
-		return d.touched[n.key] || sp != nil && d.touched["qos profile "+strings.TrimPrefix(sp.text, "service-profile ")]
+		sp := n.Child("service-profile")
+		return d.Touched(n.Key) || sp != nil && d.Touched("qos profile "+strings.TrimPrefix(sp.Text, "service-profile "))
 	}
 	for _, n := range want {
-		if !isInterface(n.text) || !changes(n) && !changes(haveIf[n.key]) {
+		if !isInterface(n.Text) || !changes(n) && !changes(haveIf[n.Key]) {
 			continue
 		}
-		if !maps.Equal(pfc(n, wantProf), pfc(haveIf[n.key], haveProf)) {
-			out = append(out, n.text[len("interface "):])
+		if !maps.Equal(pfc(n, wantProf), pfc(haveIf[n.Key], haveProf)) {
+			out = append(out, n.Text[len("interface "):])
 		}
 	}
 	for _, n := range have {
-		if isInterface(n.text) && sc.ifs[n.text] && wantIf[n.key] == nil && len(pfc(n, haveProf)) > 0 {
-			out = append(out, n.text[len("interface "):])
+		if isInterface(n.Text) && sc.ifs[n.Text] && wantIf[n.Key] == nil && len(pfc(n, haveProf)) > 0 {
+			out = append(out, n.Text[len("interface "):])
 		}
 	}
 	return out
@@ -587,8 +523,8 @@ func (d *differ) pfcChanges(sc *scope, have, want []*node) []string {
 func profilesOf(nodes []*node) map[string]*node {
 	m := map[string]*node{}
 	for _, n := range nodes {
-		if isProfile(n.text) {
-			m[strings.TrimPrefix(n.text, "qos profile ")] = n
+		if isProfile(n.Text) {
+			m[strings.TrimPrefix(n.Text, "qos profile ")] = n
 		}
 	}
 	return m
@@ -602,14 +538,14 @@ func pfc(port *node, profiles map[string]*node) map[string]string {
 		return out
 	}
 	add := func(n *node) {
-		for _, l := range n.kids {
-			if strings.HasPrefix(strings.TrimPrefix(l.text, "no "), "priority-flow-control") {
-				out[l.key] = l.text
+		for _, l := range n.Kids {
+			if strings.HasPrefix(strings.TrimPrefix(l.Text, "no "), "priority-flow-control") {
+				out[l.Key] = l.Text
 			}
 		}
 	}
-	if sp := port.child("service-profile"); sp != nil {
-		if p := profiles[strings.TrimPrefix(sp.text, "service-profile ")]; p != nil {
+	if sp := port.Child("service-profile"); sp != nil {
+		if p := profiles[strings.TrimPrefix(sp.Text, "service-profile ")]; p != nil {
 			add(p)
 		}
 	}
@@ -630,69 +566,16 @@ func phaseOf(text string) int {
 	return phaseGlobal
 }
 
-func index(nodes []*node) map[string]*node {
-	m := make(map[string]*node, len(nodes))
-	for _, n := range nodes {
-		m[n.key] = n
-	}
-	return m
-}
-
-func (d *differ) diff(want, have []*node) {
-	d.qosMap(want, have)
-	haveBy := index(have)
-	wantBy := index(want)
-	for _, w := range want {
-		if isMapLine(w.text) {
-			continue
-		}
-		d.group++
-		h := haveBy[w.key]
-		phase := phaseOf(w.text)
-		if !isStanza(w.text) {
-			if h == nil || h.text != w.text {
-				d.add(phase, stepSet, nil, w.text)
-			}
-			continue
-		}
-		if h == nil {
-			d.add(phase, stepSet, nil, w.text)
-		} else if equal(h, w) {
-			continue
-		}
-		d.stanza(phase, []string{w.text}, h, w)
-	}
-	for _, h := range have {
-		if wantBy[h.key] != nil || isMapLine(h.text) {
-			continue
-		}
-		d.group++
-		switch {
-		case isInterface(h.text):
-			// A port that is no longer managed keeps its other config:
-			// its QoS lines go back to their defaults one by one, and
-			// the interface itself is never removed or defaulted.
-			for _, l := range h.kids {
-				d.remove(phaseInterface, []string{h.text}, l)
-			}
-		case isProfile(h.text):
-			d.add(phaseDeleteProfile, stepRemove, nil, "no "+h.text)
-		default:
-			d.add(phaseGlobal, stepRemove, nil, removal(h))
-		}
-	}
-}
-
 // qosMap diffs the system-wide DSCP map by DSCP value: a desired line is
 // sent whole when one of its values maps elsewhere now (the values it
 // already holds stay mapped throughout), and only values no desired line
 // holds are negated, back to the default map. No DSCP the intent maps is
 // ever unmapped on the way.
-func (d *differ) qosMap(want, have []*node) {
+func qosMap(d *clidiff.Differ, want, have []*node) {
 	haveTo := map[int]string{}
 	var haveLines []*node
 	for _, h := range have {
-		if vals, to, ok := parseMap(h.text); ok {
+		if vals, to, ok := parseMap(h.Text); ok {
 			haveLines = append(haveLines, h)
 			for _, v := range vals {
 				haveTo[v] = to
@@ -701,23 +584,23 @@ func (d *differ) qosMap(want, have []*node) {
 	}
 	wantTo := map[int]string{}
 	for _, w := range want {
-		vals, to, ok := parseMap(w.text)
+		vals, to, ok := parseMap(w.Text)
 		if !ok {
 			continue
 		}
-		d.group++
+		d.NextGroup()
 		for _, v := range vals {
 			wantTo[v] = to
 		}
 		for _, v := range vals {
 			if haveTo[v] != to {
-				d.add(phaseMap, stepSet, nil, w.text)
+				d.Add(phaseMap, stepSet, nil, w.Text)
 				break
 			}
 		}
 	}
 	for _, h := range haveLines {
-		vals, to, _ := parseMap(h.text)
+		vals, to, _ := parseMap(h.Text)
 		var stale []int
 		for _, v := range vals {
 			if _, ok := wantTo[v]; !ok {
@@ -725,63 +608,89 @@ func (d *differ) qosMap(want, have []*node) {
 			}
 		}
 		if len(stale) > 0 {
-			d.group++
-			d.add(phaseMapRemove, stepRemove, nil, "no qos map dscp "+joinInts(stale)+" to "+to)
+			d.NextGroup()
+			d.Add(phaseMapRemove, stepRemove, nil, "no qos map dscp "+joinInts(stale)+" to "+to)
 		}
 	}
 }
 
-// stanza diffs the children of one stanza; have is nil when it is new.
-func (d *differ) stanza(phase int, path []string, have, want *node) {
-	if have != nil {
-		for _, h := range have.kids {
-			if want.child(h.key) == nil {
-				d.remove(phase, path, h)
-			}
-		}
+// rules are EOS's answers to the diff engine (reference/eos.md §3,
+// §3.1).
+type rules struct{ sc *scope }
+
+// Key is keyOf.
+func (rules) Key(text string) string { return keyOf(text) }
+
+// Phase is phaseOf.
+func (rules) Phase(text string) int { return phaseOf(text) }
+
+// Opens: ports and profiles at the top level, queue blocks inside them.
+func (rules) Opens(path []string, text string) bool {
+	if len(path) == 0 {
+		return isStanza(text)
 	}
-	for _, w := range want.kids {
-		h := have.child(w.key)
-		switch {
-		case isQueue(w.text):
-			if h == nil {
-				d.add(phase, stepSet, path, w.text)
-			} else if equal(h, w) {
-				continue
-			}
-			d.stanza(phase, append(slices.Clip(path), w.text), h, w)
-		case h != nil && h.text == w.text:
-		case w.key == "bandwidth percent":
-			step := stepGrow
-			if h != nil && percent(w.text) < percent(h.text) {
-				step = stepShrink
-			}
-			d.add(phase, step, path, w.text)
-		default:
-			d.add(phase, stepSet, path, w.text)
-		}
-	}
+	return isQueue(text)
 }
 
-// remove sends the removal of line h under path.
-func (d *differ) remove(phase int, path []string, h *node) {
+// Enters: typing a stanza's line enters it.
+func (rules) Enters(line string) bool { return isStanza(line) }
+
+// Disrupts: a change of the system-wide DSCP map.
+func (rules) Disrupts(phase int, _ []string, _ string) string {
+	if phase == phaseMap || phase == phaseMapRemove {
+		return "the system-wide DSCP → traffic-class map changes: the moved DSCP values change queue on every port at once"
+	}
+	return ""
+}
+
+// Set sends the full new line, which replaces the old one in one step; a
+// bandwidth share that shrinks goes before those that grow.
+func (rules) Set(d *clidiff.Differ, phase int, path []string, have, want *node) {
+	if want.Key == "bandwidth percent" {
+		step := stepGrow
+		if have != nil && percent(want.Text) < percent(have.Text) {
+			step = stepShrink
+		}
+		d.Add(phase, step, path, want.Text)
+		return
+	}
+	d.Add(phase, stepSet, path, want.Text)
+}
+
+// Remove sends the removal of line h under path.
+func (r rules) Remove(d *clidiff.Differ, phase int, path []string, h *node) {
 	switch {
-	case isQueue(h.text) && h.extra:
+	case isQueue(h.Text) && r.sc.partial[h]:
 		// Lines outside the scope stay: empty the block line by line.
-		inner := append(slices.Clip(path), h.text)
-		for _, l := range h.kids {
-			d.remove(phase, inner, l)
+		inner := append(slices.Clip(path), h.Text)
+		for _, l := range h.Kids {
+			r.Remove(d, phase, inner, l)
 		}
-	case isQueue(h.text):
+	case isQueue(h.Text):
 		step := stepRemoveStanza
-		if h.child("bandwidth percent") != nil {
+		if h.Child("bandwidth percent") != nil {
 			step = stepShrink // its share goes before others grow
 		}
-		d.add(phase, step, path, "no "+h.text)
-	case h.key == "bandwidth percent":
-		d.add(phase, stepShrink, path, removal(h))
+		d.Add(phase, step, path, "no "+h.Text)
+	case h.Key == "bandwidth percent":
+		d.Add(phase, stepShrink, path, removal(h))
 	default:
-		d.add(phase, stepRemove+removeRank(h.key), path, removal(h))
+		d.Add(phase, stepRemove+removeRank(h.Key), path, removal(h))
+	}
+}
+
+// Drop: a port that is no longer managed keeps its other config: its QoS
+// lines go back to their defaults one by one, and the interface itself
+// is never removed or defaulted. A profile is deleted after no port
+// applies it.
+func (rules) Drop(d *clidiff.Differ, h *node) {
+	switch {
+	case isInterface(h.Text):
+		d.Mode(phaseInterface, []string{h.Text}, h, nil)
+	case isProfile(h.Text):
+		d.Add(phaseDeleteProfile, stepRemove, nil, "no "+h.Text)
+	default:
+		d.Add(phaseGlobal, stepRemove, nil, removal(h))
 	}
 }
 
@@ -805,14 +714,14 @@ func removeRank(key string) int {
 // trust` is untrusted, `no priority-flow-control` is PFC off, `no
 // priority` is round-robin) it is `default`.
 func removal(h *node) string {
-	switch h.key {
+	switch h.Key {
 	case "qos trust", "priority-flow-control", "priority":
-		return "default " + h.key
+		return "default " + h.Key
 	}
-	if strings.HasPrefix(h.text, "no ") {
-		return "default " + strings.TrimPrefix(h.text, "no ")
+	if strings.HasPrefix(h.Text, "no ") {
+		return "default " + strings.TrimPrefix(h.Text, "no ")
 	}
-	return "no " + h.key
+	return "no " + h.Key
 }
 
 // percent is the share of a bandwidth line, 0 when it has none.
@@ -824,76 +733,32 @@ func percent(line string) int {
 	return n
 }
 
-// commands orders the ops and writes them as the lines typed in the
-// configuration session, entering each op's stanzas and leaving them with
-// exit, so that no line lands in a sub-mode where it also parses.
-func (d *differ) commands() []string {
-	slices.SortStableFunc(d.ops, func(a, b op) int {
-		if a.phase != b.phase {
-			return a.phase - b.phase
-		}
-		if a.group != b.group {
-			return a.group - b.group
-		}
-		return a.step - b.step
-	})
-	var out, ctx []string
-	for _, o := range d.ops {
-		common := 0
-		for common < len(ctx) && common < len(o.path) && ctx[common] == o.path[common] {
-			common++
-		}
-		for range len(ctx) - common {
-			out = append(out, "exit")
-		}
-		ctx = ctx[:common]
-		for _, p := range o.path[common:] {
-			out = append(out, p)
-			ctx = append(ctx, p)
-		}
-		out = append(out, o.line)
-		if isStanza(o.line) {
-			ctx = append(ctx, o.line)
-		}
-	}
-	return out
-}
-
 // ordered returns have with its stanzas and lines in the order of want;
 // a line want lacks stays right after the line it follows in have, for
 // a readable diff (a stale PFC priority beside the others).
 func ordered(have, want []*node) []*node {
 	pos := make(map[string]int, len(want))
 	for i, w := range want {
-		pos[w.key] = 2 * (i + 1)
+		pos[w.Key] = 2 * (i + 1)
 	}
 	rank := make(map[*node]int, len(have))
 	last := 0
 	for _, n := range have {
-		if p, ok := pos[n.key]; ok {
+		if p, ok := pos[n.Key]; ok {
 			last = p
 		}
 		rank[n] = last
-		if _, ok := pos[n.key]; !ok {
+		if _, ok := pos[n.Key]; !ok {
 			rank[n] = last + 1
 		}
 	}
 	out := slices.Clone(have)
 	slices.SortStableFunc(out, func(a, b *node) int { return rank[a] - rank[b] })
 	for i, n := range out {
-		if p, ok := pos[n.key]; ok && len(n.kids) > 0 {
-			out[i] = &node{text: n.text, key: n.key, extra: n.extra, kids: ordered(n.kids, want[p/2-1].kids)}
-		}
-	}
-	return out
-}
-
-// only keeps the top-level nodes that change.
-func (d *differ) only(nodes []*node) []*node {
-	var out []*node
-	for _, n := range nodes {
-		if d.touched[n.key] {
-			out = append(out, n)
+		if p, ok := pos[n.Key]; ok && len(n.Kids) > 0 {
+			c := *n
+			c.Kids = ordered(n.Kids, want[p/2-1].Kids)
+			out[i] = &c
 		}
 	}
 	return out

@@ -135,10 +135,10 @@ func bandwidths(t *testing.T, running string, cmds []string, check func(port str
 		t.Fatal(err)
 	}
 	for _, n := range nodes {
-		share[n.text] = map[string]int{}
-		for _, q := range n.kids {
-			if b := q.child("bandwidth percent"); b != nil {
-				share[n.text][q.text] = percent(b.text)
+		share[n.Text] = map[string]int{}
+		for _, q := range n.Kids {
+			if b := q.Child("bandwidth percent"); b != nil {
+				share[n.Text][q.Text] = percent(b.Text)
 			}
 		}
 	}
@@ -223,7 +223,7 @@ func apply(t *testing.T, running string, cmds []string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	top := &node{kids: roots}
+	top := &node{Kids: roots}
 	stack := []*node{top}
 	for _, c := range cmds {
 		cur := stack[len(stack)-1]
@@ -232,29 +232,29 @@ func apply(t *testing.T, running string, cmds []string) string {
 			stack = stack[:len(stack)-1]
 		case noLine[c]:
 			n := newNode(c, nil)
-			if old := cur.child(n.key); old != nil {
-				old.text = c
+			if old := cur.Child(n.Key); old != nil {
+				old.Text = c
 			} else {
-				cur.kids = append(cur.kids, n)
+				cur.Kids = append(cur.Kids, n)
 			}
 		case strings.HasPrefix(c, "no "), strings.HasPrefix(c, "default "):
 			_, rest, _ := strings.Cut(c, " ")
 			k := keyOf(rest)
-			cur.kids = slices.DeleteFunc(cur.kids, func(n *node) bool { return n.key == k })
+			cur.Kids = slices.DeleteFunc(cur.Kids, func(n *node) bool { return n.Key == k })
 		default:
 			n := newNode(c, nil)
-			if old := cur.child(n.key); old != nil {
-				old.text = n.text
+			if old := cur.Child(n.Key); old != nil {
+				old.Text = n.Text
 				n = old
 			} else {
-				cur.kids = append(cur.kids, n)
+				cur.Kids = append(cur.Kids, n)
 			}
 			if isStanza(c) {
 				stack = append(stack, n)
 			}
 		}
 	}
-	return print(top.kids)
+	return print(top.Kids)
 }
 
 // TestStaleProfileOfAnotherPort: a profile the rendering no longer has
@@ -384,6 +384,17 @@ func bigConfigs(b testing.TB, lines int) ([]byte, string) {
 	run.WriteString(globals)
 	des.WriteString(globals)
 	return []byte(run.String()), des.String()
+}
+
+// TestLabSeedSplitPriorities: a stanza whose PFC priority lines are not
+// together gets a stale priority after each run of them (LabSeed indexed
+// the stanza by its growing copy and ran off its end).
+func TestLabSeedSplitPriorities(t *testing.T) {
+	const desired = "interface Ethernet1\n   priority-flow-control priority 3 no-drop\n   qos trust dscp\n   priority-flow-control priority 5 no-drop\n!\n"
+	got := string(LabSeed([]byte(desired)))
+	if n := strings.Count(got, stalePFC); n != 2 {
+		t.Errorf("%d stale priorities, want 2:\n%s", n, got)
+	}
 }
 
 // TestDisruptive: the plan names the ports whose PFC settings change,

@@ -16,8 +16,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
@@ -54,50 +52,35 @@ const rollbackTimeout = 2 * time.Minute
 const maxTimer = 100*time.Hour - time.Second
 
 // Driver is a connected EOS device.
-type Driver struct {
-	t   vendors.Target
-	s   *vendors.Session
-	log *slog.Logger
-}
+type Driver struct{ vendors.CLI }
 
 // Dial connects to an EOS device.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
 	if t.Transport != "" && t.Transport != "ssh" {
 		return nil, fmt.Errorf("connect %s: the EOS driver speaks ssh, not %q", t.Device, t.Transport)
 	}
-	s, err := vendors.DialSSH(ctx, t, platformYAML)
+	c, err := vendors.DialCLI(ctx, t, Vendor, dialSSH, Diff)
 	if err != nil {
 		return nil, err
 	}
-	return &Driver{t: t, s: s, log: t.Log().With("device", t.Device, "vendor", Vendor)}, nil
+	return &Driver{c}, nil
+}
+
+// dialSSH opens a session with t on the platform of platformYAML.
+func dialSSH(ctx context.Context, t vendors.Target) (*vendors.Session, error) {
+	return vendors.DialSSH(ctx, t, platformYAML)
 }
 
 // Running returns the QoS part of `show running-config` (QoSView): the
 // same bytes on every read of an unchanged device.
 func (d *Driver) Running(ctx context.Context) ([]byte, error) {
-	out, err := d.s.Command(ctx, showRun)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
-	}
-	v, err := QoSView([]byte(out))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
-	}
-	return v, nil
+	return d.Session.Read(ctx, showRun, QoSView)
 }
-
-// Diff returns the change from running (a Running result) to desired.
-func (d *Driver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
-	return Diff(d.t.Device, running, desired)
-}
-
-// Close ends the session.
-func (d *Driver) Close() error { return d.s.Close() }
 
 // sessionName is unique per apply; EOS prompts show its first 6
 // characters, "lossle" (reference/eos.md §1c).
 func sessionName(now time.Time) string {
-	return "lossless_" + strconv.FormatInt(now.UnixNano(), 36)
+	return vendors.Stamp("lossless_", now)
 }
 
 // timer writes a commit timer as hh:mm:ss, rounded up to whole seconds
@@ -117,97 +100,88 @@ func timer(d time.Duration) string {
 // or the timed commit rolled back), checked by a re-read, over a new
 // connection when the old one dropped.
 func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.ApplyOptions) vendors.Result {
-	start := time.Now()
-	res := vendors.Result{Device: d.t.Device}
-	done := func(err error) vendors.Result {
-		res.Err, res.Duration = err, time.Since(start)
-		return res
-	}
+	a := vendors.Begin(d.Target.Device)
 	if c.Empty() {
-		return done(nil)
+		return a.Done(nil)
 	}
 	before, err := d.Running(ctx)
 	if err != nil {
-		return done(fmt.Errorf("apply %s: %w", d.t.Device, err))
+		return a.Done(fmt.Errorf("apply %s: %w", d.Target.Device, err))
 	}
-	name := sessionName(start)
+	name := sessionName(a.Start)
 	committed, err := d.push(ctx, c, name, opts)
 	if err == nil {
-		res.Applied = true
-		d.log.Info("applied", "op", "apply", "session", name, "commands", len(c.Commands), "duration", time.Since(start))
-		if _, err := d.s.Exec(ctx, saveConfig); err != nil {
+		a.Applied = true
+		d.Log.Info("applied", "op", "apply", "session", name, "commands", len(c.Commands), "duration", time.Since(a.Start))
+		if _, err := d.Session.Exec(ctx, saveConfig); err != nil {
 			// The change is running and confirmed; only the save failed.
-			return done(fmt.Errorf("apply %s: applied, but saving the running config failed: %w", d.t.Device, err))
+			return a.Done(fmt.Errorf("apply %s: applied, but saving the running config failed: %w", d.Target.Device, err))
 		}
-		return done(nil)
+		return a.Done(nil)
 	}
 	confirmed, rbErr := d.rollback(ctx, name, before, c.Desired)
 	if confirmed {
 		// The confirm went through before the failure (a connection
 		// dropped after it): the change is running, confirmed.
-		res.Applied = true
-		d.log.Warn("applied; the connection dropped after the confirm", "op", "apply", "session", name, "err", err)
-		if _, err := d.s.Exec(ctx, saveConfig); err != nil {
-			return done(fmt.Errorf("apply %s: applied, but saving the running config failed: %w", d.t.Device, err))
+		a.Applied = true
+		d.Log.Warn("applied; the connection dropped after the confirm", "op", "apply", "session", name, "err", err)
+		if _, err := d.Session.Exec(ctx, saveConfig); err != nil {
+			return a.Done(fmt.Errorf("apply %s: applied, but saving the running config failed: %w", d.Target.Device, err))
 		}
-		return done(nil)
+		return a.Done(nil)
 	}
 	if rbErr != nil {
-		d.log.Error("rollback failed", "op", "rollback", "session", name, "err", rbErr)
-		return done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may not be at its pre-apply config (session %s): %w", d.t.Device, err, name, rbErr))
+		d.Log.Error("rollback failed", "op", "rollback", "session", name, "err", rbErr)
+		return a.Done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may not be at its pre-apply config (session %s): %w", d.Target.Device, err, name, rbErr))
 	}
-	res.RolledBack = true
-	d.log.Warn("rolled back", "op", "rollback", "session", name, "err", err)
+	a.RolledBack = true
+	d.Log.Warn("rolled back", "op", "rollback", "session", name, "err", err)
 	how := "session aborted"
 	if committed {
 		how = "timed commit rolled back"
 	}
-	return done(fmt.Errorf("apply %s: %w; %s, the device is at its pre-apply config", d.t.Device, err, how))
+	return a.Done(fmt.Errorf("apply %s: %w; %s, the device is at its pre-apply config", d.Target.Device, err, how))
 }
 
 // push runs the session up to the confirm and its check. committed
 // reports whether the timed commit was accepted (the change may be
 // running until the abort or the timer takes it back).
 func (d *Driver) push(ctx context.Context, c *vendors.Change, name string, opts vendors.ApplyOptions) (committed bool, err error) {
-	if err := d.s.ConfigureIn(ctx, sessionLevel, "configure session "+name, c.Commands); err != nil {
+	if err := d.Session.ConfigureIn(ctx, sessionLevel, "configure session "+name, c.Commands); err != nil {
 		return false, err
 	}
 	// Leaves the session pending (end), then the review of §5 step 3.
-	diffs, err := d.s.Exec(ctx, "show session-config named "+name+" diffs")
+	diffs, err := d.Session.Exec(ctx, "show session-config named "+name+" diffs")
 	if err != nil {
 		return false, fmt.Errorf("review: %w", err)
 	}
-	d.log.Debug("session diffs", "op", "review", "session", name, "diff", diffs)
+	d.Log.Debug("session diffs", "op", "review", "session", name, "diff", diffs)
 	if strings.TrimSpace(diffs) == "" {
 		// EOS finds nothing to change: the plan read the device
 		// differently from how EOS stores it, and committing would
 		// leave the next plan showing the same change.
 		return false, fmt.Errorf("review: the session changes nothing on the device although the change has %d commands (the running config was read wrongly)", len(c.Commands))
 	}
-	if _, err := d.s.Exec(ctx, "configure session "+name+" commit timer "+timer(opts.ConfirmTimeout)); err != nil {
+	if _, err := d.Session.Exec(ctx, "configure session "+name+" commit timer "+timer(opts.ConfirmTimeout)); err != nil {
 		return false, fmt.Errorf("commit: %w", err)
 	}
-	running, err := d.Running(ctx)
+	left, err := vendors.Left(ctx, d.Running, Diff, d.Target.Device, c.Desired)
 	if err != nil {
 		return true, fmt.Errorf("verify: %w", err)
 	}
-	left, err := Diff(d.t.Device, running, c.Desired)
-	if err != nil {
-		return true, fmt.Errorf("verify: %w", err)
-	}
-	if !left.Empty() {
+	if left != nil {
 		return true, fmt.Errorf("verify: the running config differs from the desired one after the commit (did the commit timer run out?):\n%s", left.Diff)
 	}
-	if _, err := d.s.Exec(ctx, "configure session "+name+" commit"); err != nil {
+	if _, err := d.Session.Exec(ctx, "configure session "+name+" commit"); err != nil {
 		return true, fmt.Errorf("confirm: %w", err)
 	}
 	// A confirm that came too late finds no timer and no session (an
 	// error above); check that the change is still running.
-	running, err = d.Running(ctx)
+	running, err := d.Running(ctx)
 	if err != nil {
 		return true, fmt.Errorf("verify after confirm: %w", err)
 	}
-	if left, err := Diff(d.t.Device, running, c.Desired); err != nil || !left.Empty() {
+	if left, err := Diff(d.Target.Device, running, c.Desired); err != nil || !left.Empty() {
 		return true, fmt.Errorf("verify after confirm: the change is no longer running (the commit timer ran out before the confirm)")
 	}
 	return true, nil
@@ -225,19 +199,16 @@ func (d *Driver) rollback(ctx context.Context, name string, before []byte, desir
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
 	defer cancel()
 	abort := "configure session " + name + " abort"
-	_, err = d.s.Exec(rctx, abort)
-	if err != nil && !isDeviceError(err) {
+	_, err = d.Session.Exec(rctx, abort)
+	if err != nil && !vendors.IsDeviceError(err) {
 		// The connection dropped: EOS discarded the pending session with
 		// it; a timed commit is still armed, so abort it now.
-		_ = d.s.Close()
-		ns, derr := vendors.DialSSH(rctx, d.t, platformYAML)
-		if derr != nil {
+		if derr := d.Redial(rctx); derr != nil {
 			return false, fmt.Errorf("reconnect: %w", derr)
 		}
-		d.s = ns
-		_, err = ns.Exec(rctx, abort)
+		_, err = d.Session.Exec(rctx, abort)
 	}
-	if err != nil && !isDeviceError(err) {
+	if err != nil && !vendors.IsDeviceError(err) {
 		return false, fmt.Errorf("abort: %w", err)
 	}
 	now, rerr := d.Running(rctx)
@@ -248,15 +219,10 @@ func (d *Driver) rollback(ctx context.Context, name string, before []byte, desir
 		return false, nil
 	}
 	if err != nil {
-		if left, derr := Diff(d.t.Device, now, desired); derr == nil && left.Empty() {
+		if left, derr := Diff(d.Target.Device, now, desired); derr == nil && left.Empty() {
 			return true, nil
 		}
 		return false, fmt.Errorf("abort: %w; the running config is neither the pre-apply nor the desired one", err)
 	}
 	return false, errors.New("the running config is not the pre-apply one after the abort")
-}
-
-func isDeviceError(err error) bool {
-	var de *vendors.DeviceError
-	return errors.As(err, &de)
 }

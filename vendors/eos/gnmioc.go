@@ -558,7 +558,7 @@ func mapsKeys(a, b map[string]string) func(func(string) bool) {
 // openconfig, JSON_IETF), decodes it into the ocqos structs, which checks
 // it against the schema, and compares it with the rendering.
 func (d *GNMIDriver) verifyOpenConfig(ctx context.Context, desired *config.Document) error {
-	resp, err := d.c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{{Origin: "openconfig"}}, Encoding: gpb.Encoding_JSON_IETF})
+	resp, err := d.Client.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{{Origin: "openconfig"}}, Encoding: gpb.Encoding_JSON_IETF})
 	if err != nil {
 		return fmt.Errorf("verify openconfig: %w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,30 +25,22 @@ const (
 // frames, so they are PauseRxAll/PauseTxAll; an interface absent from the
 // watchdog JSON has had no event (reference: treat as 0).
 func (d *Driver) Counters(ctx context.Context, ports []string) (map[string]vendors.PortCounters, error) {
-	out, err := d.s.Command(ctx, showPFCCounters)
+	out, err := d.Session.Command(ctx, showPFCCounters)
 	if err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
 	all, err := ParsePFCCounters([]byte(out))
 	if err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
-	wd, err := d.s.Command(ctx, showPFCWatchdog)
+	wd, err := d.Session.Command(ctx, showPFCWatchdog)
 	if err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
 	if err := ParsePFCWatchdog([]byte(wd), all); err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
-	res := make(map[string]vendors.PortCounters, len(ports))
-	for _, p := range ports {
-		c, ok := all[p]
-		if !ok {
-			return nil, fmt.Errorf("read counters %s: show priority-flow-control counters does not report port %s", d.t.Device, p)
-		}
-		res[p] = c
-	}
-	return res, nil
+	return vendors.Reported(d.Target.Device, "show priority-flow-control counters", all, ports)
 }
 
 // ParsePFCCounters reads {"interfaceCounters": {IF: {"rxFrames": N,
@@ -102,9 +93,9 @@ func ParsePFCWatchdog(b []byte, cs map[string]vendors.PortCounters) error {
 
 // Mark saves the running config as a checkpoint (vendors.Reverter).
 func (d *Driver) Mark(ctx context.Context) (string, error) {
-	name := markPrefix + strconv.FormatInt(time.Now().UnixNano(), 36)
+	name := vendors.Stamp(markPrefix, time.Now())
 	if err := d.exec(ctx, "configure checkpoint save "+name); err != nil {
-		return "", fmt.Errorf("mark %s: %w", d.t.Device, err)
+		return "", fmt.Errorf("mark %s: %w", d.Target.Device, err)
 	}
 	return name, nil
 }
@@ -113,10 +104,10 @@ func (d *Driver) Mark(ctx context.Context) (string, error) {
 // and deletes the checkpoint.
 func (d *Driver) Revert(ctx context.Context, mark string) error {
 	if err := d.exec(ctx, "configure replace checkpoint:"+mark+" skip-checkpoint"); err != nil {
-		return fmt.Errorf("revert %s to %s: %w", d.t.Device, mark, err)
+		return fmt.Errorf("revert %s to %s: %w", d.Target.Device, mark, err)
 	}
 	if err := d.exec(ctx, saveConfig); err != nil {
-		return fmt.Errorf("revert %s: save: %w", d.t.Device, err)
+		return fmt.Errorf("revert %s: save: %w", d.Target.Device, err)
 	}
 	return d.Forget(ctx, mark)
 }
@@ -124,19 +115,19 @@ func (d *Driver) Revert(ctx context.Context, mark string) error {
 // Forget deletes the checkpoint mark.
 func (d *Driver) Forget(ctx context.Context, mark string) error {
 	if err := d.exec(ctx, "delete checkpoint:"+mark); err != nil {
-		return fmt.Errorf("forget %s checkpoint %s: %w", d.t.Device, mark, err)
+		return fmt.Errorf("forget %s checkpoint %s: %w", d.Target.Device, mark, err)
 	}
 	return nil
 }
 
 // exec runs an exec command; a "% " reply is the device's refusal.
 func (d *Driver) exec(ctx context.Context, line string) error {
-	out, err := d.s.Exec(ctx, line)
+	out, err := d.Session.Exec(ctx, line)
 	if err != nil {
 		return err
 	}
 	if t := strings.TrimSpace(out); strings.HasPrefix(t, "%") {
-		return &vendors.DeviceError{Device: d.t.Device, Line: line, Reply: t}
+		return &vendors.DeviceError{Device: d.Target.Device, Line: line, Reply: t}
 	}
 	return nil
 }

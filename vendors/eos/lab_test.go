@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
@@ -30,33 +31,33 @@ func outside(t *testing.T, text string, desired *config.Document) string {
 		t.Fatal(err)
 	}
 	want := canonTree(desired.Tree)
-	wantBy := index(want)
+	wantBy := clidiff.Index(want)
 	sc := newScope(want, all)
 	var keep []*node
 	for _, n := range all {
 		switch {
-		case isProfile(n.text) && sc.profiles[n.text], isMapLine(n.text), isPFCGlobal(n):
-		case isInterface(n.text) && sc.ifs[n.text]:
-			w := wantBy[n.key]
-			c := &node{text: n.text, key: n.key}
-			for _, l := range n.kids {
+		case isProfile(n.Text) && sc.profiles[n.Text], isMapLine(n.Text), isPFCGlobal(n):
+		case isInterface(n.Text) && sc.ifs[n.Text]:
+			w := wantBy[n.Key]
+			c := &node{Text: n.Text, Key: n.Key}
+			for _, l := range n.Kids {
 				switch {
-				case scopedQueue(l.text):
-					q := &node{text: l.text, key: l.key}
-					for _, k := range l.kids {
-						if !queueLine(k.key) && w.child(l.key).child(k.key) == nil {
-							q.kids = append(q.kids, k)
+				case scopedQueue(l.Text):
+					q := &node{Text: l.Text, Key: l.Key}
+					for _, k := range l.Kids {
+						if !queueLine(k.Key) && w.Child(l.Key).Child(k.Key) == nil {
+							q.Kids = append(q.Kids, k)
 						}
 					}
-					if len(q.kids) > 0 {
-						c.kids = append(c.kids, q)
+					if len(q.Kids) > 0 {
+						c.Kids = append(c.Kids, q)
 					}
-				case !portLine(l.text) && w.child(l.key) == nil:
-					c.kids = append(c.kids, l)
+				case !portLine(l.Text) && w.Child(l.Key) == nil:
+					c.Kids = append(c.Kids, l)
 				}
 			}
 			keep = append(keep, c)
-		case wantBy[n.key] != nil:
+		case wantBy[n.Key] != nil:
 		default:
 			keep = append(keep, n)
 		}

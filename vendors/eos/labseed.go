@@ -33,13 +33,13 @@ func LabSeed(desired []byte) []byte {
 	first := true
 	for _, n := range nodes {
 		switch {
-		case isInterface(n.text) || isProfile(n.text):
+		case isInterface(n.Text) || isProfile(n.Text):
 			stale(n)
-			if isInterface(n.text) && first {
+			if isInterface(n.Text) && first {
 				first = false
-				n.kids = append([]*node{newNode("description rdma-host", nil), newNode("mtu 9214", nil)}, n.kids...)
+				n.Kids = append([]*node{newNode("description rdma-host", nil), newNode("mtu 9214", nil)}, n.Kids...)
 			}
-		case strings.HasPrefix(n.text, "priority-flow-control pause watchdog default timeout "):
+		case strings.HasPrefix(n.Text, "priority-flow-control pause watchdog default timeout "):
 			n = newNode(staleTimeout, nil)
 		}
 		out = append(out, n)
@@ -49,7 +49,7 @@ func LabSeed(desired []byte) []byte {
 	// of the lab's 32-port model.
 	for p := 32; p > 0; p-- {
 		name := "interface Ethernet" + strconv.Itoa(p)
-		if !slices.ContainsFunc(nodes, func(n *node) bool { return n.text == name }) {
+		if !slices.ContainsFunc(nodes, func(n *node) bool { return n.Text == name }) {
 			out = append(out, newNode(name, []*node{newNode("description uplink-to-core", nil), newNode("mtu 9214", nil), newNode("qos trust cos", nil)}))
 			break
 		}
@@ -61,18 +61,18 @@ func LabSeed(desired []byte) []byte {
 // counters on, and an extra no-drop priority after the others.
 func stale(n *node) {
 	var kids []*node
-	for _, c := range n.kids {
+	for i, c := range n.Kids {
 		kids = append(kids, c)
-		if strings.HasPrefix(c.text, "priority-flow-control priority ") && (len(kids) == len(n.kids) || !strings.HasPrefix(n.kids[len(kids)].text, "priority-flow-control priority ")) {
+		if strings.HasPrefix(c.Text, "priority-flow-control priority ") && (i+1 == len(n.Kids) || !strings.HasPrefix(n.Kids[i+1].Text, "priority-flow-control priority ")) {
 			kids = append(kids, newNode(stalePFC, nil))
 		}
-		for i, l := range c.kids {
-			if l.key == "random-detect ecn" {
-				c.kids[i] = newNode(staleECN, nil)
-				c.kids = append(c.kids, newNode(ecnCount, nil))
+		for i, l := range c.Kids {
+			if l.Key == "random-detect ecn" {
+				c.Kids[i] = newNode(staleECN, nil)
+				c.Kids = append(c.Kids, newNode(ecnCount, nil))
 				break
 			}
 		}
 	}
-	n.kids = kids
+	n.Kids = kids
 }

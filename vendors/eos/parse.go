@@ -1,10 +1,10 @@
 package eos
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
+	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/config"
 )
 
@@ -18,87 +18,13 @@ const indent = "   "
 // to the nearest line above it that is indented less. "!" lines (the
 // separators, the header and `!!` comments), blank lines, `hostname` and
 // the final `end` carry no config and are dropped.
-func Parse(text []byte) ([]*config.Node, error) {
-	var roots []*config.Node
-	type level struct {
-		spaces int
-		n      *config.Node
-	}
-	var stack []level
-	err := lines(text, func(n, spaces int, body string) error {
-		for len(stack) > 0 && stack[len(stack)-1].spaces >= spaces {
-			stack = stack[:len(stack)-1]
-		}
-		node := &config.Node{Text: body}
-		if len(stack) == 0 {
-			if spaces > 0 && len(roots) == 0 {
-				return fmt.Errorf("parse running config line %d %q: indented with no line above it", n, body)
-			}
-			roots = append(roots, node)
-		} else {
-			p := stack[len(stack)-1].n
-			p.Children = append(p.Children, node)
-		}
-		stack = append(stack, level{spaces, node})
-		return nil
-	})
-	return roots, err
-}
+func Parse(text []byte) ([]*config.Node, error) { return clidiff.Parse(text, scan) }
 
-// parse is Parse into canonical nodes (canon, hidden lines dropped), in
-// one pass over the text and one over the lines: every node comes from
-// one arena and every child list from one backing array.
+// parse is Parse into canonical nodes (canon, hidden lines dropped).
 func parse(text []byte) ([]*node, error) {
-	type level struct {
-		spaces int
-		i      int32
-	}
-	var stack []level
-	size := bytes.Count(text, []byte{'\n'}) + 1
-	a := arena{slab: make([]node, 0, size)}
-	all := make([]*node, 0, size)
-	parent := make([]int32, 0, size) // index into all; -1 for a top-level line
-	kids := 0
-	err := lines(text, func(n, spaces int, body string) error {
-		for len(stack) > 0 && stack[len(stack)-1].spaces >= spaces {
-			stack = stack[:len(stack)-1]
-		}
-		p := int32(-1)
-		if len(stack) == 0 {
-			if spaces > 0 && len(all) == 0 {
-				return fmt.Errorf("parse running config line %d %q: indented with no line above it", n, body)
-			}
-		} else {
-			p = stack[len(stack)-1].i
-			kids++
-		}
-		stack = append(stack, level{spaces, int32(len(all))})
-		all = append(all, a.node(canon(body)))
-		parent = append(parent, p)
-		return nil
-	})
+	roots, err := clidiff.Read(text, scan, line)
 	if err != nil {
 		return nil, err
-	}
-	count := make([]int32, len(all))
-	for _, p := range parent {
-		if p >= 0 {
-			count[p]++
-		}
-	}
-	backing := make([]*node, kids)
-	off := 0
-	roots := make([]*node, 0, len(all)-kids)
-	for i, n := range all {
-		if c := int(count[i]); c > 0 {
-			n.kids = backing[off : off : off+c]
-			off += c
-		}
-		if p := parent[i]; p >= 0 {
-			all[p].kids = append(all[p].kids, n)
-		} else {
-			roots = append(roots, n)
-		}
 	}
 	return dropHidden(roots), nil
 }
@@ -108,7 +34,7 @@ func parse(text []byte) ([]*node, error) {
 func dropHidden(nodes []*node) []*node {
 	out := nodes[:0]
 	for _, n := range nodes {
-		if len(n.kids) == 0 && hidden[n.text] {
+		if len(n.Kids) == 0 && hidden[n.Text] {
 			continue
 		}
 		out = append(out, n)
@@ -116,38 +42,30 @@ func dropHidden(nodes []*node) []*node {
 	return out
 }
 
-// lines calls fn for each config line of text with its 1-based number,
-// its indentation in spaces and its text (single-spaced), skipping blank
-// lines, "!" lines, `hostname` and `end`.
-func lines(text []byte, fn func(n, spaces int, body string) error) error {
-	s := string(text)
-	for n := 1; s != ""; n++ {
-		var raw string
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			raw, s = s[:i], s[i+1:]
-		} else {
-			raw, s = s, ""
-		}
-		line := strings.TrimRight(raw, " \t\r")
-		body := strings.TrimLeft(line, " ")
-		if body == "" || body[0] == '!' {
-			continue
-		}
-		spaces := len(line) - len(body)
-		if spaces == 0 && (body == "end" || strings.HasPrefix(body, "hostname ")) {
-			continue
+// scan yields each config line of text with its depth and its text
+// (single-spaced), skipping "!" lines, `hostname` and `end`. A line is a
+// level below the nearest line above it that is indented less.
+func scan(text []byte, yield func(n, depth int, body string) error) error {
+	var open []int // the indentation of the lines a next line may nest in
+	return clidiff.Lines(text, func(n, spaces int, body string) error {
+		if body[0] == '!' || spaces == 0 && (body == "end" || strings.HasPrefix(body, "hostname ")) {
+			return nil
 		}
 		if unevenSpace(body) {
 			body = strings.Join(strings.Fields(body), " ")
 			if body == "" || body[0] == '!' {
-				continue
+				return nil
 			}
 		}
-		if err := fn(n, spaces, body); err != nil {
-			return err
+		for len(open) > 0 && open[len(open)-1] >= spaces {
+			open = open[:len(open)-1]
 		}
-	}
-	return nil
+		if len(open) == 0 && spaces > 0 {
+			return fmt.Errorf("parse running config line %d %q: indented with no line above it", n, body)
+		}
+		open = append(open, spaces)
+		return yield(n, len(open)-1, body)
+	})
 }
 
 // unevenSpace reports whether a line needs its spacing collapsed: two
@@ -183,16 +101,16 @@ func QoSView(text []byte) ([]byte, error) {
 	var out []*node
 	for _, n := range nodes {
 		switch {
-		case isProfile(n.text), isMapLine(n.text), isPFCGlobal(n):
+		case isProfile(n.Text), isMapLine(n.Text), isPFCGlobal(n):
 			out = append(out, n)
-		case isInterface(n.text):
-			c := &node{text: n.text, key: n.key}
-			for _, l := range n.kids {
-				if portLine(l.text) {
-					c.kids = append(c.kids, l)
+		case isInterface(n.Text):
+			c := &node{Text: n.Text, Key: n.Key}
+			for _, l := range n.Kids {
+				if portLine(l.Text) {
+					c.Kids = append(c.Kids, l)
 				}
 			}
-			if len(c.kids) > 0 {
+			if len(c.Kids) > 0 {
 				out = append(out, c)
 			}
 		}
@@ -210,7 +128,7 @@ func print(nodes []*node) string {
 	for i, n := range nodes {
 		if i > 0 {
 			p := nodes[i-1]
-			if len(p.kids) > 0 || len(n.kids) > 0 || family(p.text) != family(n.text) {
+			if len(p.Kids) > 0 || len(n.Kids) > 0 || family(p.Text) != family(n.Text) {
 				b.WriteString("!\n")
 			}
 		}
@@ -223,10 +141,10 @@ func writeNode(b *strings.Builder, n *node, depth int) {
 	for range depth {
 		b.WriteString(indent)
 	}
-	b.WriteString(n.text)
+	b.WriteString(n.Text)
 	b.WriteByte('\n')
-	for i, c := range n.kids {
-		if len(c.kids) > 0 || isQueue(c.text) || (i > 0 && (len(n.kids[i-1].kids) > 0 || isQueue(n.kids[i-1].text))) {
+	for i, c := range n.Kids {
+		if len(c.Kids) > 0 || isQueue(c.Text) || (i > 0 && (len(n.Kids[i-1].Kids) > 0 || isQueue(n.Kids[i-1].Text))) {
 			for range depth + 1 {
 				b.WriteString(indent)
 			}

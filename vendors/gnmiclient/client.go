@@ -5,7 +5,11 @@
 // password as the `username` and `password` gRPC metadata on every RPC
 // (never logged, never in an error), bounds each RPC with its own timeout,
 // and retries reads (Capabilities, Get) on transient failures, never a
-// Set. It knows no vendor: paths, origins and encodings are the drivers'.
+// Set. Conn and Client.Apply are the part of a gNMI driver the drivers
+// share: the connection, and a change sent as one Set (a confirmed commit
+// when the target has the extension), checked, and taken back on a
+// failure. It knows no vendor: paths, origins, encodings and how a change
+// is undone are the drivers'.
 package gnmiclient
 
 import (

@@ -2,12 +2,12 @@ package huaweice
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors"
@@ -55,30 +55,7 @@ const (
 )
 
 // node is a canonical config line with its identity among its siblings.
-type node struct {
-	text, key string
-	kids      []*node
-	// peer is, for a top-level node, the node with the same key on the
-	// other side (running ↔ desired), set by pair; nil when there is none.
-	peer *node
-}
-
-func newNode(text string, kids []*node) *node {
-	return &node{text: text, key: keyOf(text), kids: kids}
-}
-
-// child returns the child with key k, or nil.
-func (n *node) child(k string) *node {
-	if n == nil {
-		return nil
-	}
-	for _, c := range n.kids {
-		if c.key == k {
-			return c
-		}
-	}
-	return nil
-}
+type node = clidiff.Node
 
 // isSection reports whether a top-level line opens a view.
 func isSection(text string) bool {
@@ -190,22 +167,22 @@ func prefixWords(text string, f []string, n int) string {
 // "Negation" column, in the forms the V300R023 pages give).
 func undo(n *node) string {
 	switch {
-	case strings.HasPrefix(n.key, "qos buffer headroom-pool slot "):
-		return "undo qos buffer headroom-pool slot " + n.key[strings.LastIndexByte(n.key, ' ')+1:]
-	case n.key == "dcb pfc deadlock-detect interval", // undo … interval (no value)
-		strings.HasPrefix(n.key, "priority ") && (strings.HasSuffix(n.key, " deadlock-detect") || strings.HasSuffix(n.key, " deadlock-recovery")),
-		n.key == "ecn", strings.HasPrefix(n.key, "color "),
-		strings.HasPrefix(n.key, "ip-dscp-inbound "), strings.HasPrefix(n.key, "8021p-inbound "),
-		n.key == "trust", n.key == "trust upstream", n.key == "dcb pfc enable",
-		strings.HasPrefix(n.key, "dcb pfc buffer ") && !strings.HasSuffix(n.key, " xon"),
-		strings.HasPrefix(n.key, "qos queue ") && n.key != n.text:
-		return "undo " + n.key
-	case strings.HasPrefix(n.key, "dcb pfc buffer ") && strings.HasSuffix(n.key, " xon"):
+	case strings.HasPrefix(n.Key, "qos buffer headroom-pool slot "):
+		return "undo qos buffer headroom-pool slot " + n.Key[strings.LastIndexByte(n.Key, ' ')+1:]
+	case n.Key == "dcb pfc deadlock-detect interval", // undo … interval (no value)
+		strings.HasPrefix(n.Key, "priority ") && (strings.HasSuffix(n.Key, " deadlock-detect") || strings.HasSuffix(n.Key, " deadlock-recovery")),
+		n.Key == "ecn", strings.HasPrefix(n.Key, "color "),
+		strings.HasPrefix(n.Key, "ip-dscp-inbound "), strings.HasPrefix(n.Key, "8021p-inbound "),
+		n.Key == "trust", n.Key == "trust upstream", n.Key == "dcb pfc enable",
+		strings.HasPrefix(n.Key, "dcb pfc buffer ") && !strings.HasSuffix(n.Key, " xon"),
+		strings.HasPrefix(n.Key, "qos queue ") && n.Key != n.Text:
+		return "undo " + n.Key
+	case strings.HasPrefix(n.Key, "dcb pfc buffer ") && strings.HasSuffix(n.Key, " xon"):
 		// Family A's xon/xoff pair has no partial undo: undo dcb pfc
 		// buffer Q removes the queue's thresholds (§2.1).
-		return strings.TrimSuffix("undo "+n.key, " xon")
+		return strings.TrimSuffix("undo "+n.Key, " xon")
 	}
-	return "undo " + n.text
+	return "undo " + n.Text
 }
 
 // canon returns a line's canonical text: single spaces, interface names as
@@ -362,19 +339,19 @@ func defaultDSCP(d int) string {
 func dropDefaults(nodes []*node, famA bool) []*node {
 	out := nodes[:0]
 	for _, n := range nodes {
-		if defaultLine("", n.text, famA) {
+		if defaultLine("", n.Text, famA) {
 			continue
 		}
-		if len(n.kids) > 0 {
-			kids := n.kids[:0]
-			for _, c := range n.kids {
-				if !defaultLine(n.text, c.text, famA) {
+		if len(n.Kids) > 0 {
+			kids := n.Kids[:0]
+			for _, c := range n.Kids {
+				if !defaultLine(n.Text, c.Text, famA) {
 					kids = append(kids, c)
 				}
 			}
-			n.kids = kids
+			n.Kids = kids
 		}
-		if n.text == "dcb pfc" && len(n.kids) == 0 {
+		if n.Text == "dcb pfc" && len(n.Kids) == 0 {
 			continue
 		}
 		out = append(out, n)
@@ -382,27 +359,16 @@ func dropDefaults(nodes []*node, famA bool) []*node {
 	return out
 }
 
+// line is a line's canonical text and key.
+func line(text string) (string, string) {
+	t := canon(text)
+	return t, keyOf(t)
+}
+
 // canonTree copies a document's nodes with canonical text, without default
 // lines.
 func canonTree(nodes []*config.Node, famA bool) []*node {
-	count := 0
-	for _, n := range nodes {
-		count += 1 + len(n.Children)
-	}
-	slab := make([]node, 0, count) // one allocation for (nearly) all nodes
-	var conv func(ns []*config.Node) []*node
-	conv = func(ns []*config.Node) []*node {
-		out := make([]*node, 0, len(ns))
-		for _, n := range ns {
-			t := canon(n.Text)
-			slab = append(slab, node{text: t, key: keyOf(t)})
-			nd := &slab[len(slab)-1]
-			nd.kids = conv(n.Children)
-			out = append(out, nd)
-		}
-		return out
-	}
-	return dropDefaults(conv(nodes), famA)
+	return dropDefaults(clidiff.Canonical(nodes, line), famA)
 }
 
 // ownedGlobal reports whether a top-level line without children is
@@ -443,36 +409,36 @@ func newScope(want, have []*node) *scope {
 	sc := &scope{domains: map[string]bool{}, drops: map[string]bool{}, ifs: map[string]bool{}}
 	for _, n := range want {
 		switch {
-		case strings.HasPrefix(n.text, "diffserv domain "):
-			name := n.text[len("diffserv domain "):]
+		case strings.HasPrefix(n.Text, "diffserv domain "):
+			name := n.Text[len("diffserv domain "):]
 			sc.domains[name] = true
 			sc.bases = append(sc.bases, name)
-		case strings.HasPrefix(n.text, "drop-profile "):
-			sc.drops[n.text[len("drop-profile "):]] = true
+		case strings.HasPrefix(n.Text, "drop-profile "):
+			sc.drops[n.Text[len("drop-profile "):]] = true
 		}
 	}
 	for _, n := range have {
 		switch {
-		case strings.HasPrefix(n.text, "diffserv domain "):
-			if name := n.text[len("diffserv domain "):]; sc.ownedDomain(name) {
+		case strings.HasPrefix(n.Text, "diffserv domain "):
+			if name := n.Text[len("diffserv domain "):]; sc.ownedDomain(name) {
 				sc.domains[name] = true
 			}
-		case strings.HasPrefix(n.text, "drop-profile "):
-			if name := n.text[len("drop-profile "):]; sc.ownedDrop(name) {
+		case strings.HasPrefix(n.Text, "drop-profile "):
+			if name := n.Text[len("drop-profile "):]; sc.ownedDrop(name) {
 				sc.drops[name] = true
 			}
 		}
 	}
 	for _, n := range have {
-		if !strings.HasPrefix(n.text, "interface ") || n.peer != nil {
+		if !strings.HasPrefix(n.Text, "interface ") || n.Peer != nil {
 			continue
 		}
-		for _, c := range n.kids {
-			f := strings.Fields(c.text)
+		for _, c := range n.Kids {
+			f := strings.Fields(c.Text)
 			switch {
-			case c.key == "trust upstream" && len(f) == 3 && sc.domains[f[2]],
-				strings.HasSuffix(c.key, " wred") && len(f) == 5 && sc.drops[f[4]]:
-				sc.ifs[n.text] = true
+			case c.Key == "trust upstream" && len(f) == 3 && sc.domains[f[2]],
+				strings.HasSuffix(c.Key, " wred") && len(f) == 5 && sc.drops[f[4]]:
+				sc.ifs[n.Text] = true
 			}
 		}
 	}
@@ -527,37 +493,37 @@ func digitSuffix(s, prefix string) bool {
 
 // ownsIf reports whether a running interface is in the scope: managed
 // (it has a desired peer) or using lossless' domain or drop-profiles.
-func (sc *scope) ownsIf(n *node) bool { return n.peer != nil || sc.ifs[n.text] }
+func (sc *scope) ownsIf(n *node) bool { return n.Peer != nil || sc.ifs[n.Text] }
 
 // filter keeps the running sections and lines inside the scope.
 func (sc *scope) filter(have []*node) []*node {
 	var out []*node
 	for _, n := range have {
 		switch {
-		case n.text == "dcb pfc":
+		case n.Text == "dcb pfc":
 			out = append(out, n)
-		case strings.HasPrefix(n.text, "diffserv domain "):
-			if sc.domains[n.text[len("diffserv domain "):]] {
+		case strings.HasPrefix(n.Text, "diffserv domain "):
+			if sc.domains[n.Text[len("diffserv domain "):]] {
 				out = append(out, n)
 			}
-		case strings.HasPrefix(n.text, "drop-profile "):
-			if sc.drops[n.text[len("drop-profile "):]] {
+		case strings.HasPrefix(n.Text, "drop-profile "):
+			if sc.drops[n.Text[len("drop-profile "):]] {
 				out = append(out, n)
 			}
-		case strings.HasPrefix(n.text, "interface "):
+		case strings.HasPrefix(n.Text, "interface "):
 			if !sc.ownsIf(n) {
 				continue
 			}
 			// The parsed tree is this call's own: filter in place.
-			kids := n.kids[:0]
-			for _, l := range n.kids {
-				if ownedIfLine(l.text) {
+			kids := n.Kids[:0]
+			for _, l := range n.Kids {
+				if ownedIfLine(l.Text) {
 					kids = append(kids, l)
 				}
 			}
-			n.kids = kids
+			n.Kids = kids
 			out = append(out, n)
-		case len(n.kids) == 0 && ownedGlobal(n.text):
+		case len(n.Kids) == 0 && ownedGlobal(n.Text):
 			out = append(out, n)
 		}
 	}
@@ -578,54 +544,25 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}
 	want := canonTree(desired.Tree, famA)
-	pair(want, have)
+	clidiff.PairInOrder(want, have)
 	sc := newScope(want, have)
 	have = sc.filter(have)
-	d := &differ{}
-	d.diff(want, have)
+	d := clidiff.New(rules{}, dialect)
+	d.Diff(want, have)
 	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
-	ch.Commands = d.commands()
+	ch.Commands = d.Commands()
 	if len(ch.Commands) > 0 {
-		ch.Diff = textdiff.Unified(device+" running (scope)", device+" desired", print(ordered(d.only(have), want)), print(d.only(want)))
-		ch.Disruptive = d.disruptive()
+		ch.Diff = textdiff.Unified(device+" running (scope)", device+" desired", print(clidiff.Ordered(d.Only(have), want)), print(d.Only(want)))
+		ch.Disruptive = d.Disruptive()
 	}
 	return ch, nil
 }
 
-// op is one command of the remediation: the section to be in ("" for
-// system view), then line.
-type op struct {
-	phase, section, step int
-	path                 string
-	line                 string
-}
-
-type differ struct {
-	ops      []op
-	sections map[string]int // section → order first seen
-	touched  map[string]bool
-	disrupts map[string]bool
-}
-
-func (d *differ) add(phase, step int, path, line string) {
-	if d.sections == nil {
-		d.sections, d.touched, d.disrupts = map[string]int{}, map[string]bool{}, map[string]bool{}
-	}
-	s, ok := d.sections[path]
-	if !ok {
-		s = len(d.sections)
-		d.sections[path] = s
-	}
-	d.ops = append(d.ops, op{phase: phase, section: s, step: step, path: path, line: line})
-	top := path
-	if top == "" {
-		top = strings.TrimPrefix(line, "undo ")
-	}
-	d.touched[keyOf(top)] = true
-	if r := disruptive(path, line); r != "" {
-		d.disrupts[r] = true
-	}
-}
+// dialect is how CloudEngine commands are typed and ordered: a section
+// is entered by its header and left with quit (system view at the end),
+// and its commands stay together within a phase (reference/huawei-ce.md
+// §1.2).
+var dialect = clidiff.Dialect{Negation: "undo ", Exit: "quit", ExitLast: true, Group: clidiff.ByMode, SetStep: stepSet}
 
 // disruptive says why a command can disturb traffic when committed, or "".
 func disruptive(path, line string) string {
@@ -643,10 +580,6 @@ func disruptive(path, line string) string {
 	return ""
 }
 
-func (d *differ) disruptive() []string {
-	return slices.Sorted(maps.Keys(d.disrupts))
-}
-
 // phaseOf is the create/modify phase of a top-level line.
 func phaseOf(text string) int {
 	switch {
@@ -662,68 +595,97 @@ func phaseOf(text string) int {
 	return phaseGlobalSet
 }
 
-// pair links the top-level nodes of want and have with equal keys
-// (node.peer). Both usually list sections in the device's order, so a
-// cursor finds most peers; a map is built only when it misses.
-func pair(want, have []*node) {
-	pos := 0
-	var at map[string]int
-	for _, w := range want {
-		i := -1
-		if pos < len(have) && have[pos].key == w.key {
-			i = pos
-		} else {
-			if at == nil {
-				at = make(map[string]int, len(have))
-				for k := len(have) - 1; k >= 0; k-- {
-					at[have[k].key] = k
-				}
-			}
-			if k, ok := at[w.key]; ok {
-				i = k
-			}
-		}
-		if i >= 0 && have[i].peer == nil && w.peer == nil {
-			have[i].peer, w.peer = w, have[i]
-			pos = i + 1
-		}
+// rules are CloudEngine's answers to the diff engine (reference/huawei-ce.md
+// §1.2, §2 tables, Errata).
+type rules struct{}
+
+// Key is keyOf.
+func (rules) Key(text string) string { return keyOf(text) }
+
+// Phase is phaseOf.
+func (rules) Phase(text string) int { return phaseOf(text) }
+
+// Opens: the sections of system view; their lines are compared whole.
+func (rules) Opens(path []string, text string) bool { return len(path) == 0 && isSection(text) }
+
+// Creates: a new domain or drop-profile whose lines all equal the
+// defaults is created by entering its view; ports and the default PFC
+// profile always exist.
+func (rules) Creates(want *node) bool {
+	return len(want.Kids) == 0 && want.Text != "dcb pfc" && !strings.HasPrefix(want.Text, "interface ")
+}
+
+// Disrupts is disruptive.
+func (rules) Disrupts(_ int, path []string, line string) string {
+	section := ""
+	if len(path) > 0 {
+		section = path[0]
+	}
+	return disruptive(section, line)
+}
+
+// AlsoRemoves: `undo qos drr|wfq A to B` takes the weights of queues A-B
+// with it (Errata): they are not undone again, and desired weights there
+// are re-sent.
+func (rules) AlsoRemoves(have *node) []string {
+	mode, lo, hi, ok := schedRange(have.Text)
+	if !ok || mode != "drr" && mode != "wfq" {
+		return nil
+	}
+	var keys []string
+	for q := lo; q <= hi; q++ {
+		keys = append(keys, fmt.Sprintf("qos queue %d %s weight", q, mode))
+	}
+	return keys
+}
+
+// Remove undoes a line (undo), lines others depend on first.
+func (rules) Remove(d *clidiff.Differ, phase int, path []string, h *node) {
+	switch {
+	case h.Key == "priority":
+		priorities(d, phase, path, h, nil)
+	case strings.HasPrefix(h.Text, "qos queue ") && strings.HasSuffix(h.Text, " ecn"),
+		strings.HasPrefix(h.Key, "dcb pfc buffer "), strings.HasPrefix(h.Key, "priority "):
+		d.Add(phase, stepUndoDep, path, undo(h))
+	case strings.HasPrefix(h.Key, "qos drr"), strings.HasPrefix(h.Key, "qos wfq"), strings.HasPrefix(h.Key, "qos pq"), strings.HasPrefix(h.Key, "qos lpq"):
+		d.Add(phase, stepUndoSched, path, undo(h))
+	default:
+		d.Add(phase, stepUndo, path, undo(h))
 	}
 }
 
-func (d *differ) diff(want, have []*node) {
-	for _, w := range want {
-		h := w.peer
-		if !isSection(w.text) {
-			if h == nil || h.text != w.text {
-				d.add(phaseGlobalSet, stepSet, "", w.text)
-			}
-			continue
-		}
-		if h == nil && len(w.kids) == 0 && w.text != "dcb pfc" && !strings.HasPrefix(w.text, "interface ") {
-			// A new domain or drop-profile whose lines all equal the
-			// defaults: entering its view creates it.
-			d.add(phaseOf(w.text), stepSet, w.text, "")
-		}
-		d.section(phaseOf(w.text), w.text, h, w)
+// Set sends the new line, which replaces the old one of its key.
+func (rules) Set(d *clidiff.Differ, phase int, path []string, h, w *node) {
+	switch {
+	case w.Key == "priority":
+		priorities(d, phase, path, h, w)
+	case h != nil && w.Key != w.Text && (strings.HasPrefix(w.Key, "qos drr") || strings.HasPrefix(w.Key, "qos wfq")):
+		// A changed scheduling range is undone (which takes the
+		// weights of its queues with it) and set anew.
+		d.Add(phase, stepUndoSched, path, undo(h))
+		d.Add(phase, stepSet, path, w.Text)
+	case strings.HasPrefix(w.Key, "priority "):
+		d.Add(phase, stepSetDep, path, w.Text)
+	default:
+		d.Add(phase, stepSet, path, w.Text)
 	}
-	for _, h := range have {
-		if h.peer != nil {
-			continue
-		}
-		switch {
-		case strings.HasPrefix(h.text, "interface "), h.text == "dcb pfc":
-			// A port that is no longer managed keeps its other config: its
-			// QoS and PFC lines go back to their defaults one by one (a
-			// physical interface cannot be deleted). The default PFC
-			// profile cannot be deleted either (§2.1).
-			d.section(phaseOf(h.text), h.text, h, &node{text: h.text, key: h.key})
-		case strings.HasPrefix(h.text, "diffserv domain "):
-			d.add(phaseDeleteDomain, stepUndo, "", undo(h))
-		case strings.HasPrefix(h.text, "drop-profile "):
-			d.add(phaseDeleteDrop, stepUndo, "", undo(h))
-		default:
-			d.add(phaseGlobalRemove, stepUndo, "", undo(h))
-		}
+}
+
+// Drop: a port that is no longer managed keeps its other config: its QoS
+// and PFC lines go back to their defaults one by one (a physical
+// interface cannot be deleted). The default PFC profile cannot be deleted
+// either (§2.1). Domains and drop-profiles are deleted after no port uses
+// them.
+func (rules) Drop(d *clidiff.Differ, h *node) {
+	switch {
+	case strings.HasPrefix(h.Text, "interface "), h.Text == "dcb pfc":
+		d.Mode(phaseOf(h.Text), []string{h.Text}, h, nil)
+	case strings.HasPrefix(h.Text, "diffserv domain "):
+		d.Add(phaseDeleteDomain, stepUndo, nil, undo(h))
+	case strings.HasPrefix(h.Text, "drop-profile "):
+		d.Add(phaseDeleteDrop, stepUndo, nil, undo(h))
+	default:
+		d.Add(phaseGlobalRemove, stepUndo, nil, undo(h))
 	}
 }
 
@@ -746,74 +708,16 @@ func schedRange(text string) (mode string, lo, hi int, ok bool) {
 	return f[1], lo, hi, true
 }
 
-// section diffs the children of one section; have is nil when it is new.
-func (d *differ) section(phase int, path string, have, want *node) {
-	// Queues whose weights go with an `undo qos drr|wfq A to B` (Errata):
-	// they are not undone again, and desired weights there are re-sent.
-	gone := map[string]bool{}
-	for _, h := range have.kidsOrNil() {
-		w := want.child(h.key)
-		if w != nil && w.text == h.text {
-			continue
-		}
-		if mode, lo, hi, ok := schedRange(h.text); ok && (mode == "drr" || mode == "wfq") {
-			for q := lo; q <= hi; q++ {
-				gone[fmt.Sprintf("qos queue %d %s weight", q, mode)] = true
-			}
-		}
-	}
-	for _, h := range have.kidsOrNil() {
-		if want.child(h.key) != nil || gone[h.key] {
-			continue
-		}
-		switch {
-		case h.key == "priority":
-			d.priorities(phase, path, h, nil)
-		case strings.HasPrefix(h.text, "qos queue ") && strings.HasSuffix(h.text, " ecn"),
-			strings.HasPrefix(h.key, "dcb pfc buffer "), strings.HasPrefix(h.key, "priority "):
-			d.add(phase, stepUndoDep, path, undo(h))
-		case strings.HasPrefix(h.key, "qos drr"), strings.HasPrefix(h.key, "qos wfq"), strings.HasPrefix(h.key, "qos pq"), strings.HasPrefix(h.key, "qos lpq"):
-			d.add(phase, stepUndoSched, path, undo(h))
-		default:
-			d.add(phase, stepUndo, path, undo(h))
-		}
-	}
-	for _, w := range want.kids {
-		h := have.child(w.key)
-		switch {
-		case w.key == "priority":
-			d.priorities(phase, path, h, w)
-		case h != nil && h.text == w.text && !gone[w.key]:
-		case h != nil && w.key != w.text && (strings.HasPrefix(w.key, "qos drr") || strings.HasPrefix(w.key, "qos wfq")):
-			// A changed scheduling range is undone (which takes the
-			// weights of its queues with it) and set anew.
-			d.add(phase, stepUndoSched, path, undo(h))
-			d.add(phase, stepSet, path, w.text)
-		case strings.HasPrefix(w.key, "priority "):
-			d.add(phase, stepSetDep, path, w.text)
-		default:
-			d.add(phase, stepSet, path, w.text)
-		}
-	}
-}
-
-func (n *node) kidsOrNil() []*node {
-	if n == nil {
-		return nil
-	}
-	return n.kids
-}
-
 // priorities changes the PFC priority set of `dcb pfc`: `priority P …`
 // adds to the set (§2.1: "repeated runs accumulate"), so priorities that
 // leave are undone first, then the full desired list is sent; no line
 // means the default, priority 3.
-func (d *differ) priorities(phase int, path string, have, want *node) {
+func priorities(d *clidiff.Differ, phase int, path []string, have, want *node) {
 	set := func(n *node) []string {
 		if n == nil {
 			return []string{"3"}
 		}
-		return strings.Fields(n.text)[1:]
+		return strings.Fields(n.Text)[1:]
 	}
 	h, w := set(have), set(want)
 	var gone []string
@@ -829,100 +733,13 @@ func (d *differ) priorities(phase int, path string, have, want *node) {
 		}
 	}
 	if len(gone) > 0 {
-		d.add(phase, stepUndoSched, path, "undo priority "+strings.Join(gone, " "))
+		d.Add(phase, stepUndoSched, path, "undo priority "+strings.Join(gone, " "))
 	}
 	if added {
-		d.add(phase, stepSet, path, "priority "+strings.Join(w, " "))
+		d.Add(phase, stepSet, path, "priority "+strings.Join(w, " "))
 	}
-}
-
-// commands orders the ops and writes them as typed in system view:
-// a section's header, its lines, then quit (reference/huawei-ce.md §1.2).
-func (d *differ) commands() []string {
-	slices.SortStableFunc(d.ops, func(a, b op) int {
-		if a.phase != b.phase {
-			return a.phase - b.phase
-		}
-		if a.section != b.section {
-			return a.section - b.section
-		}
-		return a.step - b.step
-	})
-	var out []string
-	cur := ""
-	for _, o := range d.ops {
-		if o.path != cur {
-			if cur != "" {
-				out = append(out, "quit")
-			}
-			if o.path != "" {
-				out = append(out, o.path)
-			}
-			cur = o.path
-		}
-		if o.line != "" {
-			out = append(out, o.line)
-		}
-	}
-	if cur != "" {
-		out = append(out, "quit")
-	}
-	return out
-}
-
-// ordered returns have with top-level sections and their lines in the
-// order of want, lines want lacks after them, for a readable diff.
-func ordered(have, want []*node) []*node {
-	pos := make(map[string]int, len(want))
-	for i, w := range want {
-		pos[w.key] = i
-	}
-	rank := func(n *node) int {
-		if p, ok := pos[n.key]; ok {
-			return p
-		}
-		return len(pos)
-	}
-	out := slices.Clone(have)
-	slices.SortStableFunc(out, func(a, b *node) int { return rank(a) - rank(b) })
-	for i, n := range out {
-		if p, ok := pos[n.key]; ok && len(n.kids) > 1 {
-			out[i] = &node{text: n.text, key: n.key, kids: ordered(n.kids, want[p].kids)}
-		}
-	}
-	return out
-}
-
-// only keeps the top-level nodes that change.
-func (d *differ) only(nodes []*node) []*node {
-	var out []*node
-	for _, n := range nodes {
-		if d.touched[n.key] {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // print writes nodes as display current-configuration does, without the
 // closing return.
-func print(nodes []*node) string {
-	var b strings.Builder
-	b.Grow(64 * len(nodes))
-	var walk func(ns []*node, depth int)
-	walk = func(ns []*node, depth int) {
-		for _, n := range ns {
-			if depth == 0 {
-				b.WriteString("#\n")
-			}
-			for range depth {
-				b.WriteByte(' ')
-			}
-			b.WriteString(n.text)
-			b.WriteByte('\n')
-			walk(n.kids, depth+1)
-		}
-	}
-	walk(nodes, 0)
-	return b.String()
-}
+func print(nodes []*node) string { return clidiff.Print(nodes, " ", "#") }

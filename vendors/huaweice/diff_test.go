@@ -61,6 +61,29 @@ func TestIdenticalIsEmpty(t *testing.T) {
 	}
 }
 
+// TestDoubleSpaceKeepsDepth: a line with two spaces inside it (an
+// operator's description) stays at the depth of its indentation, and the
+// config diffs as the single-spaced one does.
+func TestDoubleSpaceKeepsDepth(t *testing.T) {
+	want := canonicalText(t)
+	spaced := strings.Replace(want, "interface 100GE1/0/1\n", "interface 100GE1/0/1\n description  to  host\n", 1)
+	if spaced == want {
+		t.Fatal("canonical config has no interface 100GE1/0/1")
+	}
+	nodes, err := Parse([]byte(spaced))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes {
+		if n.Text == "interface 100GE1/0/1" && (len(n.Children) == 0 || n.Children[0].Text != "description to host") {
+			t.Errorf("description not the first line of its interface: %+v", n.Children)
+		}
+	}
+	if cmds := commands(t, spaced, want); len(cmds) != 0 {
+		t.Errorf("a description outside the scope gives commands:\n%s", strings.Join(cmds, "\n"))
+	}
+}
+
 // TestECNReplacedInOneStep: changed ECN thresholds are sent as the full new
 // `ecn buffer-size` line, which replaces the old one; the queue is never
 // without ECN (no "undo ecn", no undo of the wred or ecn port lines).

@@ -27,17 +27,17 @@ const (
 func (d *Driver) Counters(ctx context.Context, ports []string) (map[string]vendors.PortCounters, error) {
 	res := make(map[string]vendors.PortCounters, len(ports))
 	for _, p := range ports {
-		out, err := d.s.Command(ctx, fmt.Sprintf(showDCBPFCFmt, p))
+		out, err := d.Session.Command(ctx, fmt.Sprintf(showDCBPFCFmt, p))
 		if err != nil {
-			return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+			return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 		}
 		cs, err := ParseDCBPFC(out)
 		if err != nil {
-			return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+			return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 		}
 		c, ok := cs[p]
 		if !ok {
-			return nil, fmt.Errorf("read counters %s: display dcb pfc does not report port %s", d.t.Device, p)
+			return nil, fmt.Errorf("read counters %s: display dcb pfc does not report port %s", d.Target.Device, p)
 		}
 		res[p] = c
 	}
@@ -87,7 +87,7 @@ func ParseDCBPFC(out string) (map[string]vendors.PortCounters, error) {
 func (d *Driver) Mark(ctx context.Context) (string, error) {
 	ids, err := d.commits(ctx)
 	if err != nil {
-		return "", fmt.Errorf("mark %s: %w", d.t.Device, err)
+		return "", fmt.Errorf("mark %s: %w", d.Target.Device, err)
 	}
 	if len(ids) == 0 {
 		return noCommit, nil
@@ -97,7 +97,7 @@ func (d *Driver) Mark(ctx context.Context) (string, error) {
 
 // commits lists the commit IDs, newest first.
 func (d *Driver) commits(ctx context.Context) ([]string, error) {
-	out, err := d.s.Command(ctx, commitList)
+	out, err := d.Session.Command(ctx, commitList)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (d *Driver) commits(ctx context.Context) ([]string, error) {
 func (d *Driver) Revert(ctx context.Context, mark string) error {
 	ids, err := d.commits(ctx)
 	if err != nil {
-		return fmt.Errorf("revert %s: %w", d.t.Device, err)
+		return fmt.Errorf("revert %s: %w", d.Target.Device, err)
 	}
 	n := len(ids)
 	for i, id := range ids {
@@ -129,21 +129,21 @@ func (d *Driver) Revert(ctx context.Context, mark string) error {
 		}
 	}
 	if n == len(ids) && mark != noCommit {
-		return fmt.Errorf("revert %s: commit point %s is no longer listed", d.t.Device, mark)
+		return fmt.Errorf("revert %s: commit point %s is no longer listed", d.Target.Device, mark)
 	}
 	if n == 0 {
 		return nil
 	}
 	if n > 80 {
-		return fmt.Errorf("revert %s: %d commits since %s, more than rollback configuration last can undo (80)", d.t.Device, n, mark)
+		return fmt.Errorf("revert %s: %d commits since %s, more than rollback configuration last can undo (80)", d.Target.Device, n, mark)
 	}
 	line := fmt.Sprintf(rollbackLast, n)
-	out, err := d.s.Interact(ctx, "", []vendors.Step{{Input: line, Question: questionYN}, {Input: "y"}})
+	out, err := d.Session.Interact(ctx, "", []vendors.Step{{Input: line, Question: questionYN}, {Input: "y"}})
 	if err != nil {
-		return fmt.Errorf("revert %s: %w", d.t.Device, err)
+		return fmt.Errorf("revert %s: %w", d.Target.Device, err)
 	}
 	if !strings.Contains(out, rollbackDone) {
-		return fmt.Errorf("revert %s: %w", d.t.Device, &vendors.DeviceError{Device: d.t.Device, Line: line, Reply: strings.TrimSpace(out)})
+		return fmt.Errorf("revert %s: %w", d.Target.Device, &vendors.DeviceError{Device: d.Target.Device, Line: line, Reply: strings.TrimSpace(out)})
 	}
 	return d.save(ctx)
 }

@@ -16,8 +16,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
@@ -55,19 +53,20 @@ const (
 const recoverTimeout = 2 * time.Minute
 
 // Driver is a connected CloudEngine device.
-type Driver struct {
-	t   vendors.Target
-	s   *vendors.Session
-	log *slog.Logger
-}
+type Driver struct{ vendors.CLI }
 
 // Dial connects to a CloudEngine device.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
-	s, err := vendors.DialSSH(ctx, t, platformYAML)
+	c, err := vendors.DialCLI(ctx, t, Vendor, dialSSH, Diff)
 	if err != nil {
 		return nil, err
 	}
-	return &Driver{t: t, s: s, log: t.Log().With("device", t.Device, "vendor", Vendor)}, nil
+	return &Driver{c}, nil
+}
+
+// dialSSH opens a session with t on the platform of platformYAML.
+func dialSSH(ctx context.Context, t vendors.Target) (*vendors.Session, error) {
+	return vendors.DialSSH(ctx, t, platformYAML)
 }
 
 // Running returns the sections of `display current-configuration` that
@@ -75,9 +74,9 @@ func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
 // DiffServ domains, drop-profiles, and the QoS lines of interfaces), so
 // that a change elsewhere does not make a saved plan stale.
 func (d *Driver) Running(ctx context.Context) ([]byte, error) {
-	out, err := d.s.Command(ctx, showConfig)
+	out, err := d.Session.Command(ctx, showConfig)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read %s: %w", d.Target.Device, err)
 	}
 	return Scoped([]byte(out))
 }
@@ -111,14 +110,6 @@ func Scoped(text []byte) ([]byte, error) {
 	return Text(keep), nil
 }
 
-// Diff returns the change from running (a Running result) to desired.
-func (d *Driver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
-	return Diff(d.t.Device, running, desired)
-}
-
-// Close ends the session.
-func (d *Driver) Close() error { return d.s.Close() }
-
 // trialSeconds is the commit trial time of a confirm timeout, within §4's
 // 60–65535 s.
 func trialSeconds(d time.Duration) int {
@@ -134,31 +125,26 @@ func trialSeconds(d time.Duration) int {
 // is cleared and the trial aborted (reconnecting if the session dropped),
 // and the device is checked to be back at its pre-apply configuration.
 func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.ApplyOptions) vendors.Result {
-	start := time.Now()
-	res := vendors.Result{Device: d.t.Device}
-	done := func(err error) vendors.Result {
-		res.Err, res.Duration = err, time.Since(start)
-		return res
-	}
+	a := vendors.Begin(d.Target.Device)
 	if c.Empty() {
-		return done(nil)
+		return a.Done(nil)
 	}
-	out, err := d.s.Command(ctx, showConfig)
+	out, err := d.Session.Command(ctx, showConfig)
 	if err != nil {
-		return done(fmt.Errorf("apply %s: read: %w", d.t.Device, err))
+		return a.Done(fmt.Errorf("apply %s: read: %w", d.Target.Device, err))
 	}
 	before := Body([]byte(out))
-	id := persistID(start)
+	id := persistID(a.Start)
 	trialSent, err := d.push(ctx, c, trialSeconds(opts.ConfirmTimeout), id)
 	if err == nil {
-		res.Applied = true
-		d.log.Info("applied", "op", "apply", "commands", len(c.Commands), "duration", time.Since(start))
+		a.Applied = true
+		d.Log.Info("applied", "op", "apply", "commands", len(c.Commands), "duration", time.Since(a.Start))
 		if serr := d.save(ctx); serr != nil {
 			// The change is committed and confirmed; only the startup
 			// configuration is behind.
-			return done(fmt.Errorf("apply %s: committed, but save failed (the startup configuration is not updated): %w", d.t.Device, serr))
+			return a.Done(fmt.Errorf("apply %s: committed, but save failed (the startup configuration is not updated): %w", d.Target.Device, serr))
 		}
-		return done(nil)
+		return a.Done(nil)
 	}
 	if !trialSent {
 		id = ""
@@ -166,20 +152,20 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.Appl
 	confirmed, rerr := d.recover(ctx, before, c.Desired, id)
 	switch {
 	case rerr != nil:
-		d.log.Error("recovery failed", "op", "rollback", "err", rerr)
-		return done(fmt.Errorf("apply %s: %w; RECOVERY FAILED, the device may not be at its pre-apply config: %w", d.t.Device, err, rerr))
+		d.Log.Error("recovery failed", "op", "rollback", "err", rerr)
+		return a.Done(fmt.Errorf("apply %s: %w; RECOVERY FAILED, the device may not be at its pre-apply config: %w", d.Target.Device, err, rerr))
 	case confirmed:
 		// The session dropped after the confirming commit went through.
-		res.Applied = true
-		d.log.Warn("confirmed before the session dropped", "op", "apply", "err", err)
+		a.Applied = true
+		d.Log.Warn("confirmed before the session dropped", "op", "apply", "err", err)
 		if serr := d.save(ctx); serr != nil {
-			return done(fmt.Errorf("apply %s: committed, but save failed (the startup configuration is not updated): %w", d.t.Device, serr))
+			return a.Done(fmt.Errorf("apply %s: committed, but save failed (the startup configuration is not updated): %w", d.Target.Device, serr))
 		}
-		return done(nil)
+		return a.Done(nil)
 	}
-	res.RolledBack = true
-	d.log.Warn("rolled back", "op", "rollback", "err", err)
-	return done(fmt.Errorf("apply %s: %w; the device is back at its pre-apply config", d.t.Device, err))
+	a.RolledBack = true
+	d.Log.Warn("rolled back", "op", "rollback", "err", err)
+	return a.Done(fmt.Errorf("apply %s: %w; the device is back at its pre-apply config", d.Target.Device, err))
 }
 
 // errTrialReverted is a trial the device rolled back before the confirm
@@ -191,21 +177,21 @@ var errTrialReverted = errors.New("the device reverted the trial commit before i
 // trial T persist ID`, `commit persist ID`, `abort trial persist ID`;
 // without persist the trial is tied to its session).
 func persistID(now time.Time) string {
-	return "lossless" + strconv.FormatInt(now.UnixNano(), 36)
+	return vendors.Stamp("lossless", now)
 }
 
 // push enters the lines, commits them on a persistent trial named id,
 // verifies and confirms. trialSent is true once the commit trial was sent.
 func (d *Driver) push(ctx context.Context, c *vendors.Change, trial int, id string) (trialSent bool, err error) {
-	if err := d.s.Configure(ctx, c.Commands); err != nil {
+	if err := d.Session.Configure(ctx, c.Commands); err != nil {
 		return false, err
 	}
-	changes, err := d.s.ConfigCommand(ctx, showChanges)
+	changes, err := d.Session.ConfigCommand(ctx, showChanges)
 	if err != nil {
 		return false, fmt.Errorf("review candidate: %w", err)
 	}
-	d.log.Debug("candidate changes", "op", "apply", "changes", changes)
-	if _, err := d.s.ConfigCommand(ctx, fmt.Sprintf("commit trial %d persist %s", trial, id)); err != nil {
+	d.Log.Debug("candidate changes", "op", "apply", "changes", changes)
+	if _, err := d.Session.ConfigCommand(ctx, fmt.Sprintf("commit trial %d persist %s", trial, id)); err != nil {
 		return true, fmt.Errorf("commit: %w", err)
 	}
 	// reverted wraps err when the trial is no longer active: the device
@@ -219,7 +205,7 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, trial int, id stri
 	if err := d.verify(ctx, c.Desired); err != nil {
 		return true, reverted(err)
 	}
-	if _, err := d.s.ConfigCommand(ctx, "commit persist "+id); err != nil {
+	if _, err := d.Session.ConfigCommand(ctx, "commit persist "+id); err != nil {
 		return true, reverted(fmt.Errorf("confirm: %w", err))
 	}
 	// The timer may have run out just before the confirm: then the
@@ -238,23 +224,25 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, trial int, id stri
 // verify re-reads the running config (from system view) and diffs it
 // against desired: the diff must be empty.
 func (d *Driver) verify(ctx context.Context, desired *config.Document) error {
-	out, err := d.s.ConfigCommand(ctx, showConfig)
+	left, err := vendors.Left(ctx, d.showConfig, Diff, d.Target.Device, desired)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	left, err := Diff(d.t.Device, []byte(out), desired)
-	if err != nil {
-		return fmt.Errorf("verify: %w", err)
-	}
-	if !left.Empty() {
+	if left != nil {
 		return fmt.Errorf("verify: the running config differs from the desired one after commit:\n%s", left.Diff)
 	}
 	return nil
 }
 
+// showConfig reads display current-configuration from system view.
+func (d *Driver) showConfig(ctx context.Context) ([]byte, error) {
+	out, err := d.Session.ConfigCommand(ctx, showConfig)
+	return []byte(out), err
+}
+
 // trialActive asks whether a commit trial is running (§4).
 func (d *Driver) trialActive(ctx context.Context) (bool, error) {
-	out, err := d.s.Command(ctx, showTrial)
+	out, err := d.Session.Command(ctx, showTrial)
 	if err != nil {
 		return false, err
 	}
@@ -266,21 +254,18 @@ func (d *Driver) trialActive(ctx context.Context) (bool, error) {
 // saves again over a new one.
 func (d *Driver) save(ctx context.Context) error {
 	steps := []vendors.Step{{Input: "save", Question: questionYN}, {Input: "y"}}
-	out, err := d.s.Interact(ctx, "", steps)
+	out, err := d.Session.Interact(ctx, "", steps)
 	if errors.Is(err, vendors.ErrConnectionLost) {
-		_ = d.s.Close()
-		ns, derr := vendors.DialSSH(ctx, d.t, platformYAML)
-		if derr != nil {
+		if derr := d.Redial(ctx); derr != nil {
 			return fmt.Errorf("%w; reconnect: %w", err, derr)
 		}
-		d.s = ns
-		out, err = d.s.Interact(ctx, "", steps)
+		out, err = d.Session.Interact(ctx, "", steps)
 	}
 	if err != nil {
 		return err
 	}
 	if !strings.Contains(out, saveDone) {
-		return &vendors.DeviceError{Device: d.t.Device, Line: "save", Reply: strings.TrimSpace(out)}
+		return &vendors.DeviceError{Device: d.Target.Device, Line: "save", Reply: strings.TrimSpace(out)}
 	}
 	return nil
 }
@@ -295,17 +280,14 @@ func (d *Driver) save(ctx context.Context) error {
 func (d *Driver) recover(ctx context.Context, before []byte, desired *config.Document, id string) (confirmed bool, err error) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recoverTimeout)
 	defer cancel()
-	if _, err := d.s.ConfigCommand(rctx, clearCandidate); err != nil {
-		if isDeviceError(err) {
+	if _, err := d.Session.ConfigCommand(rctx, clearCandidate); err != nil {
+		if vendors.IsDeviceError(err) {
 			return false, fmt.Errorf("clear candidate: %w", err)
 		}
-		_ = d.s.Close()
-		ns, derr := vendors.DialSSH(rctx, d.t, platformYAML)
-		if derr != nil {
+		if derr := d.Redial(rctx); derr != nil {
 			return false, fmt.Errorf("reconnect: %w", derr)
 		}
-		d.s = ns
-		d.log.Info("reconnected", "op", "rollback")
+		d.Log.Info("reconnected", "op", "rollback")
 	}
 	active := false
 	if id != "" {
@@ -314,29 +296,24 @@ func (d *Driver) recover(ctx context.Context, before []byte, desired *config.Doc
 		}
 	}
 	if active {
-		out, err := d.s.Interact(rctx, "configuration", []vendors.Step{{Input: "abort trial persist " + id, Question: questionYN}, {Input: "y"}})
+		out, err := d.Session.Interact(rctx, "configuration", []vendors.Step{{Input: "abort trial persist " + id, Question: questionYN}, {Input: "y"}})
 		if err != nil {
 			return false, fmt.Errorf("abort trial: %w", err)
 		}
 		if !strings.Contains(out, abortTrialDone) {
-			return false, &vendors.DeviceError{Device: d.t.Device, Line: "abort trial persist " + id, Reply: strings.TrimSpace(out)}
+			return false, &vendors.DeviceError{Device: d.Target.Device, Line: "abort trial persist " + id, Reply: strings.TrimSpace(out)}
 		}
-		d.log.Info("trial aborted", "op", "rollback")
+		d.Log.Info("trial aborted", "op", "rollback")
 	}
-	out, err := d.s.Command(rctx, showConfig)
+	out, err := d.Session.Command(rctx, showConfig)
 	if err != nil {
 		return false, fmt.Errorf("re-read: %w", err)
 	}
 	if string(Body([]byte(out))) == string(before) {
 		return false, nil
 	}
-	if left, derr := Diff(d.t.Device, []byte(out), desired); !active && derr == nil && left.Empty() {
+	if left, derr := Diff(d.Target.Device, []byte(out), desired); !active && derr == nil && left.Empty() {
 		return true, nil
 	}
 	return false, errors.New("the running config differs from the pre-apply one")
-}
-
-func isDeviceError(err error) bool {
-	var de *vendors.DeviceError
-	return errors.As(err, &de)
 }

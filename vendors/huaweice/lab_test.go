@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
@@ -39,24 +40,24 @@ func outside(t *testing.T, running string, desired *config.Document) string {
 		t.Fatal(err)
 	}
 	want := canonTree(desired.Tree, famA)
-	pair(want, have)
+	clidiff.PairInOrder(want, have)
 	sc := newScope(want, have)
 	var keep []*node
 	for _, n := range have {
 		switch {
-		case strings.HasPrefix(n.text, "interface "):
-			c := &node{text: n.text, key: n.key}
-			for _, l := range n.kids {
-				if !(ownedIfLine(l.text) && sc.ownsIf(n)) {
-					c.kids = append(c.kids, l)
+		case strings.HasPrefix(n.Text, "interface "):
+			c := &node{Text: n.Text, Key: n.Key}
+			for _, l := range n.Kids {
+				if !(ownedIfLine(l.Text) && sc.ownsIf(n)) {
+					c.Kids = append(c.Kids, l)
 				}
 			}
-			if len(c.kids) > 0 {
+			if len(c.Kids) > 0 {
 				keep = append(keep, c)
 			}
-		case n.text == "dcb pfc", len(n.kids) == 0 && ownedGlobal(n.text):
-		case strings.HasPrefix(n.text, "diffserv domain ") && sc.domains[strings.TrimPrefix(n.text, "diffserv domain ")]:
-		case strings.HasPrefix(n.text, "drop-profile ") && sc.drops[strings.TrimPrefix(n.text, "drop-profile ")]:
+		case n.Text == "dcb pfc", len(n.Kids) == 0 && ownedGlobal(n.Text):
+		case strings.HasPrefix(n.Text, "diffserv domain ") && sc.domains[strings.TrimPrefix(n.Text, "diffserv domain ")]:
+		case strings.HasPrefix(n.Text, "drop-profile ") && sc.drops[strings.TrimPrefix(n.Text, "drop-profile ")]:
 		default:
 			keep = append(keep, n)
 		}
@@ -110,9 +111,9 @@ func TestApplyConverges(t *testing.T) {
 			famA := familyA(want.Tree)
 			have, _ := parse([]byte(after), famA)
 			wantTree := canonTree(want.Tree, famA)
-			pair(wantTree, have)
+			clidiff.PairInOrder(wantTree, have)
 			scoped := newScope(wantTree, have).filter(have)
-			if got := print(ordered(scoped, wantTree)); got != print(wantTree) {
+			if got := print(clidiff.Ordered(scoped, wantTree)); got != print(wantTree) {
 				t.Errorf("scoped running config differs from the rendering:\n%s", textdiff.Unified("running", "rendering", got, print(wantTree)))
 			}
 			if strings.Contains(after, "ecn-4") {

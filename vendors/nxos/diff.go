@@ -2,12 +2,12 @@ package nxos
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors"
@@ -185,25 +185,12 @@ var keyedRest = func() (r struct{ randomDetect, pfc, set, pause []string }) {
 }()
 
 // node is a canonical config line with its identity computed once.
-type node struct {
-	text, key string
-	single    bool
-	kids      []*node
-}
+type node = clidiff.Node
 
-// child returns the child with key k, or nil. Stanzas have few children,
-// so a scan beats a map.
-func (n *node) child(k string) *node {
-	if n == nil {
-		return nil
-	}
-	for _, c := range n.kids {
-		if c.key == k {
-			return c
-		}
-	}
-	return nil
-}
+// dialect is how NX-OS commands are typed and ordered: a phase is
+// ordered by step alone, across stanzas, so that every bandwidth share
+// of a policy shrinks before any grows.
+var dialect = clidiff.Dialect{Negation: "no ", Exit: "exit", Group: clidiff.ByStep, SetStep: stepSet}
 
 // Diff returns the change that takes the running config (the body of
 // `show running-config ipqos`) to desired, inside Scope. It is pure.
@@ -215,21 +202,22 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}
-	d := &differ{}
 	want, wantBy := canonTreeIndex(desired.Tree)
 	sc := newScopeIndexed(want, wantBy, have)
 	have = sc.filter(have)
-	// haveBy indexes have before filter; diff looks up only the keys of
-	// want, whose stanzas filter keeps.
-	d.diff(want, have, wantBy, haveBy)
+	// haveBy indexes have before filter, which keeps the stanzas of
+	// every key of want.
+	clidiff.PairByKey(want, have, wantBy, haveBy)
+	d := clidiff.New(rules{}, dialect)
+	d.Diff(want, have)
 
 	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
-	ch.Commands = d.commands()
+	ch.Commands = d.Commands()
 	if len(ch.Commands) > 0 {
 		// The diff shows the stanzas that change, whole: on a switch
 		// with thousands of ports the rest is noise (and time).
-		ch.Diff = textdiff.Unified(device+" running (scope)", device+" desired", print(ordered(d.only(have), want)), print(d.only(want)))
-		ch.Disruptive = d.disruptive()
+		ch.Diff = textdiff.Unified(device+" running (scope)", device+" desired", print(clidiff.Ordered(d.Only(have), want)), print(d.Only(want)))
+		ch.Disruptive = d.Disruptive()
 	}
 	return ch, nil
 }
@@ -263,121 +251,35 @@ func canonSpaced(text string) string {
 	return text
 }
 
-// canonTree copies nodes with canonical text, without hidden lines. The
-// nodes of the whole tree share one slab and their child lists one slice
-// of pointers, so the copy costs two allocations, not two per stanza.
+// line is a desired line's canonical text and key.
+func line(text string) (string, string) {
+	t := canon(text)
+	k, _ := keyOf(t)
+	return t, k
+}
+
+// lineSpaced is line of a running line, which scan has single-spaced.
+func lineSpaced(text string) (string, string) {
+	t := canonSpaced(text)
+	k, _ := keyOf(t)
+	return t, k
+}
+
+// single reports whether a line holds the one value of its key (keyOf).
+func single(n *node) bool {
+	_, s := keyOf(n.Text)
+	return s
+}
+
+// canonTree copies nodes with canonical text, without hidden lines, a
+// repeated setting kept once.
 func canonTree(nodes []*config.Node) []*node {
-	return dedupe(newTreeBuilder(nodes).levelRaw(nodes))
+	return clidiff.Dedupe(clidiff.Prune(clidiff.Canonical(nodes, line), isHidden), single)
 }
 
 // canonTreeIndex is canonTree and the index of its top level.
 func canonTreeIndex(nodes []*config.Node) ([]*node, map[string]*node) {
-	return dedupeIndex(newTreeBuilder(nodes).levelRaw(nodes))
-}
-
-func newTreeBuilder(nodes []*config.Node) *treeBuilder {
-	n := countNodes(nodes)
-	return &treeBuilder{slab: make([]node, 0, n), ptrs: make([]*node, n)}
-}
-
-// countNodes is the number of nodes in a tree.
-func countNodes(nodes []*config.Node) int {
-	n := len(nodes)
-	for _, c := range nodes {
-		n += countNodes(c.Children)
-	}
-	return n
-}
-
-// treeBuilder hands out the nodes and child lists of canonTree from
-// buffers sized for the whole tree (countNodes): slab never grows, so
-// pointers into it stay valid.
-type treeBuilder struct {
-	slab []node
-	ptrs []*node // not yet handed out
-}
-
-// levelRaw copies one level of a tree and, depth first, the levels
-// below; the levels below are deduplicated, this one is left to the
-// caller.
-func (b *treeBuilder) levelRaw(nodes []*config.Node) []*node {
-	// The level's list is reserved whole before its children take
-	// theirs, capped so that an append can never reach a neighbour's.
-	out := b.ptrs[:0:len(nodes)]
-	b.ptrs = b.ptrs[len(nodes):]
-	for _, n := range nodes {
-		t := canon(n.Text)
-		if len(n.Children) == 0 && isHidden(t) {
-			continue
-		}
-		k, single := keyOf(t)
-		b.slab = append(b.slab, node{text: t, key: k, single: single})
-		nd := &b.slab[len(b.slab)-1]
-		out = append(out, nd)
-		if len(n.Children) > 0 {
-			if kids := b.levelRaw(n.Children); len(kids) > 0 {
-				nd.kids = dedupe(kids)
-			}
-		}
-	}
-	return out
-}
-
-// smallDup reports whether a short list repeats a single-valued key.
-func smallDup(nodes []*node) bool {
-	for i, a := range nodes {
-		for _, b := range nodes[i+1:] {
-			if a.single && b.single && a.key == b.key {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// dedupe keeps the last of siblings with the same single-valued key: a
-// later line replaces an earlier one, as on the device (which never
-// prints both).
-func dedupe(nodes []*node) []*node {
-	if len(nodes) < 2 {
-		return nodes
-	}
-	if len(nodes) <= 8 && !smallDup(nodes) {
-		return nodes
-	}
-	last := make(map[string]int, len(nodes))
-	for i, n := range nodes {
-		if n.single {
-			last[n.key] = i
-		}
-	}
-	if len(last) == len(nodes) {
-		return nodes
-	}
-	out := nodes[:0:0]
-	for i, n := range nodes {
-		if !n.single || last[n.key] == i {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// dedupeIndex is dedupe(nodes) and index of the result, in one map when
-// no single-valued key repeats (the usual case).
-func dedupeIndex(nodes []*node) ([]*node, map[string]*node) {
-	m := make(map[string]*node, len(nodes))
-	for _, n := range nodes {
-		// A line with one value and a line of a set never share a
-		// key (see keyOf), so a repeated key is a duplicate to drop
-		// when the line has one value.
-		if prev, ok := m[n.key]; ok && n.single && prev.single {
-			out := dedupe(nodes)
-			return out, index(out)
-		}
-		m[n.key] = n
-	}
-	return nodes, m
+	return clidiff.DedupeIndex(clidiff.Prune(clidiff.Canonical(nodes, line), isHidden), single)
 }
 
 // ifName spells an interface name out ("eth1/1" → "Ethernet1/1").
@@ -453,7 +355,7 @@ func policyName(text string) (typ, name string, ok bool) {
 	return typ, name, ok && !strings.Contains(name, " ")
 }
 
-func newScope(want, have []*node) *scope { return newScopeIndexed(want, index(want), have) }
+func newScope(want, have []*node) *scope { return newScopeIndexed(want, clidiff.Index(want), have) }
 
 // newScopeIndexed is newScope given wantBy, index(want).
 func newScopeIndexed(want []*node, wantBy map[string]*node, have []*node) *scope {
@@ -461,46 +363,46 @@ func newScopeIndexed(want []*node, wantBy map[string]*node, have []*node) *scope
 	names := map[string]bool{}
 	for _, n := range want {
 		switch {
-		case strings.HasPrefix(n.text, "policy-map "):
-			sc.policies[n.key] = true
-			if _, name, ok := policyName(n.text); ok {
+		case strings.HasPrefix(n.Text, "policy-map "):
+			sc.policies[n.Key] = true
+			if _, name, ok := policyName(n.Text); ok {
 				names[name] = true
 			}
-		case strings.HasPrefix(n.text, "class-map "):
-			sc.classMaps[n.key] = true
-		case strings.HasPrefix(n.text, "interface "):
-			sc.ifs[n.text] = true
+		case strings.HasPrefix(n.Text, "class-map "):
+			sc.classMaps[n.Key] = true
+		case strings.HasPrefix(n.Text, "interface "):
+			sc.ifs[n.Text] = true
 		}
 	}
 	for _, n := range have {
-		typ, name, ok := policyName(n.text)
+		typ, name, ok := policyName(n.Text)
 		if !ok {
 			continue
 		}
 		if base := ownedPolicyBases[typ]; base != "" && (name == base || strings.HasPrefix(name, base+"_")) {
-			sc.policies[n.key] = true
+			sc.policies[n.Key] = true
 		}
-		if !sc.policies[n.key] {
+		if !sc.policies[n.Key] {
 			continue
 		}
 		names[name] = true
 		if typ == "qos" {
 			// The class-maps an owned classification policy uses are
 			// lossless' too, so a stale class is removed.
-			for _, c := range n.kids {
-				if cm, ok := strings.CutPrefix(c.text, "class "); ok && cm != "class-default" {
+			for _, c := range n.Kids {
+				if cm, ok := strings.CutPrefix(c.Text, "class "); ok && cm != "class-default" {
 					sc.classMaps["class-map type qos "+cm] = true
 				}
 			}
 		}
 	}
 	for _, n := range have {
-		if !strings.HasPrefix(n.text, "interface ") || sc.ifs[n.text] {
+		if !strings.HasPrefix(n.Text, "interface ") || sc.ifs[n.Text] {
 			continue
 		}
-		for _, c := range n.kids {
-			if strings.HasPrefix(c.text, "service-policy ") && names[c.text[strings.LastIndexByte(c.text, ' ')+1:]] {
-				sc.ifs[n.text] = true
+		for _, c := range n.Kids {
+			if strings.HasPrefix(c.Text, "service-policy ") && names[c.Text[strings.LastIndexByte(c.Text, ' ')+1:]] {
+				sc.ifs[n.Text] = true
 			}
 		}
 	}
@@ -518,68 +420,126 @@ func ownedLine(text string) bool {
 func (sc *scope) filter(have []*node) []*node {
 	out := make([]*node, 0, len(have))
 	for _, n := range have {
-		w := sc.want[n.key]
+		w := sc.want[n.Key]
 		switch {
-		case strings.HasPrefix(n.text, "interface "), n.text == "system qos":
-			if n.text != "system qos" && !sc.ifs[n.text] {
+		case strings.HasPrefix(n.Text, "interface "), n.Text == "system qos":
+			if n.Text != "system qos" && !sc.ifs[n.Text] {
 				continue
 			}
 			// The parsed tree is ours: filter the lines in place.
-			kids := n.kids[:0]
-			for _, l := range n.kids {
-				if ownedLine(l.text) || w.child(l.key) != nil {
+			kids := n.Kids[:0]
+			for _, l := range n.Kids {
+				if ownedLine(l.Text) || w.Child(l.Key) != nil {
 					kids = append(kids, l)
 				}
 			}
-			n.kids = kids
+			n.Kids = kids
 			out = append(out, n)
 		case w != nil:
 			out = append(out, n)
-		case strings.HasPrefix(n.text, "policy-map "):
-			if sc.policies[n.key] {
+		case strings.HasPrefix(n.Text, "policy-map "):
+			if sc.policies[n.Key] {
 				out = append(out, n)
 			}
-		case strings.HasPrefix(n.text, "class-map "):
-			if sc.classMaps[n.key] {
+		case strings.HasPrefix(n.Text, "class-map "):
+			if sc.classMaps[n.Key] {
 				out = append(out, n)
 			}
-		case strings.HasPrefix(n.text, "priority-flow-control ") && len(n.kids) == 0:
+		case strings.HasPrefix(n.Text, "priority-flow-control ") && len(n.Kids) == 0:
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// op is one command of the remediation: the stanzas to be in, then line.
-type op struct {
-	phase, step int
-	path        []string
-	line        string
+// rules are NX-OS's answers to the diff engine (reference/nxos.md §3).
+type rules struct{}
+
+// Key is keyOf's identity.
+func (rules) Key(text string) string {
+	k, _ := keyOf(text)
+	return k
 }
 
-type differ struct {
-	ops      []op
-	disrupts map[string]bool
-	// touched are the top-level keys of the stanzas and lines that change.
-	touched map[string]bool
+// Phase is phaseOf.
+func (rules) Phase(text string) int { return phaseOf(text) }
+
+// Opens: a stanza is diffed line by line at any depth.
+func (rules) Opens(_ []string, text string) bool { return isStanza(text) }
+
+// Enters: typing a stanza's line enters it.
+func (rules) Enters(line string) bool { return isStanza(line) }
+
+// Creates: ports and system qos always exist.
+func (rules) Creates(want *node) bool {
+	return want.Text != "system qos" && !strings.HasPrefix(want.Text, "interface ")
 }
 
-func (d *differ) add(phase, step int, path []string, line string) {
-	d.ops = append(d.ops, op{phase: phase, step: step, path: path, line: line})
-	top := strings.TrimPrefix(line, "no ")
-	if len(path) > 0 {
-		top = path[0]
-	}
-	if d.touched == nil {
-		d.touched = map[string]bool{}
-	}
-	k, _ := keyOf(top)
-	d.touched[k] = true
-	if reason := disruptive(phase, path, line); reason != "" {
-		if d.disrupts == nil {
-			d.disrupts = map[string]bool{}
+// Disrupts is disruptive.
+func (rules) Disrupts(phase int, path []string, line string) string {
+	return disruptive(phase, path, line)
+}
+
+// Set sends the full new line, which replaces the old one in one step
+// (keyed); a bandwidth share that shrinks goes before those that grow.
+func (rules) Set(d *clidiff.Differ, phase int, path []string, have, want *node) {
+	switch {
+	case want.Key == "bandwidth":
+		step := stepGrow
+		if have != nil && percent(want.Text) < percent(have.Text) {
+			step = stepShrink
 		}
-		d.disrupts[reason] = true
+		d.Add(phase, step, path, want.Text)
+	case single(want):
+		d.Add(phase, stepSet, path, want.Text)
+	default:
+		d.Add(phase, stepAddMulti, path, want.Text)
+	}
+}
+
+// Remove negates the line with "no".
+func (rules) Remove(d *clidiff.Differ, phase int, path []string, have *node) {
+	switch {
+	case isStanza(have.Text):
+		// A class leaves its policy (before any class-map it uses
+		// is deleted, in a later phase).
+		d.Add(phase, stepRemoveStanza, path, "no "+have.Text)
+	case path[0] == "system qos":
+		// Detach only after the new attachments and before the
+		// policies are deleted.
+		d.Add(phaseSystemRemove, stepRemove, path, "no "+have.Text)
+	case have.Key == "bandwidth":
+		d.Add(phase, stepShrink, path, "no "+have.Text)
+	case single(have):
+		d.Add(phase, stepRemove, path, "no "+have.Text)
+	default:
+		d.Add(phase, stepRemoveMulti, path, "no "+have.Text)
+	}
+}
+
+// Drop resets the QoS lines of a port or system qos the rendering no
+// longer has, and deletes its policies and class-maps in the Cisco
+// teardown order.
+func (rules) Drop(d *clidiff.Differ, have *node) {
+	switch {
+	case strings.HasPrefix(have.Text, "interface "), have.Text == "system qos":
+		// A port that is no longer managed keeps its other config:
+		// its QoS and PFC lines go back to their defaults one by
+		// one, and the interface itself is never removed.
+		phase := phaseInterface
+		if have.Text == "system qos" {
+			phase = phaseSystemRemove
+		}
+		path := []string{have.Text}
+		for _, l := range have.Kids {
+			d.Add(phase, stepRemove, path, "no "+l.Text)
+		}
+	case strings.HasPrefix(have.Text, "policy-map "):
+		d.Add(phaseDeletePolicy, deleteOrder(have.Text), nil, "no "+have.Text)
+	case strings.HasPrefix(have.Text, "class-map "):
+		d.Add(phaseDeleteClassMap, 0, nil, "no "+have.Text)
+	default:
+		d.Add(phaseGlobalRemove, stepRemove, nil, "no "+have.Text)
 	}
 }
 
@@ -594,10 +554,6 @@ func disruptive(phase int, path []string, line string) string {
 		return "PFC mode change on a port renegotiates PFC on that link"
 	}
 	return ""
-}
-
-func (d *differ) disruptive() []string {
-	return slices.Sorted(maps.Keys(d.disrupts))
 }
 
 // phaseOf is the create/modify phase of a top-level stanza.
@@ -631,110 +587,6 @@ func deleteOrder(text string) int {
 	return 2
 }
 
-func index(nodes []*node) map[string]*node {
-	m := make(map[string]*node, len(nodes))
-	for _, n := range nodes {
-		m[n.key] = n
-	}
-	return m
-}
-
-// diff adds the ops that take have to want; wantBy is index(want), and
-// haveBy has the node of have of every key of want.
-func (d *differ) diff(want, have []*node, wantBy, haveBy map[string]*node) {
-	// The one-stanza paths of the top level, cut from one slice.
-	tops := make([]string, len(want))
-	for i, w := range want {
-		h := haveBy[w.key]
-		phase := phaseOf(w.text)
-		if !isStanza(w.text) {
-			if h == nil || h.text != w.text {
-				d.add(phase, stepSet, nil, w.text)
-			}
-			continue
-		}
-		if h == nil && w.text != "system qos" && !strings.HasPrefix(w.text, "interface ") {
-			d.add(phase, stepSet, nil, w.text)
-		}
-		tops[i] = w.text
-		d.stanza(phase, tops[i:i+1:i+1], h, w)
-	}
-	for _, h := range have {
-		if wantBy[h.key] != nil {
-			continue
-		}
-		switch {
-		case strings.HasPrefix(h.text, "interface "), h.text == "system qos":
-			// A port that is no longer managed keeps its other config:
-			// its QoS and PFC lines go back to their defaults one by
-			// one, and the interface itself is never removed.
-			phase := phaseInterface
-			if h.text == "system qos" {
-				phase = phaseSystemRemove
-			}
-			for _, l := range h.kids {
-				d.add(phase, stepRemove, []string{h.text}, "no "+l.text)
-			}
-		case strings.HasPrefix(h.text, "policy-map "):
-			d.add(phaseDeletePolicy, deleteOrder(h.text), nil, "no "+h.text)
-		case strings.HasPrefix(h.text, "class-map "):
-			d.add(phaseDeleteClassMap, 0, nil, "no "+h.text)
-		default:
-			d.add(phaseGlobalRemove, stepRemove, nil, "no "+h.text)
-		}
-	}
-}
-
-// stanza diffs the children of one stanza; have is nil when it is new.
-func (d *differ) stanza(phase int, path []string, have, want *node) {
-	var haveKids []*node
-	if have != nil {
-		haveKids = have.kids
-	}
-	for _, h := range haveKids {
-		if want.child(h.key) != nil {
-			continue
-		}
-		switch {
-		case isStanza(h.text):
-			// A class leaves its policy (before any class-map it uses
-			// is deleted, in a later phase).
-			d.add(phase, stepRemoveStanza, path, "no "+h.text)
-		case path[0] == "system qos":
-			// Detach only after the new attachments and before the
-			// policies are deleted.
-			d.add(phaseSystemRemove, stepRemove, path, "no "+h.text)
-		case h.key == "bandwidth":
-			d.add(phase, stepShrink, path, "no "+h.text)
-		case h.single:
-			d.add(phase, stepRemove, path, "no "+h.text)
-		default:
-			d.add(phase, stepRemoveMulti, path, "no "+h.text)
-		}
-	}
-	for _, w := range want.kids {
-		h := have.child(w.key)
-		switch {
-		case isStanza(w.text):
-			if h == nil {
-				d.add(phase, stepSet, path, w.text)
-			}
-			d.stanza(phase, append(slices.Clip(path), w.text), h, w)
-		case h != nil && h.text == w.text:
-		case w.key == "bandwidth":
-			step := stepGrow
-			if h != nil && percent(w.text) < percent(h.text) {
-				step = stepShrink
-			}
-			d.add(phase, step, path, w.text)
-		case w.single:
-			d.add(phase, stepSet, path, w.text)
-		default:
-			d.add(phase, stepAddMulti, path, w.text)
-		}
-	}
-}
-
 // percent is the share of a bandwidth line, 0 when it has none.
 func percent(line string) int {
 	if !strings.Contains(line, "percent") {
@@ -747,88 +599,5 @@ func percent(line string) int {
 	return n
 }
 
-// commands orders the ops and writes them as the lines typed in config
-// mode, entering each op's stanzas and leaving with exit, so that no line
-// lands in a sub-mode where it also parses (a global PFC line inside an
-// interface).
-func (d *differ) commands() []string {
-	slices.SortStableFunc(d.ops, func(a, b op) int {
-		if a.phase != b.phase {
-			return a.phase - b.phase
-		}
-		return a.step - b.step
-	})
-	var out, ctx []string
-	for _, o := range d.ops {
-		common := 0
-		for common < len(ctx) && common < len(o.path) && ctx[common] == o.path[common] {
-			common++
-		}
-		for range len(ctx) - common {
-			out = append(out, "exit")
-		}
-		ctx = ctx[:common]
-		for _, p := range o.path[common:] {
-			out = append(out, p)
-			ctx = append(ctx, p)
-		}
-		out = append(out, o.line)
-		if isStanza(o.line) {
-			ctx = append(ctx, o.line)
-		}
-	}
-	return out
-}
-
-// ordered returns have with top-level stanzas and their lines in the order
-// of want, lines want lacks after them, for a readable diff.
-func ordered(have, want []*node) []*node {
-	pos := make(map[string]int, len(want))
-	for i, w := range want {
-		pos[w.key] = i
-	}
-	rank := func(n *node) int {
-		if p, ok := pos[n.key]; ok {
-			return p
-		}
-		return len(pos)
-	}
-	out := slices.Clone(have)
-	slices.SortStableFunc(out, func(a, b *node) int { return rank(a) - rank(b) })
-	for i, n := range out {
-		if p, ok := pos[n.key]; ok && len(n.kids) > 1 {
-			out[i] = &node{text: n.text, key: n.key, single: n.single, kids: ordered(n.kids, want[p].kids)}
-		}
-	}
-	return out
-}
-
-// only keeps the top-level nodes that change.
-func (d *differ) only(nodes []*node) []*node {
-	var out []*node
-	for _, n := range nodes {
-		if d.touched[n.key] {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // print writes nodes as NX-OS indents them.
-func print(nodes []*node) string {
-	var b strings.Builder
-	b.Grow(64 * len(nodes))
-	var walk func(ns []*node, depth int)
-	walk = func(ns []*node, depth int) {
-		for _, n := range ns {
-			for range depth * indentWidth {
-				b.WriteByte(' ')
-			}
-			b.WriteString(n.text)
-			b.WriteByte('\n')
-			walk(n.kids, depth+1)
-		}
-	}
-	walk(nodes, 0)
-	return b.String()
-}
+func print(nodes []*node) string { return clidiff.Print(nodes, "  ", "") }

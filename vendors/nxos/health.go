@@ -29,28 +29,20 @@ func (d *Driver) Counters(ctx context.Context, ports []string) (map[string]vendo
 	// Only the managed ports: on a 64-port switch the whole table is
 	// 100 KB of text per read.
 	list := strings.Join(ports, ",")
-	out, err := d.s.Command(ctx, fmt.Sprintf(showPFCFmt, list))
+	out, err := d.Session.Command(ctx, fmt.Sprintf(showPFCFmt, list))
 	if err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
 	all, err := ParsePFCDetail(out)
 	if err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
-	wd, err := d.s.Command(ctx, fmt.Sprintf(showPFCQueueFmt, list))
+	wd, err := d.Session.Command(ctx, fmt.Sprintf(showPFCQueueFmt, list))
 	if err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
 	ParsePFCQueue(wd, all)
-	res := make(map[string]vendors.PortCounters, len(ports))
-	for _, p := range ports {
-		c, ok := all[p]
-		if !ok {
-			return nil, fmt.Errorf("read counters %s: show interface priority-flow-control detail does not report port %s", d.t.Device, p)
-		}
-		res[p] = c
-	}
-	return res, nil
+	return vendors.Reported(d.Target.Device, "show interface priority-flow-control detail", all, ports)
 }
 
 // ParsePFCDetail reads `show interface priority-flow-control detail`:
@@ -128,13 +120,13 @@ func ParsePFCQueue(out string, cs map[string]vendors.PortCounters) {
 // reference/nxos.md §5: checkpoint names ≤ 32 characters, at most 10
 // kept, so a passed batch's mark is dropped by Forget).
 func (d *Driver) Mark(ctx context.Context) (string, error) {
-	cp := "lossless-pre-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	out, err := d.s.Exec(ctx, "checkpoint "+cp)
+	cp := vendors.Stamp("lossless-pre-", time.Now())
+	out, err := d.Session.Exec(ctx, "checkpoint "+cp)
 	if err != nil {
-		return "", fmt.Errorf("mark %s: %w", d.t.Device, err)
+		return "", fmt.Errorf("mark %s: %w", d.Target.Device, err)
 	}
 	if strings.Contains(out, "ERROR") {
-		return "", fmt.Errorf("mark %s: %w", d.t.Device, &vendors.DeviceError{Device: d.t.Device, Line: "checkpoint " + cp, Reply: strings.TrimSpace(out)})
+		return "", fmt.Errorf("mark %s: %w", d.Target.Device, &vendors.DeviceError{Device: d.Target.Device, Line: "checkpoint " + cp, Reply: strings.TrimSpace(out)})
 	}
 	return cp, nil
 }
@@ -144,18 +136,18 @@ func (d *Driver) Mark(ctx context.Context) (string, error) {
 // and drops the checkpoint.
 func (d *Driver) Revert(ctx context.Context, mark string) error {
 	if err := d.rollback(ctx, mark); err != nil {
-		return fmt.Errorf("revert %s to %s: %w", d.t.Device, mark, err)
+		return fmt.Errorf("revert %s to %s: %w", d.Target.Device, mark, err)
 	}
-	if _, err := d.s.Exec(ctx, saveConfig); err != nil {
-		return fmt.Errorf("revert %s: save: %w", d.t.Device, err)
+	if _, err := d.Session.Exec(ctx, saveConfig); err != nil {
+		return fmt.Errorf("revert %s: save: %w", d.Target.Device, err)
 	}
 	return nil
 }
 
 // Forget deletes the checkpoint mark.
 func (d *Driver) Forget(ctx context.Context, mark string) error {
-	if _, err := d.s.Exec(ctx, "no checkpoint "+mark); err != nil {
-		return fmt.Errorf("forget %s checkpoint %s: %w", d.t.Device, mark, err)
+	if _, err := d.Session.Exec(ctx, "no checkpoint "+mark); err != nil {
+		return fmt.Errorf("forget %s checkpoint %s: %w", d.Target.Device, mark, err)
 	}
 	return nil
 }

@@ -102,7 +102,7 @@ func TestCountersLab(t *testing.T) {
 }
 
 func configure(ctx context.Context, drv vendors.Driver, lines ...string) error {
-	return drv.(*Driver).s.Configure(ctx, lines)
+	return drv.(*Driver).Session.Configure(ctx, lines)
 }
 
 // TestMarkRevert: Revert puts back the exact config saved by Mark.

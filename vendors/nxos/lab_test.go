@@ -15,6 +15,7 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
+	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
@@ -51,18 +52,18 @@ func outside(t *testing.T, running string, desired *config.Document) string {
 	var keep []*node
 	for _, n := range have {
 		switch {
-		case strings.HasPrefix(n.text, "interface "), n.text == "system qos":
-			c := &node{text: n.text, key: n.key}
-			for _, l := range n.kids {
-				if !(ownedLine(l.text) && (n.text == "system qos" || sc.ifs[n.text])) {
-					c.kids = append(c.kids, l)
+		case strings.HasPrefix(n.Text, "interface "), n.Text == "system qos":
+			c := &node{Text: n.Text, Key: n.Key}
+			for _, l := range n.Kids {
+				if !(ownedLine(l.Text) && (n.Text == "system qos" || sc.ifs[n.Text])) {
+					c.Kids = append(c.Kids, l)
 				}
 			}
-			if len(c.kids) > 0 {
+			if len(c.Kids) > 0 {
 				keep = append(keep, c)
 			}
-		case sc.policies[n.key], sc.classMaps[n.key]:
-		case strings.HasPrefix(n.text, "priority-flow-control ") && len(n.kids) == 0:
+		case sc.policies[n.Key], sc.classMaps[n.Key]:
+		case strings.HasPrefix(n.Text, "priority-flow-control ") && len(n.Kids) == 0:
 		default:
 			keep = append(keep, n)
 		}
@@ -99,7 +100,7 @@ func TestApplyConverges(t *testing.T) {
 	have := canonTree(nodes)
 	wantTree := canonTree(want.Tree)
 	scoped := newScope(wantTree, have).filter(have)
-	if got := print(ordered(scoped, wantTree)); got != print(wantTree) {
+	if got := print(clidiff.Ordered(scoped, wantTree)); got != print(wantTree) {
 		t.Errorf("scoped running config differs from the rendering:\n%s", textdiff.Unified("running", "rendering", got, print(wantTree)))
 	}
 	if strings.Contains(after, "lossless-") {
@@ -243,7 +244,7 @@ func TestErrorsAreRejections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer drv.Close()
-	s := drv.(*Driver).s
+	s := drv.(*Driver).Session
 	for _, tc := range []struct{ lines []string }{
 		{[]string{"policy-map type qos QOS_CLASSIFICATION", "class class-default", "set qos-group 9"}},
 		{[]string{"no policy-map type queuing QOS_EGRESS_PORT"}},

@@ -11,15 +11,11 @@ package nxos
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
-	"log/slog"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/lossless-net/lossless/internal/config"
 	render "github.com/lossless-net/lossless/renderers/nxos"
 	"github.com/lossless-net/lossless/vendors"
 )
@@ -57,46 +53,30 @@ const (
 const rollbackTimeout = 2 * time.Minute
 
 // Driver is a connected NX-OS device.
-type Driver struct {
-	t   vendors.Target
-	s   *vendors.Session
-	log *slog.Logger
-}
+type Driver struct{ vendors.CLI }
 
 // Dial connects to an NX-OS device.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
 	if t.Transport != "" && t.Transport != "ssh" {
 		return nil, fmt.Errorf("connect %s: the NX-OS driver speaks ssh, not %q (reference/nxos.md §6: gNMI needs the native model)", t.Device, t.Transport)
 	}
-	s, err := dialSSH(ctx, t)
+	c, err := vendors.DialCLI(ctx, t, Vendor, dialSSH, Diff)
 	if err != nil {
 		return nil, err
 	}
-	return &Driver{t: t, s: s, log: t.Log().With("device", t.Device, "vendor", Vendor)}, nil
+	return &Driver{c}, nil
 }
 
 // Running returns the body of `show running-config ipqos`, without the
 // header lines that change on every read.
 func (d *Driver) Running(ctx context.Context) ([]byte, error) {
-	out, err := d.s.Command(ctx, showIPQoS)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
-	}
-	return Body([]byte(out)), nil
+	return d.Session.Read(ctx, showIPQoS, func(b []byte) ([]byte, error) { return Body(b), nil })
 }
-
-// Diff returns the change from running (a Running result) to desired.
-func (d *Driver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
-	return Diff(d.t.Device, running, desired)
-}
-
-// Close ends the session.
-func (d *Driver) Close() error { return d.s.Close() }
 
 // checkpointName is unique per apply, ≤ 32 characters of [A-Za-z0-9_-]
 // and does not start with "system" (reference/nxos.md §5).
 func checkpointName(now time.Time) string {
-	return "lossless-" + strconv.FormatInt(now.UnixNano(), 36)
+	return vendors.Stamp("lossless-", now)
 }
 
 // Apply saves the running config, then sends c between a checkpoint and
@@ -104,62 +84,53 @@ func checkpointName(now time.Time) string {
 // the device is rolled back to it, over a new session when the old one
 // dropped, and the result says whether that worked.
 func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOptions) vendors.Result {
-	start := time.Now()
-	res := vendors.Result{Device: d.t.Device}
-	done := func(err error) vendors.Result {
-		res.Err, res.Duration = err, time.Since(start)
-		return res
-	}
+	a := vendors.Begin(d.Target.Device)
 	if c.Empty() {
-		return done(nil)
+		return a.Done(nil)
 	}
 	// Save first: a switch that cannot save would lose the change on
 	// reload, and a save that fails here fails before anything changed.
 	// After a reload the switch is then at the pre-apply config.
-	if _, err := d.s.Exec(ctx, saveConfig); err != nil {
-		return done(fmt.Errorf("apply %s: save before the change: %w; nothing was changed", d.t.Device, err))
+	if _, err := d.Session.Exec(ctx, saveConfig); err != nil {
+		return a.Done(fmt.Errorf("apply %s: save before the change: %w; nothing was changed", d.Target.Device, err))
 	}
-	cp := checkpointName(start)
-	if out, err := d.s.Exec(ctx, "checkpoint "+cp); err != nil {
-		return done(fmt.Errorf("apply %s: checkpoint: %w", d.t.Device, err))
+	cp := checkpointName(a.Start)
+	if out, err := d.Session.Exec(ctx, "checkpoint "+cp); err != nil {
+		return a.Done(fmt.Errorf("apply %s: checkpoint: %w", d.Target.Device, err))
 	} else if strings.Contains(out, "ERROR") {
-		return done(fmt.Errorf("apply %s: checkpoint: %w", d.t.Device, &vendors.DeviceError{Device: d.t.Device, Line: "checkpoint " + cp, Reply: strings.TrimSpace(out)}))
+		return a.Done(fmt.Errorf("apply %s: checkpoint: %w", d.Target.Device, &vendors.DeviceError{Device: d.Target.Device, Line: "checkpoint " + cp, Reply: strings.TrimSpace(out)}))
 	}
-	d.log.Info("checkpoint saved", "op", "checkpoint", "checkpoint", cp)
+	d.Log.Info("checkpoint saved", "op", "checkpoint", "checkpoint", cp)
 	err := d.push(ctx, c)
 	if err == nil {
-		res.Applied = true
+		a.Applied = true
 		d.drop(ctx, cp)
-		d.log.Info("applied", "op", "apply", "commands", len(c.Commands), "duration", time.Since(start))
-		return done(nil)
+		d.Log.Info("applied", "op", "apply", "commands", len(c.Commands), "duration", time.Since(a.Start))
+		return a.Done(nil)
 	}
 	rbErr := d.rollback(ctx, cp)
 	if rbErr != nil {
-		d.log.Error("rollback failed", "op", "rollback", "checkpoint", cp, "err", rbErr)
-		return done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may be half-applied (checkpoint %s): %w", d.t.Device, err, cp, rbErr))
+		d.Log.Error("rollback failed", "op", "rollback", "checkpoint", cp, "err", rbErr)
+		return a.Done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may be half-applied (checkpoint %s): %w", d.Target.Device, err, cp, rbErr))
 	}
-	res.RolledBack = true
-	d.log.Warn("rolled back", "op", "rollback", "checkpoint", cp, "err", err)
-	return done(fmt.Errorf("apply %s: %w; rolled back to checkpoint %s", d.t.Device, err, cp))
+	a.RolledBack = true
+	d.Log.Warn("rolled back", "op", "rollback", "checkpoint", cp, "err", err)
+	return a.Done(fmt.Errorf("apply %s: %w; rolled back to checkpoint %s", d.Target.Device, err, cp))
 }
 
 // push sends the commands, saves the config and verifies the result.
 func (d *Driver) push(ctx context.Context, c *vendors.Change) error {
-	if err := d.s.Configure(ctx, c.Commands); err != nil {
+	if err := d.Session.Configure(ctx, c.Commands); err != nil {
 		return err
 	}
-	running, err := d.Running(ctx)
+	left, err := vendors.Left(ctx, d.Running, Diff, d.Target.Device, c.Desired)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	left, err := Diff(d.t.Device, running, c.Desired)
-	if err != nil {
-		return fmt.Errorf("verify: %w", err)
-	}
-	if !left.Empty() {
+	if left != nil {
 		return fmt.Errorf("verify: the running config still differs from the desired one after the commands:\n%s", left.Diff)
 	}
-	if _, err := d.s.Exec(ctx, saveConfig); err != nil {
+	if _, err := d.Session.Exec(ctx, saveConfig); err != nil {
 		return fmt.Errorf("save: %w", err)
 	}
 	return nil
@@ -170,24 +141,20 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change) error {
 func (d *Driver) rollback(ctx context.Context, cp string) error {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
 	defer cancel()
-	s := d.s
-	out, err := s.Exec(rctx, fmt.Sprintf(rollbackFmt, cp))
-	if err != nil && !isDeviceError(err) {
+	out, err := d.Session.Exec(rctx, fmt.Sprintf(rollbackFmt, cp))
+	if err != nil && !vendors.IsDeviceError(err) {
 		// The session dropped or was cut by ctx: NX-OS keeps the lines
 		// already entered, so reconnect and roll back.
-		_ = s.Close()
-		ns, derr := dialSSH(rctx, d.t)
-		if derr != nil {
+		if derr := d.Redial(rctx); derr != nil {
 			return fmt.Errorf("reconnect: %w", derr)
 		}
-		d.s = ns
-		out, err = ns.Exec(rctx, fmt.Sprintf(rollbackFmt, cp))
+		out, err = d.Session.Exec(rctx, fmt.Sprintf(rollbackFmt, cp))
 	}
 	if err != nil {
 		return err
 	}
 	if !strings.Contains(out, rollbackOK) {
-		return &vendors.DeviceError{Device: d.t.Device, Line: fmt.Sprintf(rollbackFmt, cp), Reply: strings.TrimSpace(out)}
+		return &vendors.DeviceError{Device: d.Target.Device, Line: fmt.Sprintf(rollbackFmt, cp), Reply: strings.TrimSpace(out)}
 	}
 	d.drop(rctx, cp)
 	return nil
@@ -196,12 +163,7 @@ func (d *Driver) rollback(ctx context.Context, cp string) error {
 // drop deletes the checkpoint; NX-OS keeps at most 10 (reference/nxos.md
 // §5), so a leftover one is logged, not fatal.
 func (d *Driver) drop(ctx context.Context, cp string) {
-	if _, err := d.s.Exec(ctx, "no checkpoint "+cp); err != nil {
-		d.log.Warn("checkpoint not deleted", "op", "checkpoint", "checkpoint", cp, "err", err)
+	if _, err := d.Session.Exec(ctx, "no checkpoint "+cp); err != nil {
+		d.Log.Warn("checkpoint not deleted", "op", "checkpoint", "checkpoint", cp, "err", err)
 	}
-}
-
-func isDeviceError(err error) bool {
-	var de *vendors.DeviceError
-	return errors.As(err, &de)
 }

@@ -471,16 +471,7 @@ func (s *scope) ops() ([]*op, []string) {
 	scoped := s.scoped()
 	for _, tn := range owned() {
 		haveT, wantT, fullT := scoped[tn], s.desired[tn], s.running[tn]
-		// Any order: the ops are sorted below.
-		keys := make([]string, 0, len(fullT)+len(wantT))
-		for k := range fullT {
-			keys = append(keys, k)
-		}
-		for k := range wantT {
-			if _, ok := fullT[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
+		keys := keysOf(fullT, wantT) // any order: the ops are sorted below
 		var removedKeys int
 		var tableOps []*op
 		for _, k := range keys {
@@ -638,6 +629,13 @@ func quote(b *strings.Builder, s string) {
 
 // union returns the keys of a and b in natural order.
 func union[V any](a, b map[string]V) []string {
+	u := keysOf(a, b)
+	slices.SortFunc(u, sonicyang.NaturalCompare)
+	return u
+}
+
+// keysOf returns the keys of a and b, each once, in no order.
+func keysOf[V any](a, b map[string]V) []string {
 	u := make([]string, 0, len(a)+len(b))
 	for k := range a {
 		u = append(u, k)
@@ -647,7 +645,6 @@ func union[V any](a, b map[string]V) []string {
 			u = append(u, k)
 		}
 	}
-	slices.SortFunc(u, sonicyang.NaturalCompare)
 	return u
 }
 

@@ -6,17 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
-	"github.com/openconfig/gnmi/proto/gnmi_ext"
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/lossless-net/lossless/internal/config"
 	render "github.com/lossless-net/lossless/renderers/sonic"
@@ -45,19 +40,15 @@ const GNMIPort = 8080
 const sonicDB = "sonic-db"
 
 // GNMIDriver is a SONiC device connected over gNMI.
-type GNMIDriver struct {
-	t   vendors.Target
-	c   *gnmiclient.Client
-	log *slog.Logger
-}
+type GNMIDriver struct{ gnmiclient.Conn }
 
 // DialGNMI connects to a SONiC device's gNMI server.
 func DialGNMI(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
-	c, err := gnmiclient.Dial(ctx, t, GNMIPort)
+	c, err := gnmiclient.DialConn(ctx, t, GNMIPort, Vendor)
 	if err != nil {
 		return nil, err
 	}
-	return &GNMIDriver{t: t, c: c, log: t.Log().With("device", t.Device, "vendor", Vendor, "transport", "gnmi")}, nil
+	return &GNMIDriver{c}, nil
 }
 
 // dbPath is /CONFIG_DB/localhost/toks… in origin sonic-db.
@@ -87,15 +78,15 @@ func gnmiTables() []string {
 func (d *GNMIDriver) Running(ctx context.Context) ([]byte, error) {
 	tables, err := d.tables(ctx, gnmiTables())
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read %s: %w", d.Target.Device, err)
 	}
 	b, err := json.Marshal(tables)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read %s: %w", d.Target.Device, err)
 	}
 	db, err := ParseRunning(b)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read %s: %w", d.Target.Device, err)
 	}
 	return render.Text(db), nil
 }
@@ -109,7 +100,7 @@ func (d *GNMIDriver) tables(ctx context.Context, names []string) (map[string]jso
 		paths[i] = dbPath(n)
 	}
 	out := map[string]json.RawMessage{}
-	resp, err := d.c.Get(ctx, &gpb.GetRequest{Path: paths, Encoding: gpb.Encoding_JSON_IETF})
+	resp, err := d.Client.Get(ctx, &gpb.GetRequest{Path: paths, Encoding: gpb.Encoding_JSON_IETF})
 	if err == nil {
 		vals, err := values(resp)
 		if err != nil {
@@ -132,7 +123,7 @@ func (d *GNMIDriver) tables(ctx context.Context, names []string) (map[string]jso
 	g.SetLimit(tableReads)
 	for i, n := range names {
 		g.Go(func() error {
-			resp, err := d.c.Get(gctx, &gpb.GetRequest{Path: []*gpb.Path{dbPath(n)}, Encoding: gpb.Encoding_JSON_IETF})
+			resp, err := d.Client.Get(gctx, &gpb.GetRequest{Path: []*gpb.Path{dbPath(n)}, Encoding: gpb.Encoding_JSON_IETF})
 			if notFound(err) {
 				return nil
 			}
@@ -191,7 +182,7 @@ func values(resp *gpb.GetResponse) ([]json.RawMessage, error) {
 // Diff returns the SSH driver's change, with Commands listing the gNMI
 // operations apply sends (one line each: operation, path, value).
 func (d *GNMIDriver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
-	ch, err := Diff(d.t.Device, running, desired)
+	ch, err := Diff(d.Target.Device, running, desired)
 	if err != nil {
 		return nil, err
 	}
@@ -200,14 +191,11 @@ func (d *GNMIDriver) Diff(running []byte, desired *config.Document) (*vendors.Ch
 	}
 	req, err := SetRequest(ch.Patch)
 	if err != nil {
-		return nil, fmt.Errorf("diff %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("diff %s: %w", d.Target.Device, err)
 	}
 	ch.Commands = SetLines(req)
 	return ch, nil
 }
-
-// Close closes the connection.
-func (d *GNMIDriver) Close() error { return d.c.Close() }
 
 // patchOp is one operation of the driver's JSON Patch.
 type patchOp struct {
@@ -304,28 +292,6 @@ func SetLines(req *gpb.SetRequest) []string {
 	return out
 }
 
-// commitID names one confirmed commit.
-func commitID(now time.Time) string { return "lossless-" + strconv.FormatInt(now.UnixNano(), 36) }
-
-// commitExt is a Commit Confirmed extension; d > 0 starts a commit rolled
-// back after d, confirm or cancel act on the pending one.
-func commitExt(id string, d time.Duration, confirm, cancel bool) []*gnmi_ext.Extension {
-	c := &gnmi_ext.Commit{Id: id}
-	switch {
-	case confirm:
-		c.Action = &gnmi_ext.Commit_Confirm{Confirm: &gnmi_ext.CommitConfirm{}}
-	case cancel:
-		c.Action = &gnmi_ext.Commit_Cancel{Cancel: &gnmi_ext.CommitCancel{}}
-	default:
-		c.Action = &gnmi_ext.Commit_Commit{Commit: &gnmi_ext.CommitRequest{RollbackDuration: durationpb.New(d)}}
-	}
-	return []*gnmi_ext.Extension{{Ext: &gnmi_ext.Extension_Commit{Commit: c}}}
-}
-
-// rollbackTimeoutGNMI bounds the restore after a failure; it runs even
-// after ctx is cancelled.
-const rollbackTimeoutGNMI = 2 * time.Minute
-
 // Apply sends c's patch as one Set and verifies the device against the
 // rendering with Get. With Commit Confirmed the Set is a commit that the
 // target rolls back after opts.ConfirmTimeout unless confirmed, which
@@ -334,61 +300,28 @@ const rollbackTimeoutGNMI = 2 * time.Minute
 // touched entries in one Set. Either way the device is then checked to be
 // back at the running config read before the apply.
 func (d *GNMIDriver) Apply(ctx context.Context, c *vendors.Change, opts vendors.ApplyOptions) vendors.Result {
-	start := time.Now()
-	res := vendors.Result{Device: d.t.Device}
-	done := func(err error) vendors.Result {
-		res.Err, res.Duration = err, time.Since(start)
-		return res
-	}
-	if c.Empty() {
-		return done(nil)
-	}
-	req, err := SetRequest(c.Patch)
-	if err != nil {
-		return done(fmt.Errorf("apply %s: %w; nothing was changed", d.t.Device, err))
-	}
-	caps, err := d.c.Capabilities(ctx)
-	if err != nil {
-		return done(fmt.Errorf("apply %s: %w; nothing was changed", d.t.Device, err))
-	}
-	confirmed := gnmiclient.CommitConfirmed(caps)
-	snap, err := d.snapshot(ctx, touchedTables(req))
-	if err != nil {
-		return done(fmt.Errorf("apply %s: read before the change: %w; nothing was changed", d.t.Device, err))
-	}
-	id := commitID(start)
-	if confirmed {
-		timeout := opts.ConfirmTimeout
-		if timeout <= 0 {
-			timeout = vendors.DefaultConfirmTimeout
-		}
-		req.Extension = commitExt(id, timeout, false, false)
-	}
-	if _, err := d.c.Set(ctx, req); err != nil {
-		var ge *gnmiclient.Error
-		if errors.As(err, &ge) && ge.Refused() {
-			return done(fmt.Errorf("apply %s: %w; nothing was changed", d.t.Device, &vendors.DeviceError{Device: d.t.Device, Line: "gnmi Set", Reply: ge.Message}))
-		}
-		// The Set failed in the target or its answer was lost: it may
-		// or may not have been applied. Find out, and undo it if so.
-		if verr := d.verify(ctx, c); verr != nil {
-			return d.recover(ctx, res, start, fmt.Errorf("set: %w", err), id, confirmed, snap)
-		}
-	}
-	d.log.Info("set", "op", "apply", "operations", len(c.Commands), "commit_confirmed", confirmed)
-	if err := d.verify(ctx, c); err != nil {
-		return d.recover(ctx, res, start, err, id, confirmed, snap)
-	}
-	if confirmed {
-		if _, err := d.c.Set(ctx, &gpb.SetRequest{Extension: commitExt(id, 0, true, false)}); err != nil {
-			// A confirm that came too late finds no commit: the target
-			// rolled the change back; recover checks and says so.
-			return d.recover(ctx, res, start, fmt.Errorf("confirm: %w", err), id, false, snap)
-		}
-	}
-	res.Applied = true
-	d.log.Info("applied", "op", "apply", "duration", time.Since(start))
-	return done(nil)
+	var req *gpb.SetRequest
+	var snap *snapshot
+	return d.Client.Apply(ctx, c, opts, d.Log, gnmiclient.Commit{
+		Request: func() (*gpb.SetRequest, error) {
+			var err error
+			req, err = SetRequest(c.Patch)
+			return req, err
+		},
+		Line: "gnmi Set", Refused: "nothing was changed",
+		Before: func(ctx context.Context) ([]byte, error) {
+			var err error
+			if snap, err = d.snapshot(ctx, touchedTables(req)); err != nil {
+				return nil, fmt.Errorf("read before the change: %w", err)
+			}
+			return snap.running, nil
+		},
+		Running: d.Running,
+		Verify:  func(ctx context.Context) error { return d.verify(ctx, c) },
+		Undo:    func(ctx context.Context, _ []byte) error { return d.restore(ctx, snap) },
+		Undone:  "previous values restored", AfterUndo: "restoring the previous values",
+		Counted: "operations",
+	})
 }
 
 // snapshot is what Apply read before its Set: the whole scoped running
@@ -414,56 +347,14 @@ func (d *GNMIDriver) snapshot(ctx context.Context, tables []string) (*snapshot, 
 
 // verify reads the device back and checks that nothing is left to change.
 func (d *GNMIDriver) verify(ctx context.Context, c *vendors.Change) error {
-	running, err := d.Running(ctx)
+	left, err := vendors.Left(ctx, d.Running, Diff, d.Target.Device, c.Desired)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	left, err := Diff(d.t.Device, running, c.Desired)
-	if err != nil {
-		return fmt.Errorf("verify: %w", err)
-	}
-	if !left.Empty() {
+	if left != nil {
 		return fmt.Errorf("verify: the running config still differs from the desired one after the Set:\n%s", left.Patch)
 	}
 	return nil
-}
-
-// recover brings the device back after a failed apply (cause) and
-// returns the result: the pending commit is cancelled (when confirmed)
-// and, if the device is still not at the running config read before, the
-// touched tables are restored in one Set; then the device is checked.
-func (d *GNMIDriver) recover(ctx context.Context, res vendors.Result, start time.Time, cause error, id string, confirmed bool, snap *snapshot) vendors.Result {
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeoutGNMI)
-	defer cancel()
-	how := "nothing was changed"
-	if confirmed {
-		// A commit the target already rolled back (its timer ran out)
-		// cannot be cancelled; the check below decides.
-		if _, err := d.c.Set(rctx, &gpb.SetRequest{Extension: commitExt(id, 0, false, true)}); err == nil {
-			how = "confirmed commit cancelled"
-		}
-	}
-	now, err := d.Running(rctx)
-	var rbErr error
-	if err == nil && !bytes.Equal(now, snap.running) {
-		how = "previous values restored"
-		rbErr = d.restore(rctx, snap)
-		now, err = d.Running(rctx)
-	}
-	res.Duration = time.Since(start)
-	switch {
-	case err != nil:
-		res.Err = fmt.Errorf("apply %s: %w; ROLLBACK UNCHECKED, reading the device failed: %w", d.t.Device, cause, err)
-	case bytes.Equal(now, snap.running):
-		res.RolledBack = true
-		d.log.Warn("rolled back", "op", "rollback", "how", how, "err", cause)
-		res.Err = fmt.Errorf("apply %s: %w; %s, the device is at its pre-apply config", d.t.Device, cause, how)
-	case rbErr != nil:
-		res.Err = fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device is not at its pre-apply config: %w", d.t.Device, cause, rbErr)
-	default:
-		res.Err = fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device is not at its pre-apply config after restoring the previous values", d.t.Device, cause)
-	}
-	return res
 }
 
 // touchedTables lists the tables a SetRequest writes, sorted.
@@ -511,7 +402,7 @@ func (d *GNMIDriver) restore(ctx context.Context, snap *snapshot) error {
 	if len(req.Delete)+len(req.Replace)+len(req.Update) == 0 {
 		return nil
 	}
-	if _, err := d.c.Set(ctx, req); err != nil {
+	if _, err := d.Client.Set(ctx, req); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
 	return nil

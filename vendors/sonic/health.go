@@ -26,28 +26,20 @@ const (
 func (d *Driver) Counters(ctx context.Context, ports []string) (map[string]vendors.PortCounters, error) {
 	out, err := d.cmd(ctx, showPFCCounters)
 	if err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
 	all, err := ParsePFCCounters(out)
 	if err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
 	wd, err := d.cmd(ctx, showPFCWDStats)
 	if err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
 	if err := ParsePFCWDStats(wd, all); err != nil {
-		return nil, fmt.Errorf("read counters %s: %w", d.t.Device, err)
+		return nil, fmt.Errorf("read counters %s: %w", d.Target.Device, err)
 	}
-	res := make(map[string]vendors.PortCounters, len(ports))
-	for _, p := range ports {
-		c, ok := all[p]
-		if !ok {
-			return nil, fmt.Errorf("read counters %s: %s does not report port %s", d.t.Device, showPFCCounters, p)
-		}
-		res[p] = c
-	}
-	return res, nil
+	return vendors.Reported(d.Target.Device, showPFCCounters, all, ports)
 }
 
 // ParsePFCCounters reads pfcstat's two tables ("Port Rx", "Port Tx"):
@@ -125,9 +117,9 @@ func count(s string) (uint64, error) {
 
 // Mark saves a GCU checkpoint of CONFIG_DB (vendors.Reverter).
 func (d *Driver) Mark(ctx context.Context) (string, error) {
-	name := markPrefix + strconv.FormatInt(time.Now().UnixNano(), 36)
+	name := vendors.Stamp(markPrefix, time.Now())
 	if _, err := d.cmd(ctx, fmt.Sprintf(checkpointFmt, name)); err != nil {
-		return "", fmt.Errorf("mark %s: %w", d.t.Device, err)
+		return "", fmt.Errorf("mark %s: %w", d.Target.Device, err)
 	}
 	return name, nil
 }
@@ -144,20 +136,20 @@ func (d *Driver) Revert(ctx context.Context, mark string) error {
 		if err == nil {
 			break
 		}
-		if !isDeviceError(err) || i == rollbackAttempts-1 {
-			return fmt.Errorf("revert %s to %s: %w", d.t.Device, mark, err)
+		if !vendors.IsDeviceError(err) || i == rollbackAttempts-1 {
+			return fmt.Errorf("revert %s to %s: %w", d.Target.Device, mark, err)
 		}
 		now, werr := d.wholeReconnecting(ctx)
 		if werr != nil {
-			return fmt.Errorf("revert %s to %s: %w", d.t.Device, mark, werr)
+			return fmt.Errorf("revert %s to %s: %w", d.Target.Device, mark, werr)
 		}
 		if last != nil && bytes.Equal(now, last) {
-			return fmt.Errorf("revert %s to %s: no progress: %w", d.t.Device, mark, err)
+			return fmt.Errorf("revert %s to %s: no progress: %w", d.Target.Device, mark, err)
 		}
 		last = now
 	}
 	if _, err := d.cmd(ctx, saveConfig); err != nil {
-		return fmt.Errorf("revert %s: save: %w", d.t.Device, err)
+		return fmt.Errorf("revert %s: save: %w", d.Target.Device, err)
 	}
 	return d.Forget(ctx, mark)
 }
@@ -165,7 +157,7 @@ func (d *Driver) Revert(ctx context.Context, mark string) error {
 // Forget deletes the checkpoint mark.
 func (d *Driver) Forget(ctx context.Context, mark string) error {
 	if _, err := d.cmd(ctx, fmt.Sprintf(deleteCheckFmt, mark)); err != nil {
-		return fmt.Errorf("forget %s checkpoint %s: %w", d.t.Device, mark, err)
+		return fmt.Errorf("forget %s checkpoint %s: %w", d.Target.Device, mark, err)
 	}
 	return nil
 }

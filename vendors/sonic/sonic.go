@@ -17,12 +17,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/lossless-net/lossless/internal/config"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 	"github.com/lossless-net/lossless/vendors"
 )
@@ -63,51 +60,42 @@ const (
 )
 
 // Driver is a connected SONiC device.
-type Driver struct {
-	t   vendors.Target
-	s   *vendors.Session
-	log *slog.Logger
-}
+type Driver struct{ vendors.CLI }
 
 // Dial connects to a SONiC device's shell over SSH.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
 	if t.Transport != "" && t.Transport != "ssh" {
 		return nil, fmt.Errorf("connect %s: the SONiC driver speaks ssh, not %q", t.Device, t.Transport)
 	}
-	s, err := vendors.DialSSH(ctx, t, platformYAML)
+	c, err := vendors.DialCLI(ctx, t, Vendor, dialSSH, Diff)
 	if err != nil {
 		return nil, err
 	}
-	return &Driver{t: t, s: s, log: t.Log().With("device", t.Device, "vendor", Vendor)}, nil
+	return &Driver{c}, nil
+}
+
+// dialSSH opens a session with t on the platform of platformYAML.
+func dialSSH(ctx context.Context, t vendors.Target) (*vendors.Session, error) {
+	return vendors.DialSSH(ctx, t, platformYAML)
 }
 
 // Running returns the QoS tables of `show runningconfiguration all` (the
 // tables lossless owns and the ones it reads references from), printed as
 // config_db.json: stable between reads, so its hash fingerprints a plan.
 func (d *Driver) Running(ctx context.Context) ([]byte, error) {
-	out, err := d.s.Command(ctx, showRunning)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
-	}
-	db, err := ParseRunning([]byte(out))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.t.Device, err)
-	}
-	return render.Text(db), nil
+	return d.Session.Read(ctx, showRunning, func(b []byte) ([]byte, error) {
+		db, err := ParseRunning(b)
+		if err != nil {
+			return nil, err
+		}
+		return render.Text(db), nil
+	})
 }
-
-// Diff returns the change from running (a Running result) to desired.
-func (d *Driver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
-	return Diff(d.t.Device, running, desired)
-}
-
-// Close ends the session.
-func (d *Driver) Close() error { return d.s.Close() }
 
 // checkpointName is unique per apply; it names the checkpoint and the
 // uploaded patch file (reference/sonic.md §7.5).
 func checkpointName(now time.Time) string {
-	return "lossless-" + strconv.FormatInt(now.UnixNano(), 36)
+	return vendors.Stamp("lossless-", now)
 }
 
 // Apply uploads c's patch and checks it with a dry run (a refusal changes
@@ -116,24 +104,19 @@ func checkpointName(now time.Time) string {
 // when the old one dropped, and the rollback is verified against the whole
 // CONFIG_DB read before the apply.
 func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOptions) vendors.Result {
-	start := time.Now()
-	res := vendors.Result{Device: d.t.Device}
-	done := func(err error) vendors.Result {
-		res.Err, res.Duration = err, time.Since(start)
-		return res
-	}
+	a := vendors.Begin(d.Target.Device)
 	if c.Empty() {
-		return done(nil)
+		return a.Done(nil)
 	}
 	lines, err := patchLines(c.Patch)
 	if err != nil {
-		return done(fmt.Errorf("apply %s: %w; nothing was changed", d.t.Device, err))
+		return a.Done(fmt.Errorf("apply %s: %w; nothing was changed", d.Target.Device, err))
 	}
-	name := checkpointName(start)
+	name := checkpointName(a.Start)
 	file := "/tmp/" + name + ".json"
 	unchanged := func(step string, err error) vendors.Result {
 		d.cleanup(ctx, "", file)
-		return done(fmt.Errorf("apply %s: %s: %w; nothing was changed", d.t.Device, step, err))
+		return a.Done(fmt.Errorf("apply %s: %s: %w; nothing was changed", d.Target.Device, step, err))
 	}
 	pre, err := d.whole(ctx)
 	if err != nil {
@@ -148,24 +131,24 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 	if _, err := d.cmd(ctx, fmt.Sprintf(checkpointFmt, name)); err != nil {
 		return unchanged("checkpoint", err)
 	}
-	d.log.Info("checkpoint saved", "op", "checkpoint", "checkpoint", name)
+	d.Log.Info("checkpoint saved", "op", "checkpoint", "checkpoint", name)
 	err = d.push(ctx, c, file)
 	if err == nil {
-		res.Applied = true
+		a.Applied = true
 		d.cleanup(ctx, name, file)
-		d.log.Info("applied", "op", "apply", "duration", time.Since(start))
-		return done(nil)
+		d.Log.Info("applied", "op", "apply", "duration", time.Since(a.Start))
+		return a.Done(nil)
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
 	defer cancel()
 	if rbErr := d.rollback(rctx, name, pre); rbErr != nil {
-		d.log.Error("rollback failed", "op", "rollback", "checkpoint", name, "err", rbErr)
-		return done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may be half-applied (checkpoint %s): %w", d.t.Device, err, name, rbErr))
+		d.Log.Error("rollback failed", "op", "rollback", "checkpoint", name, "err", rbErr)
+		return a.Done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may be half-applied (checkpoint %s): %w", d.Target.Device, err, name, rbErr))
 	}
-	res.RolledBack = true
+	a.RolledBack = true
 	d.cleanup(rctx, name, file)
-	d.log.Warn("rolled back", "op", "rollback", "checkpoint", name, "err", err)
-	return done(fmt.Errorf("apply %s: %w; rolled back to checkpoint %s", d.t.Device, err, name))
+	d.Log.Warn("rolled back", "op", "rollback", "checkpoint", name, "err", err)
+	return a.Done(fmt.Errorf("apply %s: %w; rolled back to checkpoint %s", d.Target.Device, err, name))
 }
 
 // push applies the uploaded patch, verifies the result and saves it.
@@ -173,15 +156,11 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, file string) error
 	if _, err := d.cmd(ctx, fmt.Sprintf(applyFmt, file)); err != nil {
 		return err
 	}
-	running, err := d.Running(ctx)
+	left, err := vendors.Left(ctx, d.Running, Diff, d.Target.Device, c.Desired)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	left, err := Diff(d.t.Device, running, c.Desired)
-	if err != nil {
-		return fmt.Errorf("verify: %w", err)
-	}
-	if !left.Empty() {
+	if left != nil {
 		return fmt.Errorf("verify: the running config still differs from the desired one after the patch:\n%s", left.Patch)
 	}
 	if _, err := d.cmd(ctx, saveConfig); err != nil {
@@ -221,14 +200,14 @@ func (d *Driver) upload(ctx context.Context, file string, lines []string) error 
 		steps = append(steps, vendors.Step{Input: l, Question: heredocQuestion})
 	}
 	steps = append(steps, vendors.Step{Input: heredocDelim})
-	_, err := d.s.Interact(ctx, "", steps)
+	_, err := d.Session.Interact(ctx, "", steps)
 	return err
 }
 
 // whole returns the entire CONFIG_DB (without "bgpraw") in a canonical
 // JSON form, to check a rollback against.
 func (d *Driver) whole(ctx context.Context) ([]byte, error) {
-	out, err := d.s.Command(ctx, showRunning)
+	out, err := d.Session.Command(ctx, showRunning)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +225,7 @@ func (d *Driver) rollback(ctx context.Context, name string, pre []byte) error {
 	var last []byte
 	for range rollbackAttempts {
 		_, rbErr := d.command(ctx, fmt.Sprintf(rollbackFmt, name))
-		if rbErr != nil && !isDeviceError(rbErr) {
+		if rbErr != nil && !vendors.IsDeviceError(rbErr) {
 			return rbErr
 		}
 		now, err := d.wholeReconnecting(ctx)
@@ -263,7 +242,7 @@ func (d *Driver) rollback(ctx context.Context, name string, pre []byte) error {
 			return rbErr // no progress: retrying will not help
 		}
 		last = now
-		d.log.Warn("rollback incomplete, retrying", "op", "rollback", "checkpoint", name, "err", rbErr)
+		d.Log.Warn("rollback incomplete, retrying", "op", "rollback", "checkpoint", name, "err", rbErr)
 	}
 	return fmt.Errorf("the config still differs from before the apply after %d rollbacks", rollbackAttempts)
 }
@@ -271,7 +250,7 @@ func (d *Driver) rollback(ctx context.Context, name string, pre []byte) error {
 // command runs line, on a new session if the current one has dropped.
 func (d *Driver) command(ctx context.Context, line string) (string, error) {
 	out, err := d.cmd(ctx, line)
-	if err == nil || isDeviceError(err) || ctx.Err() != nil {
+	if err == nil || vendors.IsDeviceError(err) || ctx.Err() != nil {
 		return out, err
 	}
 	if rerr := d.reconnect(ctx); rerr != nil {
@@ -292,13 +271,10 @@ func (d *Driver) wholeReconnecting(ctx context.Context) ([]byte, error) {
 }
 
 func (d *Driver) reconnect(ctx context.Context) error {
-	_ = d.s.Close()
-	ns, err := vendors.DialSSH(ctx, d.t, platformYAML)
-	if err != nil {
+	if err := d.Redial(ctx); err != nil {
 		return err
 	}
-	d.s = ns
-	d.log.Info("reconnected", "op", "connect")
+	d.Log.Info("reconnected", "op", "connect")
 	return nil
 }
 
@@ -306,12 +282,12 @@ func (d *Driver) reconnect(ctx context.Context) error {
 // leftovers are logged, not fatal.
 func (d *Driver) cleanup(ctx context.Context, name, file string) {
 	if name != "" {
-		if _, err := d.s.Command(ctx, fmt.Sprintf(deleteCheckFmt, name)); err != nil {
-			d.log.Warn("checkpoint not deleted", "op", "checkpoint", "checkpoint", name, "err", err)
+		if _, err := d.Session.Command(ctx, fmt.Sprintf(deleteCheckFmt, name)); err != nil {
+			d.Log.Warn("checkpoint not deleted", "op", "checkpoint", "checkpoint", name, "err", err)
 		}
 	}
-	if _, err := d.s.Command(ctx, fmt.Sprintf(removeFileFmt, file)); err != nil {
-		d.log.Warn("patch file not removed", "op", "apply", "file", file, "err", err)
+	if _, err := d.Session.Command(ctx, fmt.Sprintf(removeFileFmt, file)); err != nil {
+		d.Log.Warn("patch file not removed", "op", "apply", "file", file, "err", err)
 	}
 }
 
@@ -319,7 +295,7 @@ func (d *Driver) cleanup(ctx context.Context, name, file string) {
 // reason (the "Failed to …" summary and its detail, without GCU's progress
 // lines and Click's usage text, reference/sonic.md §8).
 func (d *Driver) cmd(ctx context.Context, line string) (string, error) {
-	out, err := d.s.Command(ctx, line)
+	out, err := d.Session.Command(ctx, line)
 	var de *vendors.DeviceError
 	if errors.As(err, &de) {
 		short := *de
@@ -361,9 +337,4 @@ func reason(reply string) string {
 		return short
 	}
 	return strings.TrimSpace(reply)
-}
-
-func isDeviceError(err error) bool {
-	var de *vendors.DeviceError
-	return errors.As(err, &de)
 }

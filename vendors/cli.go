@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/lossless-net/lossless/internal/config"
 )
@@ -16,8 +17,42 @@ type CLI struct {
 	Target  Target
 	Session *Session
 	Log     *slog.Logger
-	dial    func(context.Context, Target) (*Session, error)
+	dial    SessionDialer
 	diff    DiffFunc
+}
+
+// SessionDialer opens one SSH session to a device.
+type SessionDialer func(ctx context.Context, t Target) (*Session, error)
+
+// PlatformDialer returns the SessionDialer of a vendor whose sessions run
+// on the scrapligo platform definition def (its embedded platform.yaml).
+// def is parsed once, on the first dial; a bad definition fails every
+// dial, naming the device.
+func PlatformDialer(def []byte) SessionDialer {
+	parsed := sync.OnceValues(func() (*Platform, error) { return ParsePlatform(def) })
+	return func(ctx context.Context, t Target) (*Session, error) {
+		p, err := parsed()
+		if err != nil {
+			return nil, fmt.Errorf("connect %s: %w", t.Device, err)
+		}
+		return DialPlatform(ctx, t, p)
+	}
+}
+
+// DialDriver opens t's session like DialCLI and returns the vendor's
+// driver that wrap makes of it (a driver type embedding CLI). A target
+// whose Transport is other than SSH is refused before connecting: Lookup's
+// Dial sends those to the vendor's own dial for that transport, so only a
+// direct call gets here with one.
+func DialDriver(ctx context.Context, t Target, vendor string, dial SessionDialer, diff DiffFunc, wrap func(CLI) Driver) (Driver, error) {
+	if t.Transport != "" && t.Transport != "ssh" {
+		return nil, fmt.Errorf("connect %s: the %s SSH driver speaks ssh, not %q", t.Device, vendor, t.Transport)
+	}
+	c, err := DialCLI(ctx, t, vendor, dial, diff)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(c), nil
 }
 
 // DialCLI opens t's session with dial for the driver of vendor, whose

@@ -57,17 +57,11 @@ type Driver struct{ vendors.CLI }
 
 // Dial connects to a CloudEngine device.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
-	c, err := vendors.DialCLI(ctx, t, Vendor, dialSSH, Diff)
-	if err != nil {
-		return nil, err
-	}
-	return &Driver{c}, nil
+	return vendors.DialDriver(ctx, t, Vendor, dialSSH, Diff, func(c vendors.CLI) vendors.Driver { return &Driver{c} })
 }
 
-// dialSSH opens a session with t on the platform of platformYAML.
-func dialSSH(ctx context.Context, t vendors.Target) (*vendors.Session, error) {
-	return vendors.DialSSH(ctx, t, platformYAML)
-}
+// dialSSH opens a session on the platform of platformYAML.
+var dialSSH = vendors.PlatformDialer(platformYAML)
 
 // Running returns the sections of `display current-configuration` that
 // can fall inside the scope (DCB and QoS system lines, the PFC profiles,

@@ -13,7 +13,6 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	render "github.com/lossless-net/lossless/renderers/nxos"
@@ -29,16 +28,8 @@ const Vendor = render.Vendor
 //go:embed platform.yaml
 var platformYAML []byte
 
-// parsedPlatform is platformYAML parsed once, on first use.
-var parsedPlatform = sync.OnceValues(func() (*vendors.Platform, error) { return vendors.ParsePlatform(platformYAML) })
-
-func dialSSH(ctx context.Context, t vendors.Target) (*vendors.Session, error) {
-	p, err := parsedPlatform()
-	if err != nil {
-		return nil, fmt.Errorf("connect %s: %w", t.Device, err)
-	}
-	return vendors.DialPlatform(ctx, t, p)
-}
+// dialSSH opens a session on the platform of platformYAML.
+var dialSSH = vendors.PlatformDialer(platformYAML)
 
 // Commands the driver sends (reference/nxos.md §1b, §5).
 const (
@@ -57,14 +48,7 @@ type Driver struct{ vendors.CLI }
 
 // Dial connects to an NX-OS device.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
-	if t.Transport != "" && t.Transport != "ssh" {
-		return nil, fmt.Errorf("connect %s: the NX-OS driver speaks ssh, not %q (reference/nxos.md §6: gNMI needs the native model)", t.Device, t.Transport)
-	}
-	c, err := vendors.DialCLI(ctx, t, Vendor, dialSSH, Diff)
-	if err != nil {
-		return nil, err
-	}
-	return &Driver{c}, nil
+	return vendors.DialDriver(ctx, t, Vendor, dialSSH, Diff, func(c vendors.CLI) vendors.Driver { return &Driver{c} })
 }
 
 // Running returns the body of `show running-config ipqos`, without the

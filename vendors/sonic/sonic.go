@@ -64,20 +64,11 @@ type Driver struct{ vendors.CLI }
 
 // Dial connects to a SONiC device's shell over SSH.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
-	if t.Transport != "" && t.Transport != "ssh" {
-		return nil, fmt.Errorf("connect %s: the SONiC driver speaks ssh, not %q", t.Device, t.Transport)
-	}
-	c, err := vendors.DialCLI(ctx, t, Vendor, dialSSH, Diff)
-	if err != nil {
-		return nil, err
-	}
-	return &Driver{c}, nil
+	return vendors.DialDriver(ctx, t, Vendor, dialSSH, Diff, func(c vendors.CLI) vendors.Driver { return &Driver{c} })
 }
 
-// dialSSH opens a session with t on the platform of platformYAML.
-func dialSSH(ctx context.Context, t vendors.Target) (*vendors.Session, error) {
-	return vendors.DialSSH(ctx, t, platformYAML)
-}
+// dialSSH opens a session on the platform of platformYAML.
+var dialSSH = vendors.PlatformDialer(platformYAML)
 
 // Running returns the QoS tables of `show runningconfiguration all` (the
 // tables lossless owns and the ones it reads references from), printed as

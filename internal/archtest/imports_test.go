@@ -34,7 +34,7 @@ type rule struct {
 	// Direct checks direct imports only: each package on the way is
 	// checked itself, and a command may link every vendor (vendors/all).
 	Direct bool
-	Why   string
+	Why    string
 }
 
 // rules are the forbidden dependencies; ARCHITECTURE.md's table lists

@@ -3,16 +3,12 @@ package sonic
 import (
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/sonicyang"
+	"github.com/lossless-net/lossless/internal/textdiff"
 )
-
-// diffContext is the number of unchanged lines around each change, as
-// textdiff.Unified prints them.
-const diffContext = 3
 
 // dline is one line of a line diff: ' ' kept, '-' removed, '+' added;
 // or, with fold set, n kept lines printed only if a hunk shows them (an
@@ -68,10 +64,10 @@ func (f *foldEntry) lines() []string {
 // unified returns the unified diff of a and b printed as config_db.json
 // (renderers/sonic.Text's form: 4-space indent, natural key order), ""
 // when they are equal. Both sides are sorted trees, so the line diff is a
-// merge of the two walks, linear in their size; a text diff (go-diff, as
-// textdiff.Unified) of two 10,000-line documents with changes on every port
-// costs tens of milliseconds. Its hunks are printed as textdiff.Unified
-// prints them.
+// merge of the two walks, linear in their size, and the entries equal on
+// both sides are printed only where a hunk shows them (a text diff would
+// print both documents whole first). textdiff.Hunks prints its hunks, as
+// textdiff.Unified does.
 //
 // order, when not nil, returns a table's keys in natural order (a superset
 // of the keys of both sides), saving a sort per table.
@@ -80,7 +76,7 @@ func unified(aName, bName string, a, b config.DB, order func(table string) []str
 	if !w.changed {
 		return ""
 	}
-	return w.hunks(aName, bName)
+	return textdiff.Hunks(aName, bName, w)
 }
 
 // lineDiff returns the line diff of a and b as config_db.json.
@@ -136,7 +132,7 @@ type diffWriter struct {
 	changed bool
 	// plus holds added lines until the next kept line, so a run of
 	// changes prints all its removals, then all its additions, as
-	// textdiff.Unified (go-diff) does.
+	// textdiff.Unified does.
 	plus []string
 	// names is entry's buffer for field names.
 	names []string
@@ -443,121 +439,19 @@ func jsonString(s string) string {
 	return string(q)
 }
 
-// hunks prints the lines as unified-diff hunks with diffContext lines of
-// context, merging changes at most twice that apart, as textdiff.Unified
-// does.
-func (w *diffWriter) hunks(aName, bName string) string {
-	items := w.lines
-	// start[i] is the line index of items[i]; aBefore[i] and bBefore[i]
-	// count the lines of each side before it.
-	start := make([]int, len(items)+1)
-	aBefore := make([]int, len(items)+1)
-	bBefore := make([]int, len(items)+1)
-	var changes []int // line indexes of changed lines
-	for i, it := range items {
-		start[i+1], aBefore[i+1], bBefore[i+1] = start[i]+it.n, aBefore[i], bBefore[i]
-		if it.op != '+' {
-			aBefore[i+1] += it.n
-		}
-		if it.op != '-' {
-			bBefore[i+1] += it.n
-		}
-		if it.op != ' ' {
-			changes = append(changes, start[i])
-		}
-	}
-	total := start[len(items)]
-	// The hunks' lines, counted first so that the text is written
-	// without growing: mostly field lines of 30 to 40 bytes.
-	lines := 0
-	for c := 0; c < len(changes); {
-		last := c
-		for last+1 < len(changes) && changes[last+1]-changes[last]-1 <= 2*diffContext {
-			last++
-		}
-		lines += min(total, changes[last]+1+diffContext) - max(0, changes[c]-diffContext) + 1
-		c = last + 1
-	}
-	var out strings.Builder
-	out.Grow(len(aName) + len(bName) + 10 + 40*lines)
-	out.WriteString("--- " + aName + "\n+++ " + bName + "\n")
-	item, toItem := 0, 0 // the items holding lines from and to-1, found walking forward
-	for c := 0; c < len(changes); {
-		last := c
-		for last+1 < len(changes) && changes[last+1]-changes[last]-1 <= 2*diffContext {
-			last++
-		}
-		from, to := max(0, changes[c]-diffContext), min(total, changes[last]+1+diffContext)
-		for start[item+1] <= from {
-			item++
-		}
-		for start[toItem+1] < to {
-			toItem++
-		}
-		// Lines of each side before line x of items[i].
-		sides := func(x, i int) (a, b int) {
-			if i == len(items) {
-				return aBefore[i], bBefore[i]
-			}
-			a, b = aBefore[i], bBefore[i]
-			if items[i].op == ' ' {
-				a += x - start[i]
-				b += x - start[i]
-			}
-			return a, b
-		}
-		aFrom, bFrom := sides(from, item)
-		toAt := toItem
-		if to == total {
-			toAt = len(items)
-		} else if start[toAt+1] <= to {
-			toAt++
-		}
-		aTo, bTo := sides(to, toAt)
-		aStart, bStart, aLen, bLen := aFrom+1, bFrom+1, aTo-aFrom, bTo-bFrom
-		out.WriteString("@@ -")
-		writeRange(&out, aStart, aLen)
-		out.WriteString(" +")
-		writeRange(&out, bStart, bLen)
-		out.WriteString(" @@\n")
-		w.visit(items, start, item, from, to, func(op byte, t string) {
-			out.WriteByte(op)
-			out.WriteString(t)
-			out.WriteByte('\n')
-		})
-		c = last + 1
-	}
-	return out.String()
-}
+// Len, Run and AppendLines make the line diff a textdiff.Script: a fold
+// is printed only where a hunk shows part of it.
+func (w *diffWriter) Len() int { return len(w.lines) }
 
-// visit calls f for the lines from..to-1, starting at items[item]; a
-// fold is printed only when touched.
-func (w *diffWriter) visit(items []dline, start []int, item, from, to int, f func(op byte, text string)) {
-	for i := item; i < len(items) && start[i] < to; i++ {
-		it := items[i]
-		if it.fold == nil {
-			if start[i] >= from {
-				f(it.op, it.text)
-			}
-			continue
-		}
-		it.fold.visit(&w.arena, start[i], from, to, func(t string) { f(' ', t) })
-	}
-}
+func (w *diffWriter) Run(i int) (textdiff.Op, int) { return textdiff.Op(w.lines[i].op), w.lines[i].n }
 
-// writeRange writes a unified-diff range as textdiff.Unified does:
-// "start,len", "start" for one line, "start-1,0" for none.
-func writeRange(out *strings.Builder, start, n int) {
-	var num [20]byte
-	switch n {
-	case 0:
-		out.Write(strconv.AppendInt(num[:0], int64(start-1), 10))
-		out.WriteString(",0")
-	case 1:
-		out.Write(strconv.AppendInt(num[:0], int64(start), 10))
-	default:
-		out.Write(strconv.AppendInt(num[:0], int64(start), 10))
-		out.WriteByte(',')
-		out.Write(strconv.AppendInt(num[:0], int64(n), 10))
+func (w *diffWriter) AppendLines(dst []byte, i, from, to int) []byte {
+	l := w.lines[i]
+	if l.fold == nil {
+		return append(append(append(dst, l.op), l.text...), '\n')
 	}
+	l.fold.visit(&w.arena, 0, from, to, func(t string) {
+		dst = append(append(append(dst, ' '), t...), '\n')
+	})
+	return dst
 }

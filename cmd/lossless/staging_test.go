@@ -104,14 +104,14 @@ func TestApplyStagingFlags(t *testing.T) {
 // changes nothing.
 func TestApplyOutsideWindow(t *testing.T) {
 	dir, nodes := fabric(t)
-	before := string(nodes["leaf1"].Device().Running())
+	before := configBody(nodes["leaf1"].Device().Running())
 	now := time.Now().UTC()
 	w := now.Add(2*time.Hour).Format("15:04") + "-" + now.Add(3*time.Hour).Format("15:04") + ",UTC"
 	r := cli(t, "apply", "-auto-approve", "-window", w, dir)
 	if r.code != 1 || !strings.Contains(r.stderr, "outside the change window "+w) || !strings.Contains(r.stderr, "nothing was changed") {
 		t.Fatalf("apply outside the window:\n%s", r)
 	}
-	if after := string(nodes["leaf1"].Device().Running()); after != before {
+	if after := configBody(nodes["leaf1"].Device().Running()); after != before {
 		t.Error("apply outside the window changed leaf1")
 	}
 }

@@ -68,11 +68,7 @@ var dialSSH = vendors.PlatformDialer(platformYAML)
 // DiffServ domains, drop-profiles, and the QoS lines of interfaces), so
 // that a change elsewhere does not make a saved plan stale.
 func (d *Driver) Running(ctx context.Context) ([]byte, error) {
-	out, err := d.Session.Command(ctx, showConfig)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.Target.Device, err)
-	}
-	return Scoped([]byte(out))
+	return d.Session.Read(ctx, showConfig, Scoped)
 }
 
 // Scoped keeps the parts of a display current-configuration text that may

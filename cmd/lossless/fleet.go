@@ -140,7 +140,7 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 	}
 	fl := &fleet{source: src, log: log}
 	home, _ := os.UserHomeDir()
-	in := plan.Input{Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: f.insecure,
+	in := plan.Access{Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: f.insecure,
 		InsecureSkipVerify: f.skipVerify, Plaintext: f.plaintext, Logger: log}
 	var password vendors.Secret
 	if src.Lab {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,53 +14,14 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/apply"
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/internal/plan/plantest"
 	"github.com/lossless-net/lossless/internal/rollout"
-	"github.com/lossless-net/lossless/vendors"
 )
 
-// fakeVendor's devices live in memory: device D runs fake.running[D] and
-// wants its Intent.Options["want"].
-const fakeVendor = "fake-apply-test"
-
-var fake = struct {
-	mu      sync.Mutex
-	running map[string]string
-}{running: map[string]string{}}
-
-func init() {
-	vendors.Register(vendors.Vendor{Name: fakeVendor, Scope: "everything",
-		Dial: func(_ context.Context, t vendors.Target) (vendors.Driver, error) { return &fakeDriver{t.Device}, nil },
-		Render: func(d *intent.Device) (*config.Document, error) {
-			return &config.Document{Device: d.Name, Format: config.CLI, Text: []byte(d.Options["want"])}, nil
-		}})
-}
-
-type fakeDriver struct{ name string }
-
-func (d *fakeDriver) Running(context.Context) ([]byte, error) {
-	fake.mu.Lock()
-	defer fake.mu.Unlock()
-	return []byte(fake.running[d.name]), nil
-}
-
-func (d *fakeDriver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
-	ch := &vendors.Change{Device: d.name, Vendor: fakeVendor, Desired: desired}
-	if !bytes.Equal(running, desired.Text) {
-		ch.Commands = []string{"set " + string(desired.Text)}
-	}
-	return ch, nil
-}
-
-func (d *fakeDriver) Apply(_ context.Context, c *vendors.Change, _ vendors.ApplyOptions) vendors.Result {
-	fake.mu.Lock()
-	defer fake.mu.Unlock()
-	fake.running[d.name] = string(c.Desired.Text)
-	return vendors.Result{Device: d.name, Applied: true}
-}
-
-func (d *fakeDriver) Close() error { return nil }
+// fake's devices live in memory: device D runs fake.Running(D) and
+// wants its Options["want"].
+var fake = plantest.NewMemory("fake-apply-test")
 
 // fleet makes fake devices named by names, each running "old-NAME" and
 // wanting "want-NAME", and an intent directory holding only the rollout
@@ -72,22 +32,10 @@ func fleet(t *testing.T, rolloutBlock string, names ...string) (*plan.Source, []
 	if err := os.WriteFile(filepath.Join(dir, "rollout.hcl"), []byte(rolloutBlock), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fake.mu.Lock()
-	defer fake.mu.Unlock()
-	var devs []plan.Device
-	for _, n := range names {
-		fake.running[n] = "old-" + n
-		devs = append(devs, plan.Device{Intent: &intent.Device{Name: n, Vendor: fakeVendor, Options: map[string]string{"want": "want-" + n}},
-			Target: vendors.Target{Device: n}})
-	}
-	return &plan.Source{Dir: dir}, devs
+	return &plan.Source{Dir: dir}, fake.Devices(names...)
 }
 
-func running(name string) string {
-	fake.mu.Lock()
-	defer fake.mu.Unlock()
-	return fake.running[name]
-}
+func running(name string) string { return fake.Running(name) }
 
 // load returns a loader of devs with the rollout block of the intent
 // directory fleet wrote.

@@ -54,6 +54,8 @@ var rules = []rule{
 		Why: "shared code is vendor-neutral: it asks the vendor registry"},
 	{From: "vendors/<v>/...", To: []string{"vendors/<w>/...", "renderers/<w>/..."},
 		Why: "a vendor package knows its own vendor only"},
+	{From: "...", To: []string{"vendors/vendortest", "internal/plan/plantest"}, Direct: true,
+		Why: "test support (and the lab it starts) never reaches a binary: only _test.go files import it"},
 }
 
 // pkg is what the test reads of one package from go list.
@@ -246,6 +248,8 @@ func TestRulesCatch(t *testing.T) {
 		{"internal/plan", "vendors/eos"},
 		{"vendors/eos", "renderers/nxos"},
 		{"vendors/eos", "vendors/sonic"},
+		{"vendors/eos", "vendors/vendortest"},
+		{"internal/apply", "internal/plan/plantest"},
 	}
 	for _, c := range cases {
 		graph := map[string]*pkg{

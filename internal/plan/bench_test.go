@@ -12,6 +12,7 @@ import (
 	"github.com/lossless-net/lossless/internal/lab/device"
 	_ "github.com/lossless-net/lossless/internal/lab/nxos"
 	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/internal/plan/plantest"
 	nxosdrv "github.com/lossless-net/lossless/vendors/nxos"
 )
 
@@ -96,9 +97,6 @@ func labFleet(b *testing.B, n int, latency time.Duration) []plan.Device {
 		b.Fatal(err)
 	}
 	env := map[string]string{"U": "ops", "P": "bench-pw"}
-	devs, _, diags, err := plan.Load(plan.Input{Dir: dir, Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
-	if err != nil || diags.HasErrors() {
-		b.Fatal(err, diags)
-	}
+	devs := plantest.Load(b, dir, env)
 	return devs
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/crypto/ssh"
 
 	"github.com/lossless-net/lossless/internal/load"
@@ -12,17 +11,9 @@ import (
 	"github.com/lossless-net/lossless/vendors"
 )
 
-// Input says where a fleet's intent and inventory are and how to log in.
-type Input struct {
-	// Dir is the intent directory; Inventory the inventory file (empty:
-	// Dir/inventory.hcl).
-	Dir, Inventory string
-	// Vars and VarFiles are the -var and -var-file values.
-	Vars     map[string]string
-	VarFiles []string
-	// Targets keeps the devices matching any of them (-target; see
-	// load.Options).
-	Targets []string
+// Access says how lossless reaches the devices of a loaded fabric: the
+// credentials lookup, host keys and TLS checks, and the logger.
+type Access struct {
 	// Env reads the credentials' environment variables; Home expands "~"
 	// in credential paths.
 	Env  vendors.LookupEnv
@@ -40,29 +31,10 @@ type Input struct {
 	Logger *slog.Logger
 }
 
-// Load loads the fleet (load.Fabric, with in's targets) and builds each
-// device's target (Devices). It returns the devices in name order, the
-// parsed files by name (for diagnostic snippets) and the diagnostics;
-// devices are nil when there is an error diagnostic. A device whose login
-// cannot be resolved is an error.
-func Load(in Input) ([]Device, map[string]*hcl.File, hcl.Diagnostics, error) {
-	f, diags := load.Fabric(in.Dir, load.Options{Inventory: in.Inventory, Vars: in.Vars, VarFiles: in.VarFiles, Targets: in.Targets})
-	if diags.HasErrors() {
-		return nil, f.Files, diags, nil
-	}
-	devs, err := Devices(f, in)
-	if err != nil {
-		return nil, f.Files, diags, err
-	}
-	return devs, f.Files, diags, nil
-}
-
 // Devices builds the target (address, port, transport, login) of each
-// device of a loaded fabric, from its inventory entry and in's login
-// settings (in's Dir, Inventory, Vars, VarFiles and Targets are not
-// read), in name order. A device whose login cannot be resolved is an
-// error.
-func Devices(f *load.Result, in Input) ([]Device, error) {
+// device of a loaded fabric (load.Fabric), from its inventory entry and
+// in, in name order. A device whose login cannot be resolved is an error.
+func Devices(f *load.Result, in Access) ([]Device, error) {
 	devs := make([]Device, 0, len(f.Devices))
 	// One host key callback per known_hosts file, shared by its devices:
 	// the file is read once, not once per connection.

@@ -25,6 +25,7 @@ import (
 	_ "github.com/lossless-net/lossless/internal/lab/sonic"
 	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/internal/plan/plantest"
 	"github.com/lossless-net/lossless/vendors"
 	eosdrv "github.com/lossless-net/lossless/vendors/eos"
 	sonicdrv "github.com/lossless-net/lossless/vendors/sonic"
@@ -137,10 +138,7 @@ func labFleet2(tb testing.TB, transport string, nEOS, nSONiC int, latency time.D
 		tb.Fatal(err)
 	}
 	env := map[string]string{"U": "ops", "P": "bench-pw"}
-	devs, _, diags, err := plan.Load(plan.Input{Dir: dir, Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
-	if err != nil || diags.HasErrors() {
-		tb.Fatal(err, diags)
-	}
+	devs := plantest.Load(tb, dir, env)
 	seeds := map[string]func([]byte) []byte{"eos": eosdrv.LabSeed, "sonic": sonicdrv.LabSeed}
 	for _, d := range devs {
 		s := served[d.Intent.Name]
@@ -464,10 +462,9 @@ device "nx1" {
 	if err := os.WriteFile(filepath.Join(dir, "inventory.hcl"), []byte(inv), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"U": "ops", "P": "pw"}
-	devs, _, diags, err := plan.Load(plan.Input{Dir: dir, Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
-	if err != nil || devs != nil || len(diags) != 1 {
-		t.Fatalf("devs %v, err %v, diags %v", devs, err, diags)
+	f, diags := load.Fabric(dir, load.Options{})
+	if f.Devices != nil || len(diags) != 1 {
+		t.Fatalf("devs %v, diags %v", f.Devices, diags)
 	}
 	d := diags[0]
 	if diag.RuleOf(d) != load.RuleTransport || d.Subject == nil || !strings.HasSuffix(d.Subject.Filename, "inventory.hcl") || d.Subject.Start.Line != 5 {

@@ -2,89 +2,25 @@ package plan_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/lossless-net/lossless/intent"
-	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/plan"
-	"github.com/lossless-net/lossless/vendors"
+	"github.com/lossless-net/lossless/internal/plan/plantest"
 )
 
-// fakeVendor is a vendor whose devices live in memory: the running config
-// of device D is fake.running[D], the desired one the device's Options["want"].
-const fakeVendor = "fake-plan-test"
-
-var fake = struct {
-	mu      sync.Mutex
-	running map[string]string
-	dialErr map[string]error
-	applied []string
-}{running: map[string]string{}, dialErr: map[string]error{}}
-
-func init() {
-	vendors.Register(vendors.Vendor{Name: fakeVendor, Scope: "everything", Dial: dialFake,
-		Render: func(d *intent.Device) (*config.Document, error) {
-			return &config.Document{Device: d.Name, Format: config.CLI, Text: []byte(d.Options["want"])}, nil
-		}})
-}
-
-type fakeDriver struct{ name string }
-
-func dialFake(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
-	fake.mu.Lock()
-	defer fake.mu.Unlock()
-	if err := fake.dialErr[t.Device]; err != nil {
-		return nil, err
-	}
-	return &fakeDriver{t.Device}, nil
-}
-
-func (d *fakeDriver) Running(ctx context.Context) ([]byte, error) {
-	fake.mu.Lock()
-	defer fake.mu.Unlock()
-	return []byte(fake.running[d.name]), nil
-}
-
-func (d *fakeDriver) Diff(running []byte, desired *config.Document) (*vendors.Change, error) {
-	ch := &vendors.Change{Device: d.name, Vendor: fakeVendor, Desired: desired}
-	if !bytes.Equal(running, desired.Text) {
-		ch.Commands = []string{"set " + string(desired.Text)}
-	}
-	return ch, nil
-}
-
-func (d *fakeDriver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOptions) vendors.Result {
-	fake.mu.Lock()
-	defer fake.mu.Unlock()
-	fake.running[d.name] = string(c.Desired.Text)
-	fake.applied = append(fake.applied, d.name)
-	return vendors.Result{Device: d.name, Applied: true}
-}
-
-func (d *fakeDriver) Close() error { return nil }
+// fake is a vendor whose devices live in memory: device D runs
+// fake.Running(D) and wants its Options["want"].
+var fake = plantest.NewMemory("fake-plan-test")
 
 // devices makes fake devices named by names, each wanting "want-NAME" and
 // running "old-NAME".
-func devices(names ...string) []plan.Device {
-	fake.mu.Lock()
-	defer fake.mu.Unlock()
-	var out []plan.Device
-	for _, n := range names {
-		fake.running[n] = "old-" + n
-		delete(fake.dialErr, n)
-		out = append(out, plan.Device{Intent: &intent.Device{Name: n, Vendor: fakeVendor, Options: map[string]string{"want": "want-" + n}},
-			Target: vendors.Target{Device: n}})
-	}
-	return out
-}
+func devices(names ...string) []plan.Device { return fake.Devices(names...) }
 
 func names(p *plan.Plan) []string {
 	var out []string
@@ -96,10 +32,8 @@ func names(p *plan.Plan) []string {
 
 func TestMakeOrderAndCounts(t *testing.T) {
 	devs := devices("c3", "a1", "b2")
-	fake.mu.Lock()
-	fake.running["b2"] = "want-b2"
-	fake.dialErr["c3"] = errors.New("connect c3: refused")
-	fake.mu.Unlock()
+	fake.SetRunning("b2", "want-b2")
+	fake.FailDial("c3", errors.New("connect c3: refused"))
 	p, err := plan.Make(t.Context(), devs, plan.Options{Parallelism: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -126,9 +60,7 @@ func TestMakeOrderAndCounts(t *testing.T) {
 // are reported as such.
 func TestFailFast(t *testing.T) {
 	devs := devices("a1", "b2", "c3")
-	fake.mu.Lock()
-	fake.dialErr["a1"] = errors.New("connect a1: refused")
-	fake.mu.Unlock()
+	fake.FailDial("a1", errors.New("connect a1: refused"))
 	p, err := plan.Make(t.Context(), devs, plan.Options{Parallelism: 1, FailFast: true})
 	if err == nil || !strings.Contains(err.Error(), "a1") {
 		t.Fatalf("fail-fast error = %v", err)
@@ -161,9 +93,7 @@ func TestApplySavedPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake.mu.Lock()
-	fake.running["b2"] = "changed-by-someone"
-	fake.mu.Unlock()
+	fake.SetRunning("b2", "changed-by-someone")
 	rs, err := plan.Apply(t.Context(), devs, saved, plan.Options{})
 	if err != nil {
 		t.Fatal(err)

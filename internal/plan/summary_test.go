@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/internal/plan/plantest"
 	"github.com/lossless-net/lossless/vendors"
 	nxosdrv "github.com/lossless-net/lossless/vendors/nxos"
 )
@@ -53,10 +54,7 @@ func genFabric(t *testing.T) (*plan.Plan, map[string][]string) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"U": "u", "P": "p"}
-	devs, _, diags, err := plan.Load(plan.Input{Dir: dir, Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
-	if err != nil || diags.HasErrors() {
-		t.Fatal(err, diags)
-	}
+	devs := plantest.Load(t, dir, env)
 	canon, err := os.ReadFile("../../vendors/nxos/testdata/canonical.cfg")
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/lossless-net/lossless/internal/lab/device"
 	_ "github.com/lossless-net/lossless/internal/lab/nxos"
 	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/internal/plan/plantest"
 	"github.com/lossless-net/lossless/internal/rollout"
 	"github.com/lossless-net/lossless/vendors"
 	nxosdrv "github.com/lossless-net/lossless/vendors/nxos"
@@ -68,10 +69,7 @@ func labFleet(tb testing.TB, n int) ([]plan.Device, map[string]*lab.Node) {
 		tb.Fatal(err)
 	}
 	env := map[string]string{"U": "ops", "P": "rollout-pw"}
-	devs, _, diags, err := plan.Load(plan.Input{Dir: dir, Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
-	if err != nil || diags.HasErrors() {
-		tb.Fatal(err, diags)
-	}
+	devs := plantest.Load(tb, dir, env)
 	return devs, nodes
 }
 

@@ -87,17 +87,6 @@ func (e *HostKeyError) Error() string {
 	return fmt.Sprintf("connect %s: host key of %s %s %s; check the key and add it there, or pass -insecure-ignore-host-key", e.Device, e.Address, what, e.KnownHosts)
 }
 
-// DialSSH opens a CLI session with t using the scrapligo platform
-// definition def (YAML, the vendor's go:embed'ed file); DialPlatform with
-// a parsed definition saves parsing it for each device.
-func DialSSH(ctx context.Context, t Target, def []byte) (*Session, error) {
-	p, err := ParsePlatform(def)
-	if err != nil {
-		return nil, fmt.Errorf("connect %s: %w", t.Device, err)
-	}
-	return DialPlatform(ctx, t, p)
-}
-
 // DialPlatform opens a CLI session with t using the scrapligo platform p.
 // The host key must be in t.Login's known_hosts (HostKeys, else the
 // KnownHosts file) unless t.Login.InsecureIgnoreHostKey is set.

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors/nxos"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
@@ -31,41 +29,7 @@ func BenchmarkDiff50k(b *testing.B) {
 			name = "rollout"
 		}
 		c := newConfigs50k(canonical, rollout)
-		doc := vendortest.CLIDocument(b, nxos.Parse, c.desired)
-		ch, err := nxos.Diff(vendortest.DeviceName, c.running, doc)
-		if err != nil {
-			b.Fatal(err)
-		}
-		aName, bName := vendortest.DeviceName+" running (scope)", vendortest.DeviceName+" desired"
-		if got := textdiff.Unified(aName, bName, c.have, c.want); got != ch.Diff {
-			b.Fatalf("%s: the texts rebuilt here are not those Diff compares: Diff printed %d lines, they give %d",
-				name, strings.Count(ch.Diff, "\n"), strings.Count(got, "\n"))
-		}
-		b.Run(name+"/plan", func(b *testing.B) {
-			b.ReportAllocs()
-			vendortest.BenchDiff(b, nxos.Diff, c.running, doc)
-		})
-		b.Run(name+"/textdiff", func(b *testing.B) {
-			b.ReportAllocs()
-			cpu := vendortest.CPUTime()
-			for b.Loop() {
-				textdiff.Unified(aName, bName, c.have, c.want)
-			}
-			b.ReportMetric(float64(vendortest.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
-		})
-		b.Run(name+"/share", func(b *testing.B) {
-			var plan, text time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				if _, err := nxos.Diff(vendortest.DeviceName, c.running, doc); err != nil {
-					b.Fatal(err)
-				}
-				t1 := time.Now()
-				textdiff.Unified(aName, bName, c.have, c.want)
-				plan, text = plan+t1.Sub(t0), text+time.Since(t1)
-			}
-			b.ReportMetric(100*float64(text)/float64(plan), "textdiff-%")
-		})
+		vendortest.BenchTextDiffShare(b, name, nxos.Diff, c.running, vendortest.CLIDocument(b, nxos.Parse, c.desired), c.have, c.want)
 	}
 }
 

@@ -110,7 +110,7 @@ func converge(t *testing.T, want *config.Document) {
 	if d := cmp.Diff(want.DB, scoped); d != "" {
 		t.Errorf("scoped CONFIG_DB differs from the rendering (-want +got):\n%s", d)
 	}
-	s, err := vendors.DialSSH(ctx, tgt, platformYAML)
+	s, err := dialSSH(ctx, tgt)
 	if err != nil {
 		t.Fatal(err)
 	}

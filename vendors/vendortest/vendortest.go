@@ -234,7 +234,7 @@ func DropAt(t *testing.T, vendor string, dial vendors.DialFunc, seed []byte, wan
 // diff and remediation of a plan, reporting the process CPU time per op
 // beside the wall time (on a shared machine wall time includes waiting
 // for a core; the CPU time, GC included, is the work itself).
-func BenchDiff(b *testing.B, diff func(device string, running []byte, desired *config.Document) (*vendors.Change, error), running []byte, desired *config.Document) {
+func BenchDiff(b *testing.B, diff vendors.DiffFunc, running []byte, desired *config.Document) {
 	b.Helper()
 	b.SetBytes(int64(len(running)))
 	cpu := CPUTime()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/lossless-net/lossless/internal/config"
 	"os"
 	"path/filepath"
 	"sort"
@@ -73,7 +74,7 @@ func renderScenario(s scenario) (map[string][]byte, []string, error) {
 	}
 	var warnings []string
 	for _, f := range out {
-		warnings = append(warnings, f.Warnings...)
+		warnings = append(warnings, config.Messages(f.Warnings)...)
 	}
 	return render.Map(out), warnings, nil
 }

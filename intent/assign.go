@@ -14,12 +14,12 @@ import (
 var portGroupSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "ports", Required: true}}}
 
 var assignSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "devices", Required: true}, {Name: "ports"}, {Name: "qos"}, {Name: "buffers"}, {Name: "options"}},
+	Attributes: []hcl.AttributeSchema{{Name: "devices", Required: true}, {Name: "ports"}, {Name: "qos"}, {Name: "buffers"}, {Name: "options"}, {Name: "unmanaged"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "device", LabelNames: []string{"name"}}},
 }
 
 var deviceOverrideSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "options"}},
+	Attributes: []hcl.AttributeSchema{{Name: "options"}, {Name: "unmanaged"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "qos"}, {Type: "buffers"}, {Type: "port", LabelNames: []string{"ports"}},
 	},
@@ -112,6 +112,11 @@ func decodeAssign(b *hcl.Block, ctx *hcl.EvalContext, fab *Fabric) (*Assign, hcl
 		diags = append(diags, d...)
 		a.Options, a.OptionsRange = opts, at.Expr.Range()
 	}
+	if at, ok := content.Attributes["unmanaged"]; ok {
+		u, d := decodeUnmanaged(at, ctx)
+		diags = append(diags, d...)
+		a.Unmanaged = u
+	}
 	seen := map[string]hcl.Range{}
 	for _, db := range content.Blocks {
 		name := db.Labels[0]
@@ -135,6 +140,11 @@ func decodeDeviceOverride(b *hcl.Block, ctx *hcl.EvalContext) (*DeviceOverride, 
 		opts, d := decodeOptions(at, ctx)
 		diags = append(diags, d...)
 		o.Options = opts
+	}
+	if at, ok := content.Attributes["unmanaged"]; ok {
+		u, d := decodeUnmanaged(at, ctx)
+		diags = append(diags, d...)
+		o.Unmanaged = u
 	}
 	for _, sb := range content.Blocks {
 		switch sb.Type {
@@ -284,6 +294,22 @@ func stringsOf(l cty.Value) []string {
 		}
 	}
 	return out
+}
+
+// decodeUnmanaged reads unmanaged = "keep" | "prune".
+func decodeUnmanaged(a *hcl.Attribute, ctx *hcl.EvalContext) (string, hcl.Diagnostics) {
+	v, diags := a.Expr.Value(ctx)
+	if diags.HasErrors() {
+		return "", diags
+	}
+	if v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+		switch s := v.AsString(); s {
+		case UnmanagedKeep, UnmanagedPrune:
+			return s, diags
+		}
+	}
+	return "", append(diags, errorf(RuleBadValue, "Invalid unmanaged", a.Expr.Range().Ptr(), nil,
+		`unmanaged must be "keep" (leave the objects lossless does not render, and list them in the plan) or "prune" (remove them; an object still referenced from outside lossless' scope stays).`))
 }
 
 // decodeOptions reads a map of vendor option keys to string values.

@@ -89,6 +89,8 @@ type Assign struct {
 	QoSRange, BuffersRange hcl.Range
 	Options                map[string]string
 	OptionsRange           hcl.Range
+	// Unmanaged is the assign's unmanaged choice ("" when unset: keep).
+	Unmanaged string
 	// Overrides are the per-device override blocks, in source order.
 	Overrides []*DeviceOverride
 	DeclRange hcl.Range
@@ -111,6 +113,7 @@ type DeviceOverride struct {
 	Device       string
 	QoS, Buffers *Body
 	Options      map[string]string
+	Unmanaged    string
 	Ports        []*PortOverride
 	DeclRange    hcl.Range
 	LabelRange   hcl.Range

@@ -303,16 +303,22 @@ func (r *resolver) resolveDevice(job deviceJob) *Device {
 	d := &Device{
 		Name: inv.Name, Vendor: inv.Vendor, Platform: inv.Platform, Address: inv.Address, Port: inv.Port,
 		Transport: inv.Transport, Roles: inv.Roles, Tags: inv.Tags, Range: inv.DeclRange,
-		Options: map[string]string{},
+		Options: map[string]string{}, Unmanaged: UnmanagedKeep,
 	}
 	for k, v := range a.Options {
 		d.Options[k] = v
+	}
+	if a.Unmanaged != "" {
+		d.Unmanaged = a.Unmanaged
 	}
 	qspec := r.qosProfile(a.QoS)
 	bspec := r.bufferProfile(a.Buffers)
 	if o != nil {
 		for k, v := range o.Options {
 			d.Options[k] = v
+		}
+		if o.Unmanaged != "" {
+			d.Unmanaged = o.Unmanaged
 		}
 		if o.QoS != nil && qspec != nil {
 			p := r.f.QoSProfiles[a.QoS]

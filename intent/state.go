@@ -29,6 +29,11 @@ type Device struct {
 	// (for example "eos.style" = "qos-profile"); shared code never reads
 	// them, and a renderer rejects keys of its own prefix it does not know.
 	Options map[string]string
+	// Unmanaged is what plan does with objects of the families lossless
+	// manages that the rendering does not contain: UnmanagedKeep (the
+	// default) leaves them and lists them, UnmanagedPrune removes them.
+	// An object referenced from outside the scope stays either way.
+	Unmanaged string
 
 	// QoS is the device-level QoS profile after device overrides. A port
 	// whose QoS differs (a per-port override) carries its own in Port.QoS.
@@ -223,3 +228,9 @@ type Headroom struct {
 	// Derivation explains each term of Xoff, in order, for `inspect`.
 	Derivation []headroom.Term
 }
+
+// The values of unmanaged (assign and device override).
+const (
+	UnmanagedKeep  = "keep"
+	UnmanagedPrune = "prune"
+)

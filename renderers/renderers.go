@@ -14,3 +14,19 @@ import (
 // gives the same bytes. A feature the vendor or platform cannot express is
 // an error naming the device, the feature and the reason.
 type Func func(d *intent.Device) (*config.Document, error)
+
+// The rules of renderer warnings (config.Warning.Rule). validate reports
+// them as warnings (errors under -strict); plan and apply show them in the
+// device's section.
+const (
+	// RuleRounded: a value was rounded or converted to the device's
+	// granularity; the warning names the value before and after.
+	RuleRounded = "LL200"
+	// RuleNotRendered: part of the intent is not rendered because the
+	// platform has no such setting; the device keeps its own default.
+	RuleNotRendered = "LL201"
+	// RuleDefaultChosen: the intent is silent (or the platform keeps a
+	// built-in mapping) and the rendering takes a default; the warning
+	// names the default.
+	RuleDefaultChosen = "LL202"
+)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lossless-net/lossless/internal/config"
@@ -66,9 +68,41 @@ type Change struct {
 	// applied (for example an NX-OS network-qos change); empty when it is
 	// hitless.
 	Disruptive []string `json:"disruptive,omitempty"`
+	// Kept lists the objects of the families lossless manages that the
+	// change leaves on the device, each with why: lossless does not render
+	// it (the platform's own template, an operator's or another team's
+	// object; the intent's unmanaged = "prune" removes those), or something
+	// outside the scope still references it (never removed). Sorted by
+	// object.
+	Kept []Kept `json:"kept,omitempty"`
+	// Warnings are the rendering's warnings (Desired.Warnings), so that
+	// the plan, its JSON and apply's confirmation show them.
+	Warnings []config.Warning `json:"warnings,omitempty"`
 	// Desired is the rendering the change leads to; Apply verifies the
 	// device against it after pushing.
 	Desired *config.Document `json:"desired"`
+}
+
+// Kept is one object a change leaves on the device although it is in a
+// family lossless manages.
+type Kept struct {
+	// Object names it as the device does: "class-map type qos match-any
+	// BULK", "BUFFER_PG|Ethernet0|6".
+	Object string `json:"object"`
+	// Reason says why it stays: "not rendered by lossless (SONiC's
+	// buffer template)", "used by policy-map type qos OTHER".
+	Reason string `json:"reason"`
+}
+
+// SortKept sorts ks by object, then reason, and drops exact repeats.
+func SortKept(ks []Kept) []Kept {
+	slices.SortFunc(ks, func(a, b Kept) int {
+		if c := strings.Compare(a.Object, b.Object); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Reason, b.Reason)
+	})
+	return slices.Compact(ks)
 }
 
 // Empty reports whether the change has nothing to send.

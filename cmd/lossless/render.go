@@ -172,7 +172,7 @@ func renderGolden(devs []*intent.Device, format, dir string, update bool, parall
 func warn(w io.Writer, files []render.File) {
 	for _, f := range files {
 		for _, m := range f.Warnings {
-			fmt.Fprintln(w, "warning:", m)
+			fmt.Fprintf(w, "warning: %s [%s]\n", m, m.Rule)
 		}
 	}
 }

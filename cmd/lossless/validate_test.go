@@ -122,6 +122,28 @@ func runCmd(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// nxosPair is an inventory of two NX-OS switches.
+const nxosPair = `device "nx1" {
+  vendor   = "nxos"
+  platform = "N9K-C93600CD-GX"
+  address  = "192.0.2.1"
+  ports "Ethernet1/1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}
+
+device "nx2" {
+  vendor   = "nxos"
+  platform = "N9K-C93600CD-GX"
+  address  = "192.0.2.2"
+  ports "Ethernet1/1-2" {
+    speed = "100G"
+    cable = "5m"
+  }
+}
+`
+
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -199,6 +221,29 @@ func TestValidate(t *testing.T) {
 			},
 			code:   1,
 			stderr: []string{"Error: Not supported by the device's vendor", "inventory.hcl:1:1", `Device "nx1" (nxos) cannot express PFC watchdog detection time 200ms`},
+		},
+		{
+			// NX-OS needs a WRED weight the intent does not give: the
+			// renderer's default is a warning (LL202), said once for both
+			// devices, and -strict fails on it as plan would show it.
+			name:   "renderer warning passes without -strict",
+			files:  map[string]string{"inventory.hcl": nxosPair},
+			code:   0,
+			stderr: []string{"Warning [LL202]: A default is chosen for the device", "inventory.hcl:1:1", `Device "nx1" (nxos): ECN weight of class rdma is unset; NX-OS requires one,`, "The same holds for 1 other device(s): nx2."},
+			stdout: []string{"The intent is valid"},
+		},
+		{
+			name:   "renderer warning fails with -strict",
+			files:  map[string]string{"inventory.hcl": nxosPair},
+			args:   []string{"-strict"},
+			code:   1,
+			stderr: []string{"Warning [LL202]"},
+		},
+		{
+			name:  "the renderer's warning goes once the intent says it",
+			files: map[string]string{"inventory.hcl": nxosPair, "qos.hcl": strings.Replace(testIntent, "max_probability = 7", "max_probability = 7\n      weight          = 0", 1)},
+			args:  []string{"-strict"},
+			code:  0, noStderr: true,
 		},
 		{
 			name: "NX-OS over gNMI is refused with the reason",

@@ -2,10 +2,38 @@
 # need on top. An override merges over the profile attribute by attribute;
 # a block written in an override replaces that block of the profile whole.
 
+# The class "bulk" takes every DSCP no other class claims ("default"). EOS
+# and Huawei CE keep a built-in DSCP map for the values a policy does not
+# list (reference/eos.md §1a, reference/huawei-ce.md §1.1); these options
+# list all 64 so that the unclaimed ones really reach queue 0.
+locals {
+  dscp_map_options = { "eos.default-map" = "explicit", "huawei-ce.dscp-map" = "full" }
+}
+
 assign "spines" {
   devices = { role = "spine" }
   qos     = qos_profile.roce
   buffers = buffer_profile.auto
+  options = local.dscp_map_options
+
+  # NX-OS requires a WRED weight; 0 reacts to the instantaneous queue
+  # (reference/nxos.md §1).
+  device "spine1" {
+    qos {
+      traffic_class "ROCEv2" {
+        id        = 3
+        dscp      = local.roce_dscp
+        lossless  = true
+        bandwidth = "50%"
+        ecn {
+          min_threshold   = var.ecn_min
+          max_threshold   = var.ecn_max
+          max_probability = 7
+          weight          = 0
+        }
+      }
+    }
+  }
 
   # EOS: mark harder as the queue builds (reference/eos.md §1a).
   device "spine2" {
@@ -56,6 +84,7 @@ assign "leaves" {
   devices = { role = "leaf" }
   qos     = qos_profile.roce
   buffers = buffer_profile.auto
+  options = local.dscp_map_options
 
   # NX-OS: WRED weight 0 reacts to the instantaneous queue (reference/nxos.md §1).
   device "leaf1" {

@@ -37,11 +37,44 @@ type Document struct {
 	// Text is the rendering byte for byte as the device prints it
 	// (running-config text, or indented CONFIG_DB JSON).
 	Text []byte
-	// Warnings report every value rounded to the device's granularity,
-	// naming the value before and after.
-	Warnings []string
+	// Warnings report every value rounded to the device's granularity
+	// (naming the value before and after), every part of the intent the
+	// platform keeps its default for, and every default chosen where the
+	// intent is silent.
+	Warnings []Warning
 	// Disruptive lists the parts of the rendering whose change the device
 	// cannot apply in place (for example SONiC BUFFER_POOL needs a reload),
 	// each as a short reason.
 	Disruptive []string
+	// Prune is the intent's unmanaged = "prune": a driver's diff removes
+	// the objects of a family lossless manages that this rendering does
+	// not contain, instead of keeping and listing them (the default).
+	// Nothing referenced from outside the scope is removed either way.
+	Prune bool
+}
+
+// Warning is one note a renderer makes about a device's rendering: a
+// value rounded to the device's granularity, intent the platform cannot
+// express and keeps its default for, or a default chosen where the intent
+// is silent. Rule is its rule ID (LLnnn, the renderers package names
+// them), so that validate -strict, plan and apply report it the same way.
+type Warning struct {
+	Rule    string `json:"rule"`
+	Device  string `json:"device"`
+	Message string `json:"message"`
+}
+
+// String is "DEVICE: MESSAGE".
+func (w Warning) String() string { return w.Device + ": " + w.Message }
+
+// Messages returns each warning's String, in order (nil for none).
+func Messages(ws []Warning) []string {
+	if len(ws) == 0 {
+		return nil
+	}
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.String()
+	}
+	return out
 }

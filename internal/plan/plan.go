@@ -216,6 +216,7 @@ func desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) {
 	if err != nil {
 		return v, nil, err // names the device and the feature
 	}
+	doc.Prune = d.Intent.Unmanaged == intent.UnmanagedPrune
 	if opts.Golden != "" {
 		if err := approved(opts.Golden, d.Intent.Name, doc); err != nil {
 			return v, nil, err
@@ -293,6 +294,7 @@ func planOne(ctx context.Context, d Device, opts Options) DevicePlan {
 		return fail(fmt.Errorf("%s: diff: %w", d.Intent.Name, err))
 	}
 	dp.Fingerprint = Fingerprint(running)
+	ch.Warnings = doc.Warnings
 	dp.Change = ch
 	return dp
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"github.com/lossless-net/lossless/internal/config"
 	"io"
 	"slices"
 	"strings"
@@ -40,7 +41,7 @@ func (p *Plan) Groups(roles func(device string) []string) []Group {
 			continue
 		}
 		c := d.Change
-		key := strings.Join([]string{c.Vendor, c.Scope, strings.Join(c.Commands, "\n"), string(c.Patch), strings.Join(c.Disruptive, "\n")}, "\x00")
+		key := strings.Join([]string{c.Vendor, c.Scope, strings.Join(c.Commands, "\n"), string(c.Patch), strings.Join(c.Disruptive, "\n"), fmt.Sprint(c.Kept), warningsKey(c.Warnings)}, "\x00")
 		var rs []string
 		if roles != nil {
 			rs = roles(d.Device)
@@ -79,8 +80,7 @@ func (p *Plan) WriteSummary(w io.Writer, roles func(device string) []string) {
 		}
 		fmt.Fprintf(w, "## %s, %s: %s %d-line change\n", who, g.Change.Vendor, same, g.Lines())
 		fmt.Fprintf(w, "Devices: %s\n", strings.Join(g.Devices, ", "))
-		c := g.Change
-		WriteChange(w, g.Devices[0], c.Vendor, c.Scope, c.Diff, c.Commands, c.Patch, c.Disruptive)
+		WriteChange(w, g.Devices[0], g.Change.Vendor, g.Change)
 	}
 	var same []string
 	for _, d := range p.Devices {
@@ -95,4 +95,13 @@ func (p *Plan) WriteSummary(w io.Writer, roles func(device string) []string) {
 		fmt.Fprintf(w, "No changes: %s\n\n", strings.Join(same, ", "))
 	}
 	fmt.Fprintln(w, p.Counts())
+}
+
+// warningsKey is the warnings without their device, for grouping.
+func warningsKey(ws []config.Warning) string {
+	var b strings.Builder
+	for _, w := range ws {
+		b.WriteString(w.Rule + " " + w.Message + "\n")
+	}
+	return b.String()
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/lossless-net/lossless/vendors"
 )
 
 // WriteText prints the plan for people, device by device in name order:
@@ -16,40 +18,65 @@ func (p *Plan) WriteText(w io.Writer) {
 		case d.Error != "":
 			fmt.Fprintf(w, "# %s (%s): failed\n  %s\n\n", d.Device, d.Vendor, indent(d.Error))
 		case d.Change.Empty():
-			fmt.Fprintf(w, "# %s (%s): no changes\n\n", d.Device, d.Vendor)
+			fmt.Fprintf(w, "# %s (%s): no changes\n", d.Device, d.Vendor)
+			WriteNotes(w, d.Change)
+			fmt.Fprintln(w)
 		default:
-			WriteChange(w, d.Device, d.Vendor, d.Change.Scope, d.Change.Diff, d.Change.Commands, d.Change.Patch, d.Change.Disruptive)
+			WriteChange(w, d.Device, d.Vendor, d.Change)
 		}
 	}
 	fmt.Fprintln(w, p.Counts())
 }
 
-// WriteChange prints one device's change.
-func WriteChange(w io.Writer, device, vendor, scope, diff string, commands []string, patch []byte, disruptive []string) {
+// WriteChange prints one device's change: scope, diff, what apply sends,
+// whether it is disruptive, then the notes (WriteNotes).
+func WriteChange(w io.Writer, device, vendor string, c *vendors.Change) {
 	fmt.Fprintf(w, "# %s (%s): to change\n", device, vendor)
-	fmt.Fprintf(w, "Scope: %s\n\n", scope)
-	if diff != "" {
-		fmt.Fprintln(w, strings.TrimRight(diff, "\n"))
+	fmt.Fprintf(w, "Scope: %s\n\n", c.Scope)
+	if c.Diff != "" {
+		fmt.Fprintln(w, strings.TrimRight(c.Diff, "\n"))
 		fmt.Fprintln(w)
 	}
-	if len(commands) > 0 {
+	if len(c.Commands) > 0 {
 		fmt.Fprintln(w, "Commands apply will send:")
-		for _, c := range commands {
-			fmt.Fprintf(w, "  %s\n", c)
+		for _, l := range c.Commands {
+			fmt.Fprintf(w, "  %s\n", l)
 		}
 		fmt.Fprintln(w)
 	}
-	if len(patch) > 0 {
-		fmt.Fprintf(w, "JSON patch apply will send:\n  %s\n\n", indent(string(patch)))
+	if len(c.Patch) > 0 {
+		fmt.Fprintf(w, "JSON patch apply will send:\n  %s\n\n", indent(string(c.Patch)))
 	}
-	if len(disruptive) == 0 {
-		fmt.Fprint(w, "Disruptive: no\n\n")
+	if len(c.Disruptive) == 0 {
+		fmt.Fprint(w, "Disruptive: no\n")
 	} else {
 		fmt.Fprintln(w, "Disruptive: yes")
-		for _, r := range disruptive {
+		for _, r := range c.Disruptive {
 			fmt.Fprintf(w, "  - %s\n", r)
 		}
-		fmt.Fprintln(w)
+	}
+	WriteNotes(w, c)
+	fmt.Fprintln(w)
+}
+
+// WriteNotes prints what a change leaves on the device and the
+// rendering's warnings, each under its own heading; nothing when there
+// are none. It is shown for unchanged devices too.
+func WriteNotes(w io.Writer, c *vendors.Change) {
+	if c == nil {
+		return
+	}
+	if len(c.Kept) > 0 {
+		fmt.Fprintln(w, "Kept, not changed by lossless:")
+		for _, k := range c.Kept {
+			fmt.Fprintf(w, "  - %s: %s\n", k.Object, k.Reason)
+		}
+	}
+	if len(c.Warnings) > 0 {
+		fmt.Fprintln(w, "Warnings:")
+		for _, x := range c.Warnings {
+			fmt.Fprintf(w, "  - %s [%s]\n", x.Message, x.Rule)
+		}
 	}
 }
 

@@ -41,7 +41,7 @@ type File struct {
 	// Data is the rendering; nil once ToDir has written it.
 	Data []byte
 	// Warnings are the renderer's rounding and defaulting notes.
-	Warnings []string
+	Warnings []config.Warning
 	// Disruptive lists the parts the device cannot change in place.
 	Disruptive []string
 }

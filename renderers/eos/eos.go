@@ -143,7 +143,7 @@ type renderer struct {
 	d        *intent.Device
 	queue    string // "tx-queue" or "uc-tx-queue" (OptionQueue)
 	explicit bool   // map unclaimed DSCPs to the default class (OptionDefaultMap)
-	warnings []string
+	warnings []config.Warning
 }
 
 func (r *renderer) unsupported(feature, format string, args ...any) error {
@@ -152,8 +152,8 @@ func (r *renderer) unsupported(feature, format string, args ...any) error {
 
 // warnf records a warning once: ports that share a profile would
 // otherwise repeat it.
-func (r *renderer) warnf(format string, args ...any) {
-	w := r.d.Name + ": " + fmt.Sprintf(format, args...)
+func (r *renderer) warnf(rule, format string, args ...any) {
+	w := config.Warning{Rule: rule, Device: r.d.Name, Message: fmt.Sprintf(format, args...)}
 	if !slices.Contains(r.warnings, w) {
 		r.warnings = append(r.warnings, w)
 	}
@@ -522,7 +522,7 @@ func (r *renderer) kbytes(c intent.Class, which string, t intent.Threshold, spee
 	}
 	kb := b.CeilCells(units.KB)
 	if b%units.KB != 0 {
-		r.warnf("%s: %s rounded up to %d kbytes (%dB)", what, from, kb, kb*int64(units.KB))
+		r.warnf(renderers.RuleRounded, "%s: %s rounded up to %d kbytes (%dB)", what, from, kb, kb*int64(units.KB))
 	}
 	return kb, nil
 }
@@ -601,7 +601,7 @@ func (r *renderer) warnDefaultMap(q *intent.QoS) {
 			parts = append(parts, fmt.Sprintf("%s → %d", ranges(vs), tc))
 		}
 	}
-	r.warnf("class %s takes the DSCPs no class claims, but EOS keeps its default DSCP map for those outside traffic class %d: %s (option %q = \"explicit\" maps them)", dc.Name, dc.ID, strings.Join(parts, ", "), OptionDefaultMap)
+	r.warnf(renderers.RuleDefaultChosen, "class %s takes the DSCPs no class claims, but EOS keeps its default DSCP map for those outside traffic class %d: %s (option %q = \"explicit\" maps them)", dc.Name, dc.ID, strings.Join(parts, ", "), OptionDefaultMap)
 }
 
 // ranges prints sorted values as "0-7 25 27-31".
@@ -646,7 +646,7 @@ func (r *renderer) watchdog(wd *intent.Watchdog) ([]*config.Node, error) {
 		}
 		v := (t.d + t.step - 1) / t.step * t.step
 		if v != t.d {
-			r.warnf("PFC watchdog %s: %v rounded up to %s s", t.keyword, t.d, seconds(v))
+			r.warnf(renderers.RuleRounded, "PFC watchdog %s: %v rounded up to %s s", t.keyword, t.d, seconds(v))
 		}
 		rounded[i] = v
 		out = append(out, node("priority-flow-control pause watchdog default "+t.keyword+" "+seconds(v)))

@@ -61,7 +61,7 @@ func TestCanonical(t *testing.T) {
 		t.Errorf("rendering differs from reference/eos.md §1a (-want +got):\n%s", diff)
 	}
 	wantWarn := []string{"eos1: class bulk takes the DSCPs no class claims, but EOS keeps its default DSCP map for those outside traffic class 0: 0-7 → 1, 16-23 → 2, 25 27-31 → 3, 32-39 → 4, 40-47 → 5, 49-55 → 6, 56-63 → 7 (option \"eos.default-map\" = \"explicit\" maps them)"}
-	if diff := cmp.Diff(wantWarn, doc.Warnings); diff != "" {
+	if diff := cmp.Diff(wantWarn, config.Messages(doc.Warnings)); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 	// Tree holds the same lines as Text without the `!` separators.
@@ -162,7 +162,7 @@ func TestConversions(t *testing.T) {
 				t.Errorf("lines with %q (-want +got):\n%s", tt.find, diff)
 			}
 			var warns []string // the default-map note is TestCanonical's
-			for _, w := range doc.Warnings {
+			for _, w := range config.Messages(doc.Warnings) {
 				if !strings.Contains(w, "default DSCP map") {
 					warns = append(warns, w)
 				}
@@ -366,7 +366,7 @@ func TestExplicitDefaultMap(t *testing.T) {
 	if !strings.Contains(string(doc.Text), "!\n"+want+"!\n") {
 		t.Errorf("want the unclaimed DSCPs (outside EOS's 8-15 → 0) mapped to class bulk:\n%s", doc.Text)
 	}
-	if len(doc.Warnings) != 0 {
-		t.Errorf("warnings %q", doc.Warnings)
+	if len(config.Messages(doc.Warnings)) != 0 {
+		t.Errorf("warnings %q", config.Messages(doc.Warnings))
 	}
 }

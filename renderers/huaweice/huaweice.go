@@ -135,7 +135,7 @@ type renderer struct {
 	fam      familyRules
 	famName  string
 	fullDSCP bool // OptionDSCPMap = DSCPMapFull
-	warnings []string
+	warnings []config.Warning
 }
 
 // OptionDSCPMap chooses which DSCPs the DiffServ domain lists: the ones
@@ -152,8 +152,11 @@ func (r *renderer) unsupported(feature, reason string, args ...any) error {
 	return &renderers.UnsupportedError{Device: r.d.Name, Vendor: Vendor, Feature: feature, Reason: fmt.Sprintf(reason, args...)}
 }
 
-func (r *renderer) warn(format string, args ...any) {
-	r.warnings = append(r.warnings, r.d.Name+": "+fmt.Sprintf(format, args...))
+func (r *renderer) warn(rule, format string, args ...any) {
+	w := config.Warning{Rule: rule, Device: r.d.Name, Message: fmt.Sprintf(format, args...)}
+	if !slices.Contains(r.warnings, w) {
+		r.warnings = append(r.warnings, w)
+	}
 }
 
 // profileSet is one distinct port QoS: the domain and drop-profile names it
@@ -384,7 +387,7 @@ func (r *renderer) checkProfile(q *intent.QoS) error {
 		if c.MTU != 0 {
 			// CloudEngine has no per-class MTU; the port MTU is not in
 			// lossless' scope (reference §1.1 has no MTU line).
-			r.warn("class %q MTU %d is not rendered: CloudEngine has no per-class MTU; set the interface MTU (jumbo frames) outside lossless", c.Name, c.MTU)
+			r.warn(renderers.RuleNotRendered, "class %q MTU %d is not rendered: CloudEngine has no per-class MTU; set the interface MTU (jumbo frames) outside lossless", c.Name, c.MTU)
 		}
 		for _, v := range c.DSCP {
 			if v < 0 || v > 63 {
@@ -440,7 +443,7 @@ func (r *renderer) deadlock(pfc []int) (global, inPFC []*config.Node, err error)
 	if w == nil {
 		// Deadlock detection cannot be switched off (reference §1.1: always
 		// on by default); say so instead of dropping the intent.
-		r.warn("PFC watchdog off is not rendered: CloudEngine deadlock detection is always on (reference/huawei-ce.md §1.1); the device keeps its defaults")
+		r.warn(renderers.RuleNotRendered, "PFC watchdog off is not rendered: CloudEngine deadlock detection is always on (reference/huawei-ce.md §1.1); the device keeps its defaults")
 		return nil, nil, nil
 	}
 	var behavior string
@@ -507,10 +510,10 @@ func (r *renderer) deadlockB(w *intent.Watchdog, pfc []int) (global, inPFC []*co
 		if iv == 0 && fits(c, false) {
 			iv = c
 			if det%iv != 0 {
-				r.warn("PFC watchdog detection %s rounded up to %s (%d × %s deadlock-detect interval)", det, time.Duration(ceilDiv(det, iv))*iv, ceilDiv(det, iv), iv)
+				r.warn(renderers.RuleRounded, "PFC watchdog detection %s rounded up to %s (%d × %s deadlock-detect interval)", det, time.Duration(ceilDiv(det, iv))*iv, ceilDiv(det, iv), iv)
 			}
 			if rec%iv != 0 {
-				r.warn("PFC watchdog restoration %s rounded up to %s (%d × %s deadlock-detect interval)", rec, time.Duration(ceilDiv(rec, iv))*iv, ceilDiv(rec, iv), iv)
+				r.warn(renderers.RuleRounded, "PFC watchdog restoration %s rounded up to %s (%d × %s deadlock-detect interval)", rec, time.Duration(ceilDiv(rec, iv))*iv, ceilDiv(rec, iv), iv)
 			}
 		}
 	}
@@ -518,7 +521,7 @@ func (r *renderer) deadlockB(w *intent.Watchdog, pfc []int) (global, inPFC []*co
 		return nil, nil, r.unsupported(fmt.Sprintf("PFC watchdog detection %s / restoration %s", det, rec), "family B counts deadlock detection in 1–15 and recovery in 0–31 ticks of 10, 100, 500 or 1000 ms (reference/huawei-ce.md §2.2), which cannot hold these times")
 	}
 	if w.Polling != 0 && w.Polling != iv {
-		r.warn("PFC watchdog polling %s is expressed as deadlock-detect interval %s, the interval that holds detection %s and restoration %s", w.Polling, iv, det, rec)
+		r.warn(renderers.RuleDefaultChosen, "PFC watchdog polling %s is expressed as deadlock-detect interval %s, the interval that holds detection %s and restoration %s", w.Polling, iv, det, rec)
 	}
 	global = []*config.Node{{Text: fmt.Sprintf("dcb pfc deadlock-detect interval %d", iv.Milliseconds())}}
 	for _, p := range pfc {
@@ -547,7 +550,7 @@ func (r *renderer) deadlockA(w *intent.Watchdog) ([]*config.Node, error) {
 		}
 		ms := ceilDiv(t.v, time.Millisecond)
 		if time.Duration(ms)*time.Millisecond != t.v {
-			r.warn("PFC watchdog %s %s rounded up to %dms", t.what, t.v, ms)
+			r.warn(renderers.RuleRounded, "PFC watchdog %s %s rounded up to %dms", t.what, t.v, ms)
 		}
 		if v := time.Duration(ms) * time.Millisecond; v < timerMin || v > timerMax {
 			return nil, r.unsupported(fmt.Sprintf("PFC watchdog %s %s", t.what, t.v), "family A takes %s–%s (`%s`, reference/huawei-ce.md §2.2)", timerMin, timerMax, t.cmd)
@@ -555,7 +558,7 @@ func (r *renderer) deadlockA(w *intent.Watchdog) ([]*config.Node, error) {
 		out = append(out, &config.Node{Text: fmt.Sprintf("%s %d", t.cmd, ms)})
 	}
 	if w.Polling != 0 {
-		r.warn("PFC watchdog polling %s is not rendered: family A has no deadlock polling interval (reference/huawei-ce.md §1.3)", w.Polling)
+		r.warn(renderers.RuleNotRendered, "PFC watchdog polling %s is not rendered: family A has no deadlock polling interval (reference/huawei-ce.md §1.3)", w.Polling)
 	}
 	return out, nil
 }
@@ -579,7 +582,7 @@ func (r *renderer) headroomPool(lossless bool) ([]*config.Node, error) {
 	}
 	kb := size.Ceil(units.KB)
 	if kb != size {
-		r.warn("headroom pool %dB rounded up to %s (whole kbytes)", int64(size), kb)
+		r.warn(renderers.RuleRounded, "headroom pool %dB rounded up to %s (whole kbytes)", int64(size), kb)
 	}
 	if kb < r.fam.poolMin || kb > r.fam.poolMax {
 		return nil, r.unsupported("headroom pool "+kb.String(), "family %s takes %s–%s (reference/huawei-ce.md §2.1)", r.famName, r.fam.poolMin, r.fam.poolMax)
@@ -646,7 +649,7 @@ func (r *renderer) domain(s *profileSet) (*config.Node, error) {
 			}
 		}
 		if len(off) > 0 {
-			r.warn("default class %q (queue %d): DSCPs %s keep DiffServ domain %s's built-in mapping (DSCP/8 → queue, reference/huawei-ce.md §1.1), not queue %d; option %q = %q lists all 64", dc.Name, dc.ID, runs(off), s.domain, dc.ID, OptionDSCPMap, DSCPMapFull)
+			r.warn(renderers.RuleDefaultChosen, "default class %q (queue %d): DSCPs %s keep DiffServ domain %s's built-in mapping (DSCP/8 → queue, reference/huawei-ce.md §1.1), not queue %d; option %q = %q lists all 64", dc.Name, dc.ID, runs(off), s.domain, dc.ID, OptionDSCPMap, DSCPMapFull)
 		}
 	}
 	return n, nil
@@ -779,10 +782,10 @@ func (r *renderer) buffersUnsupported() error {
 		return r.unsupported("explicit headroom", "family A's headroom is not configurable per port and its `dcb pfc buffer` takes absolute xon/xoff thresholds, not headroom (reference/huawei-ce.md §0, §1.3); use headroom = \"auto\"")
 	}
 	if b.LosslessPool != 0 || b.LossyPool != 0 {
-		r.warn("buffer pool sizes (lossless %s, lossy %s) are not rendered: CloudEngine has no configurable lossless/lossy pools (reference/huawei-ce.md §2.3)", b.LosslessPool, b.LossyPool)
+		r.warn(renderers.RuleNotRendered, "buffer pool sizes (lossless %s, lossy %s) are not rendered: CloudEngine has no configurable lossless/lossy pools (reference/huawei-ce.md §2.3)", b.LosslessPool, b.LossyPool)
 	}
 	if b.Alpha != nil {
-		r.warn("buffer alpha %d is not rendered: CloudEngine's `qos buffer queue … shared-threshold dynamic N` takes an index, not alpha (reference/huawei-ce.md Errata)", *b.Alpha)
+		r.warn(renderers.RuleNotRendered, "buffer alpha %d is not rendered: CloudEngine's `qos buffer queue … shared-threshold dynamic N` takes an index, not alpha (reference/huawei-ce.md Errata)", *b.Alpha)
 	}
 	return nil
 }
@@ -845,7 +848,7 @@ func (r *renderer) pfcBuffer(p *intent.Port, lossless []int) ([]string, error) {
 		if h.Size != 0 {
 			g := h.Size.Ceil(bufferBlock)
 			if g != h.Size {
-				r.warn("%s guaranteed %dB rounded up to %dB (320-byte blocks)", feature, int64(h.Size), int64(g))
+				r.warn(renderers.RuleRounded, "%s guaranteed %dB rounded up to %dB (320-byte blocks)", feature, int64(h.Size), int64(g))
 			}
 			if g < guaranteedMin || g > guaranteedMax {
 				return nil, r.unsupported(feature+" guaranteed", "%d bytes is outside family B's %d–%d bytes (reference/huawei-ce.md §2.1)", int64(g), guaranteedMin, guaranteedMax)
@@ -861,7 +864,7 @@ func (r *renderer) pfcBuffer(p *intent.Port, lossless []int) ([]string, error) {
 func (r *renderer) kbytes(feature string, v, lo, hi units.Bytes) (int64, error) {
 	kb := v.Ceil(units.KB)
 	if kb != v {
-		r.warn("%s %dB rounded up to %s (whole kbytes)", feature, int64(v), kb)
+		r.warn(renderers.RuleRounded, "%s %dB rounded up to %s (whole kbytes)", feature, int64(v), kb)
 	}
 	if kb < lo || kb > hi {
 		return 0, r.unsupported(feature, "%s is outside family B's %s–%s (reference/huawei-ce.md §2.1)", kb, lo, hi)

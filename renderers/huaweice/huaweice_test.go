@@ -2,6 +2,7 @@ package huaweice
 
 import (
 	"errors"
+	"github.com/lossless-net/lossless/internal/config"
 	"os"
 	"strconv"
 	"strings"
@@ -88,7 +89,7 @@ func TestCanonical(t *testing.T) {
 			// default class does not catch what Huawei's table sends
 			// elsewhere: said, not dropped.
 			wantWarn := []string{`ce1: default class "bulk" (queue 0): DSCPs 8–23, 25, 27–47, 49–63 keep DiffServ domain roce's built-in mapping (DSCP/8 → queue, reference/huawei-ce.md §1.1), not queue 0; option "huawei-ce.dscp-map" = "full" lists all 64`}
-			if diff := cmp.Diff(wantWarn, doc.Warnings); diff != "" {
+			if diff := cmp.Diff(wantWarn, config.Messages(doc.Warnings)); diff != "" {
 				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 		})
@@ -190,7 +191,7 @@ func TestConversions(t *testing.T) {
 			if !hasLine(doc.Text, tc.wantLine) {
 				t.Errorf("no line %q in:\n%s", tc.wantLine, doc.Text)
 			}
-			ws := withoutDSCPWarning(doc.Warnings)
+			ws := withoutDSCPWarning(config.Messages(doc.Warnings))
 			switch {
 			case tc.wantWarn == "" && len(ws) > 0:
 				t.Errorf("unexpected warnings %q", ws)
@@ -325,9 +326,9 @@ func TestWarnings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ws := withoutDSCPWarning(doc.Warnings)
+			ws := withoutDSCPWarning(config.Messages(doc.Warnings))
 			if tc.keepDSCP {
-				ws = doc.Warnings
+				ws = config.Messages(doc.Warnings)
 			}
 			if len(ws) != 1 || !strings.Contains(ws[0], tc.want) || !strings.HasPrefix(ws[0], "ce1: ") {
 				t.Errorf("warnings = %q, want one for ce1 containing %q", ws, tc.want)
@@ -353,8 +354,8 @@ func TestFullDSCPMap(t *testing.T) {
 	if n := strings.Count(string(doc.Text), "ip-dscp-inbound"); n != 64 {
 		t.Errorf("%d ip-dscp-inbound lines, want 64", n)
 	}
-	if len(doc.Warnings) != 0 {
-		t.Errorf("warnings %q, want none", doc.Warnings)
+	if len(config.Messages(doc.Warnings)) != 0 {
+		t.Errorf("warnings %q, want none", config.Messages(doc.Warnings))
 	}
 }
 

@@ -111,15 +111,18 @@ func node(text string, children ...*config.Node) *config.Node {
 
 type renderer struct {
 	d        *intent.Device
-	warnings []string
+	warnings []config.Warning
 }
 
 func (r *renderer) unsupported(feature, format string, args ...any) error {
 	return &renderers.UnsupportedError{Device: r.d.Name, Vendor: Vendor, Feature: feature, Reason: fmt.Sprintf(format, args...)}
 }
 
-func (r *renderer) warnf(format string, args ...any) {
-	r.warnings = append(r.warnings, r.d.Name+": "+fmt.Sprintf(format, args...))
+func (r *renderer) warnf(rule, format string, args ...any) {
+	w := config.Warning{Rule: rule, Device: r.d.Name, Message: fmt.Sprintf(format, args...)}
+	if !slices.Contains(r.warnings, w) {
+		r.warnings = append(r.warnings, w)
+	}
 }
 
 // policies are the objects one QoS profile renders to.
@@ -501,7 +504,7 @@ func (r *renderer) ecn(c *intent.Class, speed units.BitRate, speedErr error) (st
 	} else {
 		// The threshold form makes weight mandatory [C:cmdref-R]; 0 is
 		// the Cisco blueprint's value (reference/nxos.md §1).
-		r.warnf("ECN weight of class %s is unset; NX-OS requires one, written as %d", c.Name, defaultWRED)
+		r.warnf(renderers.RuleDefaultChosen, "ECN weight of class %s is unset; NX-OS requires one, written as %d", c.Name, defaultWRED)
 	}
 	if w < 0 || w > wredWeightMax {
 		return "", r.unsupported("ECN weight of class "+c.Name, "%d is outside 0–%d", w, wredWeightMax)
@@ -521,7 +524,7 @@ func (r *renderer) kbytes(c *intent.Class, which string, t intent.Threshold, spe
 		b = speed.BytesIn(t.Time)
 		from = fmt.Sprintf("%v at %s (%dB)", t.Time, speed, int64(b))
 		if b%units.KB == 0 {
-			r.warnf("%s: %s converted to %d kbytes", what, from, int64(b/units.KB))
+			r.warnf(renderers.RuleRounded, "%s: %s converted to %d kbytes", what, from, int64(b/units.KB))
 		}
 	}
 	if b < 0 {
@@ -529,7 +532,7 @@ func (r *renderer) kbytes(c *intent.Class, which string, t intent.Threshold, spe
 	}
 	kb := b.CeilCells(units.KB)
 	if b%units.KB != 0 {
-		r.warnf("%s: %s rounded up to %d kbytes (%dB)", what, from, kb, kb*int64(units.KB))
+		r.warnf(renderers.RuleRounded, "%s: %s rounded up to %d kbytes (%dB)", what, from, kb, kb*int64(units.KB))
 	}
 	return kb, nil
 }

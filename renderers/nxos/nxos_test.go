@@ -57,8 +57,8 @@ func TestCanonical(t *testing.T) {
 	if diff := cmp.Diff(string(want), string(doc.Text)); diff != "" {
 		t.Errorf("canonical rendering differs from reference/nxos.md §1 (-want +got):\n%s", diff)
 	}
-	if len(doc.Warnings) != 0 {
-		t.Errorf("unexpected warnings: %q", doc.Warnings)
+	if len(config.Messages(doc.Warnings)) != 0 {
+		t.Errorf("unexpected warnings: %q", config.Messages(doc.Warnings))
 	}
 	// Tree holds the same lines as Text.
 	var lines []string
@@ -148,7 +148,7 @@ func TestUnitConversions(t *testing.T) {
 			if got := ecnLine(t, string(doc.Text)); got != tt.wantLine {
 				t.Errorf("random-detect line\n got %q\nwant %q", got, tt.wantLine)
 			}
-			if diff := cmp.Diff(tt.wantWarn, doc.Warnings); diff != "" {
+			if diff := cmp.Diff(tt.wantWarn, config.Messages(doc.Warnings)); diff != "" {
 				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 		})

@@ -313,7 +313,7 @@ func sortedKeys[V any](m map[string]V) []string {
 type renderer struct {
 	d        *intent.Device
 	db       config.DB
-	warnings []string
+	warnings []config.Warning
 	// names of the objects per QoS content, so per-port overrides get
 	// their own maps and schedulers; byPtr caches it per profile value.
 	mapNames map[string]string
@@ -336,8 +336,8 @@ func (r *renderer) unsupported(feature, reason string, args ...any) error {
 
 // warn records a warning once: a per-port conversion repeats on every
 // port.
-func (r *renderer) warn(format string, args ...any) {
-	w := r.d.Name + ": " + fmt.Sprintf(format, args...)
+func (r *renderer) warn(rule, format string, args ...any) {
+	w := config.Warning{Rule: rule, Device: r.d.Name, Message: fmt.Sprintf(format, args...)}
 	if !slices.Contains(r.warnings, w) {
 		r.warnings = append(r.warnings, w)
 	}
@@ -529,7 +529,7 @@ func (r *renderer) checkProfile(q *intent.QoS) error {
 			}
 		}
 		if c.MTU != 0 {
-			r.warn("class %q MTU %d is not rendered: SONiC has no per-class MTU; the port MTU (PORT|<port> mtu) is the switch's", c.Name, c.MTU)
+			r.warn(renderers.RuleNotRendered, "class %q MTU %d is not rendered: SONiC has no per-class MTU; the port MTU (PORT|<port> mtu) is the switch's", c.Name, c.MTU)
 		}
 	}
 	return nil
@@ -904,7 +904,7 @@ func (r *renderer) watchdogTimes(w *intent.Watchdog) (det, rest time.Duration) {
 func (r *renderer) ms(what string, v, lo, hi time.Duration) (string, error) {
 	n := (v + time.Millisecond - 1) / time.Millisecond
 	if n*time.Millisecond != v {
-		r.warn("%s %s rounded up to %dms", what, v, n)
+		r.warn(renderers.RuleRounded, "%s %s rounded up to %dms", what, v, n)
 	}
 	if n*time.Millisecond < lo || n*time.Millisecond > hi {
 		return "", r.unsupported(what+" "+v.String(), "SONiC takes %d–%d ms (sonic-pfcwd YANG)", lo.Milliseconds(), hi.Milliseconds())
@@ -924,7 +924,7 @@ func (r *renderer) buffers(p *intent.Port, pr *profile) error {
 	}
 	m := (p.Cable + units.Metre - 1) / units.Metre
 	if m*units.Metre != p.Cable {
-		r.warn("cable length of %s %s rounded up to %dm", p.Name, p.Cable, m)
+		r.warn(renderers.RuleRounded, "cable length of %s %s rounded up to %dm", p.Name, p.Cable, m)
 	}
 	cable, ok := r.cables[m]
 	if !ok {

@@ -102,8 +102,8 @@ func TestCanonical(t *testing.T) {
 	if diff := cmp.Diff(string(Text(ref)), string(doc.Text)); diff != "" {
 		t.Errorf("rendering differs from the owned tables of sonic.md §5 (-want +got):\n%s", diff)
 	}
-	if len(doc.Warnings) != 0 {
-		t.Errorf("unexpected warnings %q", doc.Warnings)
+	if len(config.Messages(doc.Warnings)) != 0 {
+		t.Errorf("unexpected warnings %q", config.Messages(doc.Warnings))
 	}
 	golden, err := os.ReadFile("../../golden/canonical/want/sonic1.json")
 	if err != nil {
@@ -358,10 +358,10 @@ func TestConversions(t *testing.T) {
 				}
 			}
 			switch {
-			case tc.wantWarn == "" && len(doc.Warnings) > 0:
-				t.Errorf("unexpected warnings %q", doc.Warnings)
-			case tc.wantWarn != "" && (len(doc.Warnings) != 1 || !strings.Contains(doc.Warnings[0], tc.wantWarn)):
-				t.Errorf("warnings = %q, want one containing %q", doc.Warnings, tc.wantWarn)
+			case tc.wantWarn == "" && len(config.Messages(doc.Warnings)) > 0:
+				t.Errorf("unexpected warnings %q", config.Messages(doc.Warnings))
+			case tc.wantWarn != "" && (len(config.Messages(doc.Warnings)) != 1 || !strings.Contains(config.Messages(doc.Warnings)[0], tc.wantWarn)):
+				t.Errorf("warnings = %q, want one containing %q", config.Messages(doc.Warnings), tc.wantWarn)
 			}
 			if err := sonicyang.Validate(merge(platformRows(t, doc.DB), doc.DB)); err != nil {
 				t.Errorf("rendering is not YANG-valid: %v", err)

@@ -142,3 +142,41 @@ func TestReadRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanCarriesWarnings: a renderer's warnings reach each device's
+// section of the text plan, changed or not, and the -json / saved plan
+// with the device and the rule.
+func TestPlanCarriesWarnings(t *testing.T) {
+	a := fake.Device("w1", "old", "new")
+	a.Intent.Options["warn"] = "ECN weight of class rdma is unset; written as 0"
+	b := fake.Device("w2", "same", "same")
+	b.Intent.Options["warn"] = "DSCPs 8-23 keep the built-in map"
+	p, err := plan.Make(t.Context(), []plan.Device{a, b}, plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	p.WriteText(&text)
+	for _, want := range []string{
+		"# w1 (fake-plan-test): to change\n",
+		"Warnings:\n  - ECN weight of class rdma is unset; written as 0 [LL202]\n",
+		"# w2 (fake-plan-test): no changes\nWarnings:\n  - DSCPs 8-23 keep the built-in map [LL202]\n",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	path := filepath.Join(t.TempDir(), "p.json")
+	if err := plan.Save(path, p); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"warnings": [`, `"rule": "LL202"`, `"device": "w1"`, `"message": "ECN weight of class rdma is unset; written as 0"`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("saved plan lacks %s:\n%s", want, raw)
+		}
+	}
+}

@@ -14,11 +14,13 @@ import (
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/internal/plan"
+	"github.com/lossless-net/lossless/renderers"
 	"github.com/lossless-net/lossless/vendors"
 )
 
 // Memory is a registered vendor whose devices live in memory: device D
-// runs the text Running(D), renders its intent's Options["want"], and an
+// runs the text Running(D), renders its intent's Options["want"] (with a
+// warning of rule LL202 when Options["warn"] is set: its text), and an
 // apply sets its running text to that. Its devices have no health
 // counters. It is safe for concurrent use.
 type Memory struct {
@@ -34,7 +36,11 @@ func NewMemory(name string) *Memory {
 	m := &Memory{name: name, running: map[string]string{}, dialErr: map[string]error{}}
 	vendors.Register(vendors.Vendor{Name: name, Scope: "everything", Dial: m.dial,
 		Render: func(d *intent.Device) (*config.Document, error) {
-			return &config.Document{Device: d.Name, Format: config.CLI, Text: []byte(d.Options["want"])}, nil
+			doc := &config.Document{Device: d.Name, Format: config.CLI, Text: []byte(d.Options["want"])}
+			if w := d.Options["warn"]; w != "" {
+				doc.Warnings = []config.Warning{{Rule: renderers.RuleDefaultChosen, Device: d.Name, Message: w}}
+			}
+			return doc, nil
 		}})
 	return m
 }

@@ -220,7 +220,7 @@ func TestValidate(t *testing.T) {
 `,
 			},
 			code:   1,
-			stderr: []string{"Error: Not supported by the device's vendor", "inventory.hcl:1:1", `Device "nx1" (nxos) cannot express PFC watchdog detection time 200ms`},
+			stderr: []string{"Error [LL131]: Not supported by the device's vendor", "inventory.hcl:1:1", `Device "nx1" (nxos) cannot express PFC watchdog detection time 200ms`},
 		},
 		{
 			// NX-OS needs a WRED weight the intent does not give: the

@@ -15,6 +15,16 @@ import (
 	"github.com/lossless-net/lossless/vendors"
 )
 
+// The rules of what a device's vendor refuses.
+const (
+	// RuleUnsupported marks intent a device's renderer cannot express
+	// (renderers.UnsupportedError).
+	RuleUnsupported diag.Rule = "LL131"
+	// RuleSchema marks a rendering the vendor's own schema rejects
+	// (SONiC YANG).
+	RuleSchema diag.Rule = "LL132"
+)
+
 // renderable renders the devices with their vendors' renderers and reports
 // what a renderer refuses (a feature the vendor or platform cannot
 // express) or the vendor's schema rejects, so that validate fails whenever
@@ -65,7 +75,7 @@ func renderable(devices []*intent.Device) hcl.Diagnostics {
 			if errors.As(err, &ue) {
 				detail = fmt.Sprintf("Device %q (%s) cannot express %s: %s.", ue.Device, ue.Vendor, ue.Feature, ue.Reason)
 			}
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Not supported by the device's vendor", Detail: detail + also, Subject: &rng})
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Not supported by the device's vendor", Detail: detail + also, Subject: &rng, Extra: RuleUnsupported})
 			bad[k] = true
 			continue
 		}
@@ -74,7 +84,7 @@ func renderable(devices []*intent.Device) hcl.Diagnostics {
 		if v.Check != nil {
 			if err := v.Check(doc); err != nil {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Rendering rejected by the vendor's schema",
-					Detail: fmt.Sprintf("Device %q (%s): %v.%s", d.Name, d.Vendor, err, also), Subject: &rng})
+					Detail: fmt.Sprintf("Device %q (%s): %v.%s", d.Name, d.Vendor, err, also), Subject: &rng, Extra: RuleSchema})
 			}
 		}
 	}

@@ -96,6 +96,12 @@ func keyOf(text string) string {
 			return join(3)
 		}
 	case "ecn":
+		// `ecn weight W` is a line of its own beside the ECN thresholds
+		// line: `undo ecn` leaves it (reference Errata; Huawei
+		// EDOC1100198444 as annetutil/annet's drop-profile cases quote it).
+		if f[1] == "weight" {
+			return "ecn weight"
+		}
 		return "ecn"
 	case "color":
 		return join(2)
@@ -164,14 +170,17 @@ func prefixWords(text string, f []string, n int) string {
 }
 
 // undo is the negation of a line (reference/huawei-ce.md §2 tables,
-// "Negation" column, in the forms the V300R023 pages give).
+// "Negation" column, in the forms the V300R023 pages give; `undo ecn
+// weight` from Huawei's EDOC1100198444, `undo ecn weight [ weight-value ]`,
+// as annetutil/annet tests/annet/test_patch/huawei_drop_profile.yaml
+// @bf752eae quotes it, the reference naming the line only in its Errata).
 func undo(n *node) string {
 	switch {
 	case strings.HasPrefix(n.Key, "qos buffer headroom-pool slot "):
 		return "undo qos buffer headroom-pool slot " + n.Key[strings.LastIndexByte(n.Key, ' ')+1:]
 	case n.Key == "dcb pfc deadlock-detect interval", // undo … interval (no value)
 		strings.HasPrefix(n.Key, "priority ") && (strings.HasSuffix(n.Key, " deadlock-detect") || strings.HasSuffix(n.Key, " deadlock-recovery")),
-		n.Key == "ecn", strings.HasPrefix(n.Key, "color "),
+		n.Key == "ecn", n.Key == "ecn weight", strings.HasPrefix(n.Key, "color "),
 		strings.HasPrefix(n.Key, "ip-dscp-inbound "), strings.HasPrefix(n.Key, "8021p-inbound "),
 		n.Key == "trust", n.Key == "trust upstream", n.Key == "dcb pfc enable",
 		strings.HasPrefix(n.Key, "dcb pfc buffer ") && !strings.HasSuffix(n.Key, " xon"),

@@ -335,3 +335,48 @@ func TestRecoveryBehaviorDefault(t *testing.T) {
 		t.Errorf("family B discard: %q", got)
 	}
 }
+
+// weightOrders are the two orders a drop-profile can print its ECN
+// thresholds line and `ecn weight` in. No device output read shows which
+// one a CloudEngine prints (the lab prints the weight second, after
+// annetutil/annet's drop-profile cases), so the driver must take both.
+func weightOrders(ecn string) map[string]string {
+	return map[string]string{
+		"weight first": " ecn weight 10\n " + ecn + "\n",
+		"weight last":  " " + ecn + "\n ecn weight 10\n",
+	}
+}
+
+// canonicalECN is the ECN line of the canonical drop-profile.
+const canonicalECN = "ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10"
+
+// TestECNWeightOwnLine: `ecn weight` is a line of its own (reference
+// Errata; Huawei EDOC1100198444): whichever order the device prints it in,
+// an equal profile needs no command, changed thresholds re-send only the
+// thresholds line (never `undo ecn`), and a weight the rendering lacks is
+// removed with `undo ecn weight` alone.
+func TestECNWeightOwnLine(t *testing.T) {
+	want := canonicalText(t)
+	withWeight := strings.Replace(want, " "+canonicalECN+"\n", " "+canonicalECN+"\n ecn weight 10\n", 1)
+	const stale = "ecn buffer-size low-limit 102400 high-limit 2048000 discard-percentage 5"
+	for name, lines := range weightOrders(canonicalECN) {
+		t.Run(name, func(t *testing.T) {
+			running := strings.Replace(want, " "+canonicalECN+"\n", lines, 1)
+			if got := commands(t, running, withWeight); len(got) != 0 {
+				t.Errorf("equal profile gives commands:\n%s", strings.Join(got, "\n"))
+			}
+			got := commands(t, strings.Replace(running, canonicalECN, stale, 1), withWeight)
+			if d := cmp.Diff([]string{"drop-profile roce-ecn", canonicalECN, "quit"}, got); d != "" {
+				t.Errorf("changed thresholds (-want +got):\n%s", d)
+			}
+			got = commands(t, running, want)
+			if d := cmp.Diff([]string{"drop-profile roce-ecn", "undo ecn weight", "quit"}, got); d != "" {
+				t.Errorf("weight removed (-want +got):\n%s", d)
+			}
+		})
+	}
+	got := commands(t, want, withWeight)
+	if d := cmp.Diff([]string{"drop-profile roce-ecn", "ecn weight 10", "quit"}, got); d != "" {
+		t.Errorf("weight added (-want +got):\n%s", d)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
@@ -208,4 +210,63 @@ func TestDropAnywhere(t *testing.T) {
 // insecure option is set.
 func TestHostKey(t *testing.T) {
 	vendortest.HostKey(t, Vendor, Dial, false)
+}
+
+// TestECNWeightConverges: against the lab, a drop-profile holding `ecn
+// weight` converges in one apply and the next plan is empty, whichever
+// order the device prints the weight and the ECN line in (the lab prints
+// one; the driver is also handed the other, as a device printing it so
+// would show it), both when the rendering lacks the weight (apply sends
+// `undo ecn weight`, the ECN line stays) and when it has it beside changed
+// thresholds (only the thresholds line is sent).
+func TestECNWeightConverges(t *testing.T) {
+	base := canonicalText(t)
+	withWeight := strings.Replace(base, " "+canonicalECN+"\n", " "+canonicalECN+"\n ecn weight 10\n", 1)
+	const stale = "ecn buffer-size low-limit 102400 high-limit 2048000 discard-percentage 5"
+	cases := []struct {
+		name          string
+		seed, desired string
+		send          []string
+	}{
+		{"weight removed", withWeight, base, []string{"drop-profile roce-ecn", "undo ecn weight", "quit"}},
+		{"weight kept, thresholds changed", strings.Replace(withWeight, canonicalECN, stale, 1), withWeight, []string{"drop-profile roce-ecn", canonicalECN, "quit"}},
+	}
+	for _, tc := range cases {
+		for order := range weightOrders(canonicalECN) {
+			t.Run(tc.name+"/"+order, func(t *testing.T) {
+				ctx := t.Context()
+				desired := document(t, tc.desired)
+				n, tgt := vendortest.StartLab(t, Vendor, []byte(tc.seed))
+				drv, err := Dial(ctx, tgt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = drv.Close() })
+				running := string(n.Device().Running())
+				shown := running
+				if order == "weight first" {
+					ecn := canonicalECN
+					if !strings.Contains(running, " "+ecn+"\n ecn weight 10\n") {
+						ecn = stale
+					}
+					shown = strings.Replace(running, " "+ecn+"\n ecn weight 10\n", " ecn weight 10\n "+ecn+"\n", 1)
+					if shown == running {
+						t.Fatalf("the lab does not print the weight after the ECN line:\n%s", running)
+					}
+				}
+				ch, err := Diff("leaf1", []byte(shown), desired)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(tc.send, ch.Commands); d != "" {
+					t.Fatalf("commands (-want +got):\n%s", d)
+				}
+				if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+					t.Fatalf("apply: %+v", res)
+				}
+				_, again := vendortest.Plan(t, ctx, Dial, tgt, desired)
+				vendortest.Converged(t, again)
+			})
+		}
+	}
 }

@@ -41,6 +41,7 @@ const (
 	drrWeightMin, drrWeightMax = 1, 100 // §2.6 qos queue Q drr weight W
 	ecnProbMin, ecnProbMax     = 1, 100 // §2.5 discard-percentage
 	queueCount                 = 8
+	networkControlQueue        = 6  // cs6; 6 and 7 stay PQ without a strict class, as in §1.1
 	nameMax                    = 31 // §2.4/§2.5: domain and drop-profile names 1–31 chars
 	maxDomains                 = 8  // §2.4
 	detectTicksMin             = 1  // §2.2 priority P deadlock-detect time T: 1–15
@@ -920,13 +921,14 @@ func (r *renderer) iface(p *intent.Port, s *profileSet) (*config.Node, error) {
 // queue is PQ by default, 7 highest, and a PQ queue is served before every
 // DRR queue (reference §1.1, §2.6). DRR takes the queues below the lowest
 // strict class, so strict classes stay PQ and are served first, as §1.1's
-// `qos drr 0 to 5` below CNP's queue 6. With no strict class it ends at the
-// highest weighted class: the queues above keep the PQ default rather than
-// join DRR at weight 1, so that queue 7 (CS7, network control, in the
-// built-in DiffServ map, §1.1) is still served first, as in §1.1. A class
-// that sets no scheduling gets what CloudEngine gives its queue, and a
-// warning names it: inside the DRR range the default weight 1 (§2.6),
-// outside it PQ.
+// `qos drr 0 to 5` below CNP's queue 6. With no strict class it is §1.1's
+// range again, `qos drr 0 to 5` (further when a weighted class sits
+// higher): queues 6 and 7, CS6 and CS7 network control in the built-in
+// DiffServ map (§1.1), keep their PQ default rather than join DRR at
+// weight 1, and the other queues the built-in map fills (AF4, EF) cannot
+// take strict priority over the weighted classes. A class that sets no
+// scheduling gets what CloudEngine gives its queue, and a warning names
+// it: inside the DRR range the default weight 1 (§2.6), above it PQ.
 func (r *renderer) scheduling(q *intent.QoS) ([]string, error) {
 	lowestStrict := queueCount
 	var strict []intent.Class
@@ -967,7 +969,7 @@ func (r *renderer) scheduling(q *intent.QoS) ([]string, error) {
 	if len(dwrr) > 0 {
 		last = lowestStrict - 1
 		if len(strict) == 0 {
-			last = 0
+			last = networkControlQueue - 1
 			for _, c := range dwrr {
 				last = max(last, c.ID)
 			}

@@ -341,9 +341,9 @@ func TestWarnings(t *testing.T) {
 // CloudEngine gives its queue, and a warning (LL202, default chosen) names
 // it: inside the DRR range below the strict classes (reference §1.1's
 // `qos drr 0 to 5` under CNP's queue 6) the default DRR weight 1 (§2.6),
-// above it the PQ default. Without a strict class DRR ends at the highest
-// weighted class, so queue 7 (CS7 in the built-in map, §1.1) stays PQ
-// rather than join DRR at weight 1 as `qos drr 0 to 7` put it.
+// above it the PQ default. Without a strict class the range is still
+// §1.1's 0 to 5, so queues 6 and 7 (CS6, CS7 in the built-in map, §1.1)
+// stay PQ rather than join DRR at weight 1 as `qos drr 0 to 7` put them.
 func TestSchedulingDefault(t *testing.T) {
 	unset := func(name string, id int) intent.Class { return intent.Class{Name: name, ID: id, DSCP: []int{8 * id}} }
 	noStrict := func(d *intent.Device) { d.QoS.Classes = d.QoS.Classes[:2] }
@@ -360,10 +360,16 @@ func TestSchedulingDefault(t *testing.T) {
 		{"unset above the strict queue", func(d *intent.Device) { d.QoS.Classes = append(d.QoS.Classes, unset("control", 7)) },
 			[]string{"qos drr 0 to 5", "qos queue 0 drr weight 40", "qos queue 3 drr weight 60"},
 			[][]string{{"class \"control\" (queue 7) sets no scheduling: it keeps CloudEngine's default, PQ, and is served before every DRR queue", "move it below queue 6"}}},
-		{"no strict class", noStrict, []string{"qos drr 0 to 3", "qos queue 0 drr weight 40", "qos queue 3 drr weight 60"}, nil},
-		{"no strict class, unset above", func(d *intent.Device) { noStrict(d); d.QoS.Classes = append(d.QoS.Classes, unset("video", 5)) },
-			[]string{"qos drr 0 to 3", "qos queue 0 drr weight 40", "qos queue 3 drr weight 60"},
-			[][]string{{"class \"video\" (queue 5) sets no scheduling: it keeps CloudEngine's default, PQ", "give it a weight or a bandwidth share"}}},
+		{"no strict class", noStrict, []string{"qos drr 0 to 5", "qos queue 0 drr weight 40", "qos queue 3 drr weight 60"}, nil},
+		{"no strict class, unset inside and above", func(d *intent.Device) {
+			noStrict(d)
+			d.QoS.Classes = append(d.QoS.Classes, unset("video", 5), unset("control", 7))
+		}, []string{"qos drr 0 to 5", "qos queue 0 drr weight 40", "qos queue 3 drr weight 60"},
+			[][]string{{"class \"video\" (queue 5) sets no scheduling: it is in `qos drr 0 to 5`"}, {"class \"control\" (queue 7) sets no scheduling: it keeps CloudEngine's default, PQ", "give it a weight or a bandwidth share"}}},
+		{"no strict class, weighted queue 7", func(d *intent.Device) {
+			noStrict(d)
+			d.QoS.Classes[1].ID = 7
+		}, []string{"qos drr 0 to 7", "qos queue 0 drr weight 40", "qos queue 7 drr weight 60"}, nil},
 		{"no weighted class", func(d *intent.Device) {
 			d.QoS.Classes[0].Scheduling = intent.Scheduling{}
 			d.QoS.Classes[1].Scheduling = intent.Scheduling{}

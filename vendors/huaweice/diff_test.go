@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
@@ -529,5 +530,36 @@ func TestSharedPortKeepsOthersLines(t *testing.T) {
 		if !strings.Contains(kept, k) {
 			t.Errorf("kept lacks %q:\n%s", k, kept)
 		}
+	}
+}
+
+// TestScopedSeesUsers: what Running keeps (Scoped) is enough to see which
+// ports outside the scope use the objects lossless keeps, so the change
+// made from it is the one made from the whole config; and it is the same
+// text when only lines no diff reads change (a description, LLDP), so a
+// saved plan does not go stale for them.
+func TestScopedSeesUsers(t *testing.T) {
+	want := canonicalText(t)
+	full := want + foreign + "#\nlldp enable\n#\ninterface 100GE1/0/9\n description storage\n trust upstream storage\n qos queue 1 wred ops\n lldp tlv-enable dcbx\n"
+	scoped, err := Scoped([]byte(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prune := range []bool{false, true} {
+		a, b := change(t, full, want, prune), change(t, string(scoped), want, prune)
+		if d := cmp.Diff(a.Commands, b.Commands); d != "" {
+			t.Errorf("prune=%v: commands from Scoped (-full +scoped):\n%s", prune, d)
+		}
+		if d := cmp.Diff(a.Kept, b.Kept); d != "" {
+			t.Errorf("prune=%v: kept from Scoped (-full +scoped):\n%s", prune, d)
+		}
+	}
+	edited := strings.NewReplacer(" description storage\n", " description storage array\n", "#\nlldp enable\n", "").Replace(full)
+	again, err := Scoped([]byte(edited))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again) != string(scoped) {
+		t.Errorf("Scoped changed with lines outside every diff:\n%s", textdiff.Unified("before", "after", string(scoped), string(again)))
 	}
 }

@@ -450,11 +450,14 @@ const (
 	ifAll
 )
 
-// Built-in objects, which always exist and cannot be deleted (reference
-// §2.1 default PFC profile, §2.4 domain `default`, §2.5 drop-profile
-// `default`).
-const builtin = "default"
+// builtinName names the built-in objects, which always exist and cannot
+// be deleted (reference §2.1 default PFC profile, §2.4 domain `default`,
+// §2.5 drop-profile `default`).
+const builtinName = "default"
 
+// newScope finds what of have (the running top level, paired with want,
+// the rendering) is lossless', and what it keeps and why; prune is
+// Document.Prune.
 func newScope(want, have []*node, prune bool) *scope {
 	sc := &scope{domains: map[string]bool{}, drops: map[string]bool{}, ifs: map[string]ifOwner{}, gone: map[string]bool{}}
 	for _, n := range want {
@@ -525,12 +528,12 @@ func newScope(want, have []*node, prune bool) *scope {
 		}
 		switch {
 		case sc.owned(obj):
-		case name == builtin:
+		case name == builtinName:
 			sc.kept = append(sc.kept, vendors.Kept{Object: obj, Reason: "built-in, cannot be deleted (reference/huawei-ce.md §2.1, §2.4, §2.5); lossless renders its own"})
 		case len(users[obj]) > 0:
-			reason := "not rendered by lossless; used outside its scope by " + list(users[obj])
+			reason := "not rendered by lossless; used outside its scope by " + usersText(users[obj])
 			if prune {
-				reason = "not removed (unmanaged = \"prune\"): used outside lossless' scope by " + list(users[obj])
+				reason = "not removed (unmanaged = \"prune\"): used outside lossless' scope by " + usersText(users[obj])
 			}
 			sc.kept = append(sc.kept, vendors.Kept{Object: obj, Reason: reason})
 		case prune:
@@ -543,8 +546,8 @@ func newScope(want, have []*node, prune bool) *scope {
 	return sc
 }
 
-// list names at most three users, then how many more.
-func list(users []string) string {
+// usersText names at most three users, then how many more.
+func usersText(users []string) string {
 	if len(users) <= 3 {
 		return strings.Join(users, ", ")
 	}
@@ -588,7 +591,7 @@ func (sc *scope) owned(obj string) bool {
 // "<name>-N" (renderers/huaweice names domains that way); never the
 // built-in default.
 func (sc *scope) ownedDomain(name string) bool {
-	if name == builtin {
+	if name == builtinName {
 		return false
 	}
 	for _, b := range sc.bases {
@@ -602,7 +605,7 @@ func (sc *scope) ownedDomain(name string) bool {
 // ownedDrop: "<domain>-ecn" and "<domain>-ecn-N" of an owned domain name
 // (renderers/huaweice's drop-profile names).
 func (sc *scope) ownedDrop(name string) bool {
-	if name == builtin {
+	if name == builtinName {
 		return false
 	}
 	base, ok := strings.CutSuffix(name, "-ecn")

@@ -41,6 +41,7 @@ const (
 	drrWeightMin, drrWeightMax = 1, 100 // §2.6 qos queue Q drr weight W
 	ecnProbMin, ecnProbMax     = 1, 100 // §2.5 discard-percentage
 	queueCount                 = 8
+	networkControlQueue        = 6  // cs6; 6 and 7 stay PQ without a strict class, as in §1.1
 	nameMax                    = 31 // §2.4/§2.5: domain and drop-profile names 1–31 chars
 	maxDomains                 = 8  // §2.4
 	detectTicksMin             = 1  // §2.2 priority P deadlock-detect time T: 1–15
@@ -917,9 +918,17 @@ func (r *renderer) iface(p *intent.Port, s *profileSet) (*config.Node, error) {
 }
 
 // scheduling renders `qos drr 0 to E` and the per-queue weights. Every
-// queue is PQ by default, 7 highest (reference §1.1); DRR takes the queues
-// below the lowest strict class, so strict classes stay PQ and are served
-// first.
+// queue is PQ by default, 7 highest, and a PQ queue is served before every
+// DRR queue (reference §1.1, §2.6). DRR takes the queues below the lowest
+// strict class, so strict classes stay PQ and are served first, as §1.1's
+// `qos drr 0 to 5` below CNP's queue 6. With no strict class it is §1.1's
+// range again, `qos drr 0 to 5` (further when a weighted class sits
+// higher): queues 6 and 7, CS6 and CS7 network control in the built-in
+// DiffServ map (§1.1), keep their PQ default rather than join DRR at
+// weight 1, and the other queues the built-in map fills (AF4, EF) cannot
+// take strict priority over the weighted classes. A class that sets no
+// scheduling gets what CloudEngine gives its queue, and a warning names
+// it: inside the DRR range the default weight 1 (§2.6), above it PQ.
 func (r *renderer) scheduling(q *intent.QoS) ([]string, error) {
 	lowestStrict := queueCount
 	var strict []intent.Class
@@ -953,13 +962,40 @@ func (r *renderer) scheduling(q *intent.QoS) ([]string, error) {
 		}
 		dwrr = append(dwrr, c)
 	}
-	if len(dwrr) == 0 {
-		return nil, nil
-	}
 	if byWeight && byShare {
 		return nil, r.unsupported("DWRR scheduling", "some classes give a weight and others a bandwidth share; CloudEngine takes one weight per queue, so give all weights or all shares")
 	}
-	out := []string{fmt.Sprintf("qos drr 0 to %d", lowestStrict-1)}
+	last := -1 // the last DRR queue; -1: none, every queue stays PQ
+	if len(dwrr) > 0 {
+		last = lowestStrict - 1
+		if len(strict) == 0 {
+			last = networkControlQueue - 1
+			for _, c := range dwrr {
+				last = max(last, c.ID)
+			}
+		}
+	}
+	for _, c := range q.Classes {
+		if c.Scheduling.Mode != intent.SchedulingUnset {
+			continue
+		}
+		switch {
+		case c.ID <= last:
+			r.warn(renderers.RuleDefaultChosen, "class %q (queue %d) sets no scheduling: it is in `qos drr 0 to %d` with CloudEngine's default DRR weight 1 (reference/huawei-ce.md §2.6); give it a weight or a bandwidth share", c.Name, c.ID, last)
+		case last >= 0:
+			fix := "give it a weight or a bandwidth share (DRR then reaches its queue) or priority = \"strict\""
+			if len(strict) > 0 {
+				fix = fmt.Sprintf("give it priority = \"strict\" or move it below queue %d", lowestStrict)
+			}
+			r.warn(renderers.RuleDefaultChosen, "class %q (queue %d) sets no scheduling: it keeps CloudEngine's default, PQ, and is served before every DRR queue, and by queue number (7 first) among the PQ ones (reference/huawei-ce.md §1.1, §2.6); %s", c.Name, c.ID, fix)
+		default:
+			r.warn(renderers.RuleDefaultChosen, "class %q (queue %d) sets no scheduling: it keeps CloudEngine's default, PQ, as every queue of this profile does (no class is weighted), served by queue number, 7 first (reference/huawei-ce.md §1.1, §2.6); give it a weight, a bandwidth share or priority = \"strict\"", c.Name, c.ID)
+		}
+	}
+	if last < 0 {
+		return nil, nil
+	}
+	out := []string{fmt.Sprintf("qos drr 0 to %d", last)}
 	for _, c := range dwrr {
 		w := c.Scheduling.Weight
 		if w == 0 {

@@ -337,6 +337,88 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
+// TestSchedulingDefault: a class that sets no scheduling gets what
+// CloudEngine gives its queue, and a warning (LL202, default chosen) names
+// it: inside the DRR range below the strict classes (reference §1.1's
+// `qos drr 0 to 5` under CNP's queue 6) the default DRR weight 1 (§2.6),
+// above it the PQ default. Without a strict class the range is still
+// §1.1's 0 to 5, so queues 6 and 7 (CS6, CS7 in the built-in map, §1.1)
+// stay PQ rather than join DRR at weight 1 as `qos drr 0 to 7` put them.
+func TestSchedulingDefault(t *testing.T) {
+	unset := func(name string, id int) intent.Class { return intent.Class{Name: name, ID: id, DSCP: []int{8 * id}} }
+	noStrict := func(d *intent.Device) { d.QoS.Classes = d.QoS.Classes[:2] }
+	for _, tc := range []struct {
+		name  string
+		edit  func(*intent.Device)
+		lines []string   // the port's scheduling lines
+		warns [][]string // per LL202 scheduling warning, texts it holds
+	}{
+		{"all set", func(*intent.Device) {}, []string{"qos drr 0 to 5", "qos queue 0 drr weight 40", "qos queue 3 drr weight 60"}, nil},
+		{"unset below the strict queue", func(d *intent.Device) { d.QoS.Classes = append(d.QoS.Classes, unset("scavenger", 1)) },
+			[]string{"qos drr 0 to 5", "qos queue 0 drr weight 40", "qos queue 3 drr weight 60"},
+			[][]string{{"class \"scavenger\" (queue 1) sets no scheduling: it is in `qos drr 0 to 5` with CloudEngine's default DRR weight 1"}}},
+		{"unset above the strict queue", func(d *intent.Device) { d.QoS.Classes = append(d.QoS.Classes, unset("control", 7)) },
+			[]string{"qos drr 0 to 5", "qos queue 0 drr weight 40", "qos queue 3 drr weight 60"},
+			[][]string{{"class \"control\" (queue 7) sets no scheduling: it keeps CloudEngine's default, PQ, and is served before every DRR queue", "move it below queue 6"}}},
+		{"no strict class", noStrict, []string{"qos drr 0 to 5", "qos queue 0 drr weight 40", "qos queue 3 drr weight 60"}, nil},
+		{"no strict class, unset inside and above", func(d *intent.Device) {
+			noStrict(d)
+			d.QoS.Classes = append(d.QoS.Classes, unset("video", 5), unset("control", 7))
+		}, []string{"qos drr 0 to 5", "qos queue 0 drr weight 40", "qos queue 3 drr weight 60"},
+			[][]string{{"class \"video\" (queue 5) sets no scheduling: it is in `qos drr 0 to 5`"}, {"class \"control\" (queue 7) sets no scheduling: it keeps CloudEngine's default, PQ", "give it a weight or a bandwidth share"}}},
+		{"no strict class, weighted queue 7", func(d *intent.Device) {
+			noStrict(d)
+			d.QoS.Classes[1].ID = 7
+		}, []string{"qos drr 0 to 7", "qos queue 0 drr weight 40", "qos queue 7 drr weight 60"}, nil},
+		{"no weighted class", func(d *intent.Device) {
+			d.QoS.Classes[0].Scheduling = intent.Scheduling{}
+			d.QoS.Classes[1].Scheduling = intent.Scheduling{}
+		}, nil, [][]string{{"class \"bulk\" (queue 0) sets no scheduling: it keeps CloudEngine's default, PQ, as every queue of this profile does"}, {"class \"rdma\" (queue 3) sets no scheduling"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := canonical(FamilyB)
+			tc.edit(d)
+			doc, err := Render(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, n := range doc.Tree {
+				if n.Text != "interface 100GE1/0/1" {
+					continue
+				}
+				for _, c := range n.Children {
+					if strings.Contains(c.Text, "drr") {
+						got = append(got, c.Text)
+					}
+				}
+			}
+			if d := cmp.Diff(tc.lines, got); d != "" {
+				t.Errorf("scheduling lines (-want +got):\n%s", d)
+			}
+			var ws []config.Warning
+			for _, w := range doc.Warnings {
+				if strings.Contains(w.Message, "sets no scheduling") {
+					ws = append(ws, w)
+				}
+			}
+			if len(ws) != len(tc.warns) {
+				t.Fatalf("scheduling warnings %q, want %d", config.Messages(ws), len(tc.warns))
+			}
+			for i, w := range ws {
+				for _, part := range tc.warns[i] {
+					if !strings.Contains(w.Message, part) {
+						t.Errorf("warning %q lacks %q", w.Message, part)
+					}
+				}
+				if w.Rule != renderers.RuleDefaultChosen || w.Device != "ce1" {
+					t.Errorf("warning %+v: want rule %s on ce1", w, renderers.RuleDefaultChosen)
+				}
+			}
+		})
+	}
+}
+
 // TestFullDSCPMap lists all 64 DSCPs when asked: unclaimed ones go to the
 // default class's PHB, and the warning goes away.
 func TestFullDSCPMap(t *testing.T) {

@@ -17,8 +17,10 @@ import (
 // change; the plan prints it.
 const Scope = "display current-configuration: the PFC deadlock, dscp-mapping, headroom-pool, qos ecn enable and dcb pfc global lines; " +
 	"the default PFC profile (dcb pfc); the DiffServ domains and drop-profiles lossless renders, their -N variants and <domain>-ecn* profiles; " +
-	"the trust, dcb pfc enable, dcb pfc buffer, qos drr/wfq/pq/lpq and qos queue wred/ecn/weight lines of managed ports and of ports using lossless' domains or drop-profiles. " +
-	"Everything else (other profiles, port-groups, queue buffers and burst modes, LLDP, other interface lines) is never touched."
+	"the trust, dcb pfc enable, dcb pfc buffer, qos drr/wfq/pq/lpq and qos queue wred/ecn/weight lines of managed ports and of ports using only lossless' domains or drop-profiles, " +
+	"and on ports that also use others' the lines using lossless' ones. " +
+	"Other DiffServ domains, drop-profiles and PFC profiles are kept and listed; unmanaged = \"prune\" removes those no port outside the scope uses. " +
+	"Everything else (port-groups, ETS profiles, MQC traffic classifiers, behaviors and policies, queue buffers and burst modes, LLDP, other interface lines) is never touched."
 
 // Phases of a remediation, in the order the commands are typed into the
 // candidate. The candidate checks each line on entry (reference/huawei-ce.md
@@ -96,6 +98,12 @@ func keyOf(text string) string {
 			return join(3)
 		}
 	case "ecn":
+		// `ecn weight W` is a line of its own beside the ECN thresholds
+		// line: `undo ecn` leaves it (reference Errata; Huawei
+		// EDOC1100198444 as annetutil/annet's drop-profile cases quote it).
+		if f[1] == "weight" {
+			return "ecn weight"
+		}
 		return "ecn"
 	case "color":
 		return join(2)
@@ -164,14 +172,17 @@ func prefixWords(text string, f []string, n int) string {
 }
 
 // undo is the negation of a line (reference/huawei-ce.md §2 tables,
-// "Negation" column, in the forms the V300R023 pages give).
+// "Negation" column, in the forms the V300R023 pages give; `undo ecn
+// weight` from Huawei's EDOC1100198444, `undo ecn weight [ weight-value ]`,
+// as annetutil/annet tests/annet/test_patch/huawei_drop_profile.yaml
+// @bf752eae quotes it, the reference naming the line only in its Errata).
 func undo(n *node) string {
 	switch {
 	case strings.HasPrefix(n.Key, "qos buffer headroom-pool slot "):
 		return "undo qos buffer headroom-pool slot " + n.Key[strings.LastIndexByte(n.Key, ' ')+1:]
 	case n.Key == "dcb pfc deadlock-detect interval", // undo … interval (no value)
 		strings.HasPrefix(n.Key, "priority ") && (strings.HasSuffix(n.Key, " deadlock-detect") || strings.HasSuffix(n.Key, " deadlock-recovery")),
-		n.Key == "ecn", strings.HasPrefix(n.Key, "color "),
+		n.Key == "ecn", n.Key == "ecn weight", strings.HasPrefix(n.Key, "color "),
 		strings.HasPrefix(n.Key, "ip-dscp-inbound "), strings.HasPrefix(n.Key, "8021p-inbound "),
 		n.Key == "trust", n.Key == "trust upstream", n.Key == "dcb pfc enable",
 		strings.HasPrefix(n.Key, "dcb pfc buffer ") && !strings.HasSuffix(n.Key, " xon"),
@@ -397,16 +408,58 @@ func ownedIfLine(text string) bool {
 	return false
 }
 
-// scope knows which running sections lossless owns.
+// scope knows which running sections and lines lossless owns, and what
+// it leaves in the families it manages and why.
+//
+// Ownership (reference/huawei-ce.md §2.4–§2.6 for what references what):
+// lossless changes or removes a DiffServ domain, drop-profile or PFC
+// profile only when it renders it, or when it carries lossless' names
+// (renderers/huaweice's "<profile>-N" domains and "<domain>-ecn[-N]"
+// drop-profiles) and nothing outside the scope uses it. Any other object of
+// these families (another team's, an operator's, the built-in `default`
+// ones) is left alone and listed in Kept; with Document.Prune it is
+// removed, unless something outside the scope uses it (never removed, the
+// reason names the user). The users are interface lines: `trust upstream
+// D`, `qos queue Q wred P`, `dcb pfc enable P` (a port-group's lines land
+// on its members, §1.2). A managed port's trust, PFC, scheduling and
+// WRED/ECN lines are lossless': it renders the port's QoS whole. A port
+// lossless does not manage but that uses its objects (one that left the
+// inventory) is reset; if it also uses objects lossless does not render,
+// someone else configures it too, and only its lines using lossless'
+// objects go.
 type scope struct {
 	domains map[string]bool // domain names
 	drops   map[string]bool // drop-profile names
-	ifs     map[string]bool // running interfaces in scope without a desired peer
-	bases   []string        // the desired domain names
+	ifs     map[string]ifOwner
+	bases   []string // the desired domain names
+	// gone are the objects lossless does not render that Prune removes.
+	gone map[string]bool
+	kept []vendors.Kept
 }
 
-func newScope(want, have []*node) *scope {
-	sc := &scope{domains: map[string]bool{}, drops: map[string]bool{}, ifs: map[string]bool{}}
+// ifOwner is how much of an unmanaged interface is lossless'.
+type ifOwner int
+
+const (
+	ifNone ifOwner = iota
+	// ifShared: it uses lossless' objects and others' too; only its lines
+	// using lossless' objects (and the `qos queue Q ecn` of such a queue)
+	// are lossless'.
+	ifShared
+	// ifAll: it uses lossless' objects only; its QoS lines are lossless'.
+	ifAll
+)
+
+// builtinName names the built-in objects, which always exist and cannot
+// be deleted (reference §2.1 default PFC profile, §2.4 domain `default`,
+// §2.5 drop-profile `default`).
+const builtinName = "default"
+
+// newScope finds what of have (the running top level, paired with want,
+// the rendering) is lossless', and what it keeps and why; prune is
+// Document.Prune.
+func newScope(want, have []*node, prune bool) *scope {
+	sc := &scope{domains: map[string]bool{}, drops: map[string]bool{}, ifs: map[string]ifOwner{}, gone: map[string]bool{}}
 	for _, n := range want {
 		switch {
 		case strings.HasPrefix(n.Text, "diffserv domain "):
@@ -429,27 +482,116 @@ func newScope(want, have []*node) *scope {
 			}
 		}
 	}
+	// users maps each object lossless does not render to the interface
+	// lines that keep using it after the change: lines of interfaces
+	// outside the scope, and a shared port's lines using it.
+	users := map[string][]string{}
 	for _, n := range have {
 		if !strings.HasPrefix(n.Text, "interface ") || n.Peer != nil {
 			continue
 		}
+		mine, theirs := false, false
 		for _, c := range n.Kids {
-			f := strings.Fields(c.Text)
-			switch {
-			case c.Key == "trust upstream" && len(f) == 3 && sc.domains[f[2]],
-				strings.HasSuffix(c.Key, " wred") && len(f) == 5 && sc.drops[f[4]]:
-				sc.ifs[n.Text] = true
+			if obj := uses(c); obj != "" {
+				mine = mine || sc.owned(obj)
+				theirs = theirs || !sc.owned(obj)
+			}
+		}
+		switch {
+		case mine && theirs:
+			sc.ifs[n.Text] = ifShared
+			sc.kept = append(sc.kept, vendors.Kept{Object: n.Text, Reason: "not managed by lossless and also using objects it does not render: only its lines using lossless' objects are removed"})
+		case mine:
+			sc.ifs[n.Text] = ifAll
+		}
+		if sc.ifs[n.Text] == ifAll {
+			continue
+		}
+		for _, c := range n.Kids {
+			if obj := uses(c); obj != "" && !sc.owned(obj) {
+				users[obj] = append(users[obj], n.Text+" ("+c.Text+")")
 			}
 		}
 	}
+	for _, n := range have {
+		obj := n.Text
+		var name string
+		switch {
+		case strings.HasPrefix(obj, "diffserv domain "):
+			name = obj[len("diffserv domain "):]
+		case strings.HasPrefix(obj, "drop-profile "):
+			name = obj[len("drop-profile "):]
+		case strings.HasPrefix(obj, "dcb pfc ") && isSection(obj):
+			name = obj[len("dcb pfc "):]
+		default:
+			continue
+		}
+		switch {
+		case sc.owned(obj):
+		case name == builtinName:
+			sc.kept = append(sc.kept, vendors.Kept{Object: obj, Reason: "built-in, cannot be deleted (reference/huawei-ce.md §2.1, §2.4, §2.5); lossless renders its own"})
+		case len(users[obj]) > 0:
+			reason := "not rendered by lossless; used outside its scope by " + usersText(users[obj])
+			if prune {
+				reason = "not removed (unmanaged = \"prune\"): used outside lossless' scope by " + usersText(users[obj])
+			}
+			sc.kept = append(sc.kept, vendors.Kept{Object: obj, Reason: reason})
+		case prune:
+			sc.gone[obj] = true
+		default:
+			sc.kept = append(sc.kept, vendors.Kept{Object: obj, Reason: "not rendered by lossless; unmanaged = \"prune\" removes it"})
+		}
+	}
+	sc.kept = vendors.SortKept(sc.kept)
 	return sc
+}
+
+// usersText names at most three users, then how many more.
+func usersText(users []string) string {
+	if len(users) <= 3 {
+		return strings.Join(users, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(users[:3], ", "), len(users)-3)
+}
+
+// uses returns the object an interface line uses, as its section is
+// written ("diffserv domain D", "drop-profile P", "dcb pfc P"), or "":
+// `trust upstream D` (§2.4), `qos queue Q wred P` (§2.5), `dcb pfc enable
+// P …` (§2.1; the default profile is written `dcb pfc`).
+func uses(l *node) string {
+	var buf [maxWords]string
+	f := fields(l.Text, &buf)
+	switch {
+	case l.Key == "trust upstream" && len(f) == 3 && f[2] != "none":
+		return "diffserv domain " + f[2]
+	case strings.HasSuffix(l.Key, " wred") && len(f) == 5:
+		return "drop-profile " + f[4]
+	case l.Key == "dcb pfc enable" && len(f) >= 4 && f[3] != "mode":
+		return "dcb pfc " + f[3]
+	}
+	return ""
+}
+
+// owned reports whether an object (its section line) is lossless': a
+// rendered or lossless-named domain or drop-profile, or the default PFC
+// profile, which lossless renders.
+func (sc *scope) owned(obj string) bool {
+	switch {
+	case obj == "dcb pfc":
+		return true
+	case strings.HasPrefix(obj, "diffserv domain "):
+		return sc.domains[obj[len("diffserv domain "):]]
+	case strings.HasPrefix(obj, "drop-profile "):
+		return sc.drops[obj[len("drop-profile "):]]
+	}
+	return false
 }
 
 // ownedDomain: a rendered domain name or its per-port override variant
 // "<name>-N" (renderers/huaweice names domains that way); never the
 // built-in default.
 func (sc *scope) ownedDomain(name string) bool {
-	if name == "default" {
+	if name == builtinName {
 		return false
 	}
 	for _, b := range sc.bases {
@@ -463,7 +605,7 @@ func (sc *scope) ownedDomain(name string) bool {
 // ownedDrop: "<domain>-ecn" and "<domain>-ecn-N" of an owned domain name
 // (renderers/huaweice's drop-profile names).
 func (sc *scope) ownedDrop(name string) bool {
-	if name == "default" {
+	if name == builtinName {
 		return false
 	}
 	base, ok := strings.CutSuffix(name, "-ecn")
@@ -493,21 +635,49 @@ func digitSuffix(s, prefix string) bool {
 
 // ownsIf reports whether a running interface is in the scope: managed
 // (it has a desired peer) or using lossless' domain or drop-profiles.
-func (sc *scope) ownsIf(n *node) bool { return n.Peer != nil || sc.ifs[n.Text] }
+func (sc *scope) ownsIf(n *node) bool { return n.Peer != nil || sc.ifs[n.Text] != ifNone }
 
-// filter keeps the running sections and lines inside the scope.
+// ownsLines returns the lines of a running interface that are lossless'
+// (none for an interface outside the scope).
+func (sc *scope) ownsLines(n *node) []*node {
+	var out []*node
+	switch {
+	case n.Peer != nil || sc.ifs[n.Text] == ifAll:
+		for _, l := range n.Kids {
+			if ownedIfLine(l.Text) {
+				out = append(out, l)
+			}
+		}
+	case sc.ifs[n.Text] == ifShared:
+		// The lines using lossless' objects, and the ECN of a queue whose
+		// WRED profile is lossless' (§2.5: ecn needs its wred).
+		mine := map[string]bool{}
+		for _, l := range n.Kids {
+			if obj := uses(l); obj != "" && sc.owned(obj) {
+				mine[l.Key] = true
+			}
+		}
+		for _, l := range n.Kids {
+			q, isECN := strings.CutSuffix(l.Text, " ecn")
+			if mine[l.Key] || isECN && strings.HasPrefix(q, "qos queue ") && mine[q+" wred"] {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// filter keeps the running sections and lines inside the scope, and the
+// objects Prune removes.
 func (sc *scope) filter(have []*node) []*node {
 	var out []*node
 	for _, n := range have {
 		switch {
 		case n.Text == "dcb pfc":
 			out = append(out, n)
-		case strings.HasPrefix(n.Text, "diffserv domain "):
-			if sc.domains[n.Text[len("diffserv domain "):]] {
-				out = append(out, n)
-			}
-		case strings.HasPrefix(n.Text, "drop-profile "):
-			if sc.drops[n.Text[len("drop-profile "):]] {
+		case strings.HasPrefix(n.Text, "diffserv domain "), strings.HasPrefix(n.Text, "drop-profile "),
+			strings.HasPrefix(n.Text, "dcb pfc ") && isSection(n.Text):
+			if sc.owned(n.Text) || sc.gone[n.Text] {
 				out = append(out, n)
 			}
 		case strings.HasPrefix(n.Text, "interface "):
@@ -515,13 +685,7 @@ func (sc *scope) filter(have []*node) []*node {
 				continue
 			}
 			// The parsed tree is this call's own: filter in place.
-			kids := n.Kids[:0]
-			for _, l := range n.Kids {
-				if ownedIfLine(l.Text) {
-					kids = append(kids, l)
-				}
-			}
-			n.Kids = kids
+			n.Kids = sc.ownsLines(n)
 			out = append(out, n)
 		case len(n.Kids) == 0 && ownedGlobal(n.Text):
 			out = append(out, n)
@@ -545,11 +709,11 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	}
 	want := canonTree(desired.Tree, famA)
 	clidiff.PairInOrder(want, have)
-	sc := newScope(want, have)
+	sc := newScope(want, have, desired.Prune)
 	have = sc.filter(have)
 	d := clidiff.New(rules{}, dialect)
 	d.Diff(want, have)
-	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
+	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired, Kept: sc.kept}
 	ch.Commands = d.Commands()
 	if len(ch.Commands) > 0 {
 		ch.Diff = textdiff.Unified(device+" running (scope)", device+" desired", print(clidiff.Ordered(d.Only(have), want)), print(d.Only(want)))

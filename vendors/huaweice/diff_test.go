@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/lossless-net/lossless/internal/textdiff"
+	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
@@ -266,8 +268,20 @@ func TestOutOfScopeUntouched(t *testing.T) {
 		"#\ndiffserv domain storage\n 8021p-inbound 1 phb af1 green\n#\ndrop-profile bulk\n color green buffer-size low-limit 1024000 high-limit 2048000 discard-percentage 20\n" +
 		"#\ninterface 100GE1/0/9\n trust upstream storage\n qos queue 1 wred bulk\n qos drr 0 to 3\n#\nport-group all\n group-member 100GE1/0/9\n"
 	running = strings.Replace(running, "interface 100GE1/0/1\n", "interface 100GE1/0/1\n lldp tlv-enable dcbx\n qos buffer queue 3 shared-threshold dynamic 5\n", 1)
-	if got := commands(t, running, want); len(got) != 0 {
-		t.Errorf("out-of-scope config changed:\n%s", strings.Join(got, "\n"))
+	ch := change(t, running, want, false)
+	if len(ch.Commands) != 0 {
+		t.Errorf("out-of-scope config changed:\n%s", strings.Join(ch.Commands, "\n"))
+	}
+	// The objects of the managed families it does not render are listed,
+	// with the port that uses them; LLDP, port-groups and buffers are not
+	// objects of those families.
+	wantKept := []string{
+		`dcb pfc storage: not rendered by lossless; unmanaged = "prune" removes it`,
+		"diffserv domain storage: not rendered by lossless; used outside its scope by interface 100GE1/0/9 (trust upstream storage)",
+		"drop-profile bulk: not rendered by lossless; used outside its scope by interface 100GE1/0/9 (qos queue 1 wred bulk)",
+	}
+	if d := cmp.Diff(wantKept, keptObjects(ch.Kept)); d != "" {
+		t.Errorf("kept (-want +got):\n%s", d)
 	}
 }
 
@@ -333,5 +347,219 @@ func TestRecoveryBehaviorDefault(t *testing.T) {
 	famB := strings.Replace(canonicalText(t), "#\ndcb pfc\n", "#\ndcb pfc deadlock recovery-behavior discard slot 1\n#\ndcb pfc\n", 1)
 	if got := commands(t, canonicalText(t), famB); !slices.Equal(got, []string{"dcb pfc deadlock recovery-behavior discard slot 1"}) {
 		t.Errorf("family B discard: %q", got)
+	}
+}
+
+// weightOrders are the two orders a drop-profile can print its ECN
+// thresholds line and `ecn weight` in. No device output read shows which
+// one a CloudEngine prints (the lab prints the weight second, after
+// annetutil/annet's drop-profile cases), so the driver must take both.
+func weightOrders(ecn string) map[string]string {
+	return map[string]string{
+		"weight first": " ecn weight 10\n " + ecn + "\n",
+		"weight last":  " " + ecn + "\n ecn weight 10\n",
+	}
+}
+
+// canonicalECN is the ECN line of the canonical drop-profile.
+const canonicalECN = "ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10"
+
+// TestECNWeightOwnLine: `ecn weight` is a line of its own (reference
+// Errata; Huawei EDOC1100198444): whichever order the device prints it in,
+// an equal profile needs no command, changed thresholds re-send only the
+// thresholds line (never `undo ecn`), and a weight the rendering lacks is
+// removed with `undo ecn weight` alone.
+func TestECNWeightOwnLine(t *testing.T) {
+	want := canonicalText(t)
+	withWeight := strings.Replace(want, " "+canonicalECN+"\n", " "+canonicalECN+"\n ecn weight 10\n", 1)
+	const stale = "ecn buffer-size low-limit 102400 high-limit 2048000 discard-percentage 5"
+	for name, lines := range weightOrders(canonicalECN) {
+		t.Run(name, func(t *testing.T) {
+			running := strings.Replace(want, " "+canonicalECN+"\n", lines, 1)
+			if got := commands(t, running, withWeight); len(got) != 0 {
+				t.Errorf("equal profile gives commands:\n%s", strings.Join(got, "\n"))
+			}
+			got := commands(t, strings.Replace(running, canonicalECN, stale, 1), withWeight)
+			if d := cmp.Diff([]string{"drop-profile roce-ecn", canonicalECN, "quit"}, got); d != "" {
+				t.Errorf("changed thresholds (-want +got):\n%s", d)
+			}
+			got = commands(t, running, want)
+			if d := cmp.Diff([]string{"drop-profile roce-ecn", "undo ecn weight", "quit"}, got); d != "" {
+				t.Errorf("weight removed (-want +got):\n%s", d)
+			}
+		})
+	}
+	got := commands(t, want, withWeight)
+	if d := cmp.Diff([]string{"drop-profile roce-ecn", "ecn weight 10", "quit"}, got); d != "" {
+		t.Errorf("weight added (-want +got):\n%s", d)
+	}
+}
+
+// change diffs running against desired text, with unmanaged = "prune" when
+// prune is set.
+func change(t *testing.T, running, desired string, prune bool) *vendors.Change {
+	t.Helper()
+	doc := document(t, desired)
+	doc.Prune = prune
+	ch, err := Diff("leaf1", []byte(running), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+// keptObjects is Kept as "object: reason" lines.
+func keptObjects(ks []vendors.Kept) []string {
+	var out []string
+	for _, k := range ks {
+		out = append(out, k.Object+": "+k.Reason)
+	}
+	return out
+}
+
+// foreign are objects of the families lossless manages that it does not
+// render and that carry no lossless name: an operator's drop-profile,
+// another team's DiffServ domain and PFC profile.
+const foreign = "#\ndrop-profile ops\n color green buffer-size low-limit 1024000 high-limit 2048000 discard-percentage 20\n" +
+	"#\ndiffserv domain storage\n 8021p-inbound 1 phb af1 green\n#\ndcb pfc storage\n priority 4\n"
+
+// TestKeptNotRendered: an object of a managed family that lossless does not
+// render is left alone and listed in Kept (why: not rendered); with
+// unmanaged = "prune" it is removed, after the ports stopped using it;
+// the built-in default domain, which cannot be deleted, stays either way.
+func TestKeptNotRendered(t *testing.T) {
+	want := canonicalText(t)
+	running := want + foreign + "#\ndiffserv domain default\n ip-dscp-inbound 10 phb af2 green\n"
+	ch := change(t, running, want, false)
+	if len(ch.Commands) != 0 {
+		t.Errorf("keep: commands sent:\n%s", strings.Join(ch.Commands, "\n"))
+	}
+	notRendered := `not rendered by lossless; unmanaged = "prune" removes it`
+	builtin := "diffserv domain default: built-in, cannot be deleted (reference/huawei-ce.md §2.1, §2.4, §2.5); lossless renders its own"
+	wantKept := []string{
+		"dcb pfc storage: " + notRendered,
+		builtin,
+		"diffserv domain storage: " + notRendered,
+		"drop-profile ops: " + notRendered,
+	}
+	if d := cmp.Diff(wantKept, keptObjects(ch.Kept)); d != "" {
+		t.Errorf("keep: kept (-want +got):\n%s", d)
+	}
+
+	ch = change(t, running, want, true)
+	wantCmds := []string{"undo drop-profile ops", "undo diffserv domain storage", "undo dcb pfc storage"}
+	if d := cmp.Diff(wantCmds, ch.Commands); d != "" {
+		t.Errorf("prune: commands (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{builtin}, keptObjects(ch.Kept)); d != "" {
+		t.Errorf("prune: kept (-want +got):\n%s", d)
+	}
+	for _, gone := range []string{"-drop-profile ops", "-diffserv domain storage", "-dcb pfc storage"} {
+		if !strings.Contains(ch.Diff, "\n"+gone+"\n") {
+			t.Errorf("prune: the diff does not show %q:\n%s", gone, ch.Diff)
+		}
+	}
+
+	// Used only by a managed port, whose QoS lossless renders whole: the
+	// port stops using it; Prune then deletes it, after the port.
+	used := strings.Replace(running, " qos queue 3 ecn\n", " qos queue 3 ecn\n qos queue 1 wred ops\n dcb pfc enable storage mode manual\n", 1)
+	used = strings.Replace(used, " dcb pfc enable mode manual\n", "", 1)
+	ch = change(t, used, want, false)
+	wantCmds = []string{"interface 100GE1/0/1", "undo qos queue 1 wred", "dcb pfc enable mode manual", "quit"}
+	if d := cmp.Diff(wantCmds, ch.Commands); d != "" {
+		t.Errorf("keep, used by a managed port: commands (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(wantKept, keptObjects(ch.Kept)); d != "" {
+		t.Errorf("keep, used by a managed port: kept (-want +got):\n%s", d)
+	}
+	ch = change(t, used, want, true)
+	got := strings.Join(ch.Commands, "\n")
+	for _, pair := range [][2]string{{"undo qos queue 1 wred", "undo drop-profile ops"}, {"dcb pfc enable mode manual", "undo dcb pfc storage"}} {
+		if !strings.Contains(got, pair[1]) || strings.Index(got, pair[0]) > strings.Index(got, pair[1]) {
+			t.Errorf("prune, used by a managed port: %q not before %q:\n%s", pair[0], pair[1], got)
+		}
+	}
+}
+
+// TestKeptUsedOutside: an object lossless does not render that a port
+// outside the scope uses is never removed, Prune or not, and the reason
+// names the port and the line.
+func TestKeptUsedOutside(t *testing.T) {
+	want := canonicalText(t)
+	running := want + foreign + "#\ninterface 100GE1/0/9\n trust upstream storage\n qos queue 1 wred ops\n dcb pfc enable storage mode manual\n"
+	for _, prune := range []bool{false, true} {
+		ch := change(t, running, want, prune)
+		if len(ch.Commands) != 0 {
+			t.Errorf("prune=%v: commands sent:\n%s", prune, strings.Join(ch.Commands, "\n"))
+		}
+		why := "not rendered by lossless; used outside its scope by "
+		if prune {
+			why = `not removed (unmanaged = "prune"): used outside lossless' scope by `
+		}
+		wantKept := []string{
+			"dcb pfc storage: " + why + "interface 100GE1/0/9 (dcb pfc enable storage mode manual)",
+			"diffserv domain storage: " + why + "interface 100GE1/0/9 (trust upstream storage)",
+			"drop-profile ops: " + why + "interface 100GE1/0/9 (qos queue 1 wred ops)",
+		}
+		if d := cmp.Diff(wantKept, keptObjects(ch.Kept)); d != "" {
+			t.Errorf("prune=%v: kept (-want +got):\n%s", prune, d)
+		}
+	}
+}
+
+// TestSharedPortKeepsOthersLines: a port lossless does not manage that uses
+// a stale lossless drop-profile and another team's domain loses only the
+// lines using lossless' objects (the queue's ecn first, §2.5); its other
+// QoS lines stay, the stale profile is deleted after it, and the plan says
+// why the port keeps the rest.
+func TestSharedPortKeepsOthersLines(t *testing.T) {
+	want := canonicalText(t)
+	running := want + foreign +
+		"#\ndrop-profile roce-ecn-4\n ecn buffer-size low-limit 204800 high-limit 1024000 discard-percentage 20\n" +
+		"#\ninterface 100GE1/0/9\n trust dscp\n trust upstream storage\n qos queue 4 wred roce-ecn-4\n qos drr 0 to 3\n qos queue 4 ecn\n"
+	ch := change(t, running, want, false)
+	wantCmds := []string{"interface 100GE1/0/9", "undo qos queue 4 ecn", "undo qos queue 4 wred", "quit", "undo drop-profile roce-ecn-4"}
+	if d := cmp.Diff(wantCmds, ch.Commands); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+	kept := strings.Join(keptObjects(ch.Kept), "\n")
+	for _, k := range []string{
+		"interface 100GE1/0/9: not managed by lossless and also using objects it does not render: only its lines using lossless' objects are removed",
+		"diffserv domain storage: not rendered by lossless; used outside its scope by interface 100GE1/0/9 (trust upstream storage)",
+	} {
+		if !strings.Contains(kept, k) {
+			t.Errorf("kept lacks %q:\n%s", k, kept)
+		}
+	}
+}
+
+// TestScopedSeesUsers: what Running keeps (Scoped) is enough to see which
+// ports outside the scope use the objects lossless keeps, so the change
+// made from it is the one made from the whole config; and it is the same
+// text when only lines no diff reads change (a description, LLDP), so a
+// saved plan does not go stale for them.
+func TestScopedSeesUsers(t *testing.T) {
+	want := canonicalText(t)
+	full := want + foreign + "#\nlldp enable\n#\ninterface 100GE1/0/9\n description storage\n trust upstream storage\n qos queue 1 wred ops\n lldp tlv-enable dcbx\n"
+	scoped, err := Scoped([]byte(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prune := range []bool{false, true} {
+		a, b := change(t, full, want, prune), change(t, string(scoped), want, prune)
+		if d := cmp.Diff(a.Commands, b.Commands); d != "" {
+			t.Errorf("prune=%v: commands from Scoped (-full +scoped):\n%s", prune, d)
+		}
+		if d := cmp.Diff(a.Kept, b.Kept); d != "" {
+			t.Errorf("prune=%v: kept from Scoped (-full +scoped):\n%s", prune, d)
+		}
+	}
+	edited := strings.NewReplacer(" description storage\n", " description storage array\n", "#\nlldp enable\n", "").Replace(full)
+	again, err := Scoped([]byte(edited))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again) != string(scoped) {
+		t.Errorf("Scoped changed with lines outside every diff:\n%s", textdiff.Unified("before", "after", string(scoped), string(again)))
 	}
 }

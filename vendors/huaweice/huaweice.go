@@ -66,7 +66,11 @@ var dialSSH = vendors.PlatformDialer(platformYAML)
 // Running returns the sections of `display current-configuration` that
 // can fall inside the scope (DCB and QoS system lines, the PFC profiles,
 // DiffServ domains, drop-profiles, and the QoS lines of interfaces), so
-// that a change elsewhere does not make a saved plan stale.
+// that a change elsewhere does not make a saved plan stale. The QoS lines
+// of every interface are kept, managed or not: `trust upstream`, `qos
+// queue Q wred` and `dcb pfc enable` are what uses a domain, drop-profile
+// or PFC profile, so the diff sees which ports outside the scope use the
+// objects it keeps (Change.Kept).
 func (d *Driver) Running(ctx context.Context) ([]byte, error) {
 	return d.Session.Read(ctx, showConfig, Scoped)
 }

@@ -1,10 +1,14 @@
 package huaweice
 
 import (
+	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/config"
@@ -41,23 +45,22 @@ func outside(t *testing.T, running string, desired *config.Document) string {
 	}
 	want := canonTree(desired.Tree, famA)
 	clidiff.PairInOrder(want, have)
-	sc := newScope(want, have)
+	sc := newScope(want, have, desired.Prune)
 	var keep []*node
 	for _, n := range have {
 		switch {
 		case strings.HasPrefix(n.Text, "interface "):
 			c := &node{Text: n.Text, Key: n.Key}
+			mine := sc.ownsLines(n)
 			for _, l := range n.Kids {
-				if !(ownedIfLine(l.Text) && sc.ownsIf(n)) {
+				if !slices.Contains(mine, l) {
 					c.Kids = append(c.Kids, l)
 				}
 			}
 			if len(c.Kids) > 0 {
 				keep = append(keep, c)
 			}
-		case n.Text == "dcb pfc", len(n.Kids) == 0 && ownedGlobal(n.Text):
-		case strings.HasPrefix(n.Text, "diffserv domain ") && sc.domains[strings.TrimPrefix(n.Text, "diffserv domain ")]:
-		case strings.HasPrefix(n.Text, "drop-profile ") && sc.drops[strings.TrimPrefix(n.Text, "drop-profile ")]:
+		case n.Text == "dcb pfc", len(n.Kids) == 0 && ownedGlobal(n.Text), sc.owned(n.Text), sc.gone[n.Text]:
 		default:
 			keep = append(keep, n)
 		}
@@ -112,7 +115,7 @@ func TestApplyConverges(t *testing.T) {
 			have, _ := parse([]byte(after), famA)
 			wantTree := canonTree(want.Tree, famA)
 			clidiff.PairInOrder(wantTree, have)
-			scoped := newScope(wantTree, have).filter(have)
+			scoped := newScope(wantTree, have, want.Prune).filter(have)
 			if got := print(clidiff.Ordered(scoped, wantTree)); got != print(wantTree) {
 				t.Errorf("scoped running config differs from the rendering:\n%s", textdiff.Unified("running", "rendering", got, print(wantTree)))
 			}
@@ -208,4 +211,121 @@ func TestDropAnywhere(t *testing.T) {
 // insecure option is set.
 func TestHostKey(t *testing.T) {
 	vendortest.HostKey(t, Vendor, Dial, false)
+}
+
+// TestECNWeightConverges: against the lab, a drop-profile holding `ecn
+// weight` converges in one apply and the next plan is empty, whichever
+// order the device prints the weight and the ECN line in (the lab prints
+// one; the driver is also handed the other, as a device printing it so
+// would show it), both when the rendering lacks the weight (apply sends
+// `undo ecn weight`, the ECN line stays) and when it has it beside changed
+// thresholds (only the thresholds line is sent).
+func TestECNWeightConverges(t *testing.T) {
+	base := canonicalText(t)
+	withWeight := strings.Replace(base, " "+canonicalECN+"\n", " "+canonicalECN+"\n ecn weight 10\n", 1)
+	const stale = "ecn buffer-size low-limit 102400 high-limit 2048000 discard-percentage 5"
+	cases := []struct {
+		name          string
+		seed, desired string
+		send          []string
+	}{
+		{"weight removed", withWeight, base, []string{"drop-profile roce-ecn", "undo ecn weight", "quit"}},
+		{"weight kept, thresholds changed", strings.Replace(withWeight, canonicalECN, stale, 1), withWeight, []string{"drop-profile roce-ecn", canonicalECN, "quit"}},
+	}
+	for _, tc := range cases {
+		for order := range weightOrders(canonicalECN) {
+			t.Run(tc.name+"/"+order, func(t *testing.T) {
+				ctx := t.Context()
+				desired := document(t, tc.desired)
+				n, tgt := vendortest.StartLab(t, Vendor, []byte(tc.seed))
+				drv, err := Dial(ctx, tgt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = drv.Close() })
+				running := string(n.Device().Running())
+				shown := running
+				if order == "weight first" {
+					ecn := canonicalECN
+					if !strings.Contains(running, " "+ecn+"\n ecn weight 10\n") {
+						ecn = stale
+					}
+					shown = strings.Replace(running, " "+ecn+"\n ecn weight 10\n", " ecn weight 10\n "+ecn+"\n", 1)
+					if shown == running {
+						t.Fatalf("the lab does not print the weight after the ECN line:\n%s", running)
+					}
+				}
+				ch, err := Diff("leaf1", []byte(shown), desired)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(tc.send, ch.Commands); d != "" {
+					t.Fatalf("commands (-want +got):\n%s", d)
+				}
+				if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+					t.Fatalf("apply: %+v", res)
+				}
+				_, again := vendortest.Plan(t, ctx, Dial, tgt, desired)
+				vendortest.Converged(t, again)
+			})
+		}
+	}
+}
+
+// TestKeptAgainstLab: on the lab, objects of the managed families that
+// lossless does not render (another team's domain and drop-profile used by
+// an unmanaged port, an operator's drop-profile and a PFC profile nothing
+// uses) survive an apply and are listed with why; with unmanaged =
+// "prune" the unused ones are deleted in the same apply and the used ones
+// stay, the plan naming the port that uses them. Either way the next plan
+// is empty.
+func TestKeptAgainstLab(t *testing.T) {
+	for _, prune := range []bool{false, true} {
+		t.Run(fmt.Sprintf("prune=%v", prune), func(t *testing.T) {
+			ctx := t.Context()
+			want := canonical(t)
+			want.Prune = prune
+			// LabSeed holds another team's domain and drop-profile on an
+			// unmanaged port; nothing uses the operator's profiles added.
+			unusedObjects := "#\ndrop-profile ops\n color green buffer-size low-limit 1024000 high-limit 2048000 discard-percentage 20\n#\ndcb pfc storage\n priority 4\n"
+			seed := strings.TrimSuffix(string(LabSeed(want.Text)), "#\nreturn\n") + unusedObjects + "#\nreturn\n"
+			n, tgt := vendortest.StartLab(t, Vendor, []byte(seed))
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
+			var used, unused []string
+			for _, k := range ch.Kept {
+				if strings.Contains(k.Reason, "used outside") {
+					used = append(used, k.Object)
+				} else {
+					unused = append(unused, k.Object)
+				}
+			}
+			if d := cmp.Diff([]string{"diffserv domain storage", "drop-profile bulk"}, used); d != "" {
+				t.Errorf("kept as used outside the scope (-want +got):\n%s", d)
+			}
+			wantUnused := []string{"dcb pfc storage", "drop-profile ops"}
+			if prune {
+				wantUnused = nil
+			}
+			if d := cmp.Diff(wantUnused, unused); d != "" {
+				t.Errorf("kept as not rendered (-want +got):\n%s", d)
+			}
+			for _, k := range ch.Kept {
+				if strings.Contains(k.Reason, "used outside") && !strings.Contains(k.Reason, "interface 100GE1/0/32 (") {
+					t.Errorf("%s: reason %q does not name the port using it", k.Object, k.Reason)
+				}
+			}
+			if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+				t.Fatalf("apply: %+v\ncommands:\n%s", res, strings.Join(ch.Commands, "\n"))
+			}
+			after := body(n)
+			for _, obj := range []string{"diffserv domain storage", "drop-profile bulk", "drop-profile ops", "dcb pfc storage"} {
+				stays := !prune || obj == "diffserv domain storage" || obj == "drop-profile bulk"
+				if has := strings.Contains(after, "\n"+obj+"\n"); has != stays {
+					t.Errorf("after apply: %s present = %v, want %v", obj, has, stays)
+				}
+			}
+			_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
+			vendortest.Converged(t, again)
+		})
+	}
 }

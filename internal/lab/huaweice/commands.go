@@ -385,6 +385,23 @@ func grammar() []*command {
 
 		// Drop-profile view (§2.5).
 		{views: dropView, pattern: "undo ecn", remove: []string{"ecn"}},
+		// `ecn weight W`: the Errata lists it among the lines V200 and
+		// modular CloudEngine also accept, beside `qos wfq` and `qos queue
+		// N wfq weight W`, which this grammar takes on every family; the
+		// V300R023 `ecn` page lists no weight form, so a fixed family A or
+		// B switch may refuse it [U]. It is its own line with its own
+		// negation, `undo ecn weight [ weight-value ]`, and `undo ecn`
+		// leaves it in place: Huawei's command reference EDOC1100198444
+		// ("Congestion Avoidance and Congestion Management Commands") as
+		// quoted in annetutil/annet tests/annet/test_patch/huawei_drop_profile.yaml
+		// (@bf752eae), whose cases also show `undo ecn` keeping the weight.
+		// No source read gives the range of W, so the lab refuses none
+		// below 65536 [U]. Where it prints is not shown by any device
+		// output read: beside the ECN line (rank 1), after it as the
+		// annet cases list them [U].
+		{views: dropView, pattern: "ecn weight <w:int:0-65535>", key: "ecn weight", rank: 1},
+		{views: dropView, pattern: "undo ecn weight", remove: []string{"ecn weight"}},
+		{views: dropView, pattern: "undo ecn weight <w:int:0-65535>", remove: []string{"ecn weight"}},
 	}
 	// Deadlock thresholds (§2.2) on the family's PFC priorities (§2.1).
 	for fam, prio := range map[string]string{"A": "<p:int:0-5>", "B": "<p:int:0-7>"} {

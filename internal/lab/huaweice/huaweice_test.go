@@ -390,6 +390,53 @@ func TestAcceptedLines(t *testing.T) {
 	}
 }
 
+// TestECNWeight: `ecn weight W` is its own line of the drop-profile
+// (Errata; Huawei EDOC1100198444 as annetutil/annet's drop-profile test
+// quotes it): setting the ECN thresholds does not replace it, `undo ecn`
+// leaves it, `undo ecn weight [W]` removes it alone. It prints after the
+// ECN line whichever was typed first, and a seed holding it in either
+// order loads to the same configuration.
+func TestECNWeight(t *testing.T) {
+	const ecn = "ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10"
+	profile := func(d *Device) string {
+		run := string(d.Running())
+		i := strings.Index(run, "drop-profile p\n")
+		if i < 0 {
+			return ""
+		}
+		return run[i : i+strings.Index(run[i:], "#")]
+	}
+	both := "drop-profile p\n " + ecn + "\n ecn weight 10\n"
+	for _, order := range [][]string{{"ecn weight 10", ecn}, {ecn, "ecn weight 10"}} {
+		d := newTestDevice(t, "")
+		s := d.NewSession("admin", nil)
+		if out := transcript(s, "system-view", "drop-profile p", order[0], order[1], "quit", "commit"); strings.Contains(out, "Error") {
+			t.Fatalf("refused:\n%s", out)
+		}
+		if got := profile(d); got != both {
+			t.Errorf("typed %q first: profile\n%s\nwant\n%s", order[0], got, both)
+		}
+		seed := "#\ndrop-profile p\n " + order[0] + "\n " + order[1] + "\n#\nreturn\n"
+		if got := profile(newTestDevice(t, seed)); got != both {
+			t.Errorf("seeded with %q first: profile\n%s\nwant\n%s", order[0], got, both)
+		}
+	}
+	d := newTestDevice(t, "#\n"+both+"#\nreturn\n")
+	s := d.NewSession("admin", nil)
+	transcript(s, "system-view", "drop-profile p", "undo ecn", "quit", "commit")
+	if got, want := profile(d), "drop-profile p\n ecn weight 10\n"; got != want {
+		t.Errorf("after undo ecn:\n%s\nwant\n%s", got, want)
+	}
+	transcript(s, "drop-profile p", ecn, "undo ecn weight", "quit", "commit")
+	if got, want := profile(d), "drop-profile p\n "+ecn+"\n"; got != want {
+		t.Errorf("after undo ecn weight:\n%s\nwant\n%s", got, want)
+	}
+	transcript(s, "drop-profile p", "ecn weight 8", "quit", "commit", "drop-profile p", "undo ecn weight 8", "quit", "commit")
+	if got, want := profile(d), "drop-profile p\n "+ecn+"\n"; got != want {
+		t.Errorf("after undo ecn weight 8:\n%s\nwant\n%s", got, want)
+	}
+}
+
 func TestFamilyAFromSeedHeader(t *testing.T) {
 	seed := "!Model: CE6866\n#\ndcb pfc deadlock-detect timer 200\n#\nqos ecn enable\n#\nreturn\n"
 	d := newTestDevice(t, seed)

@@ -68,6 +68,13 @@ type Change struct {
 	// applied (for example an NX-OS network-qos change); empty when it is
 	// hitless.
 	Disruptive []string `json:"disruptive,omitempty"`
+	// NotCrashAtomic, when set, says why a push to this device is not
+	// atomic on the device itself: if lossless dies mid-push (killed,
+	// host down) the device may keep part of the change until `lossless
+	// recover` runs. Empty when the device commits the whole change or
+	// nothing (a configuration session, a commit timer, an atomic patch).
+	// apply -require-atomic refuses a device where it is set.
+	NotCrashAtomic string `json:"not_crash_atomic,omitempty"`
 	// Kept lists the objects of the families lossless manages that the
 	// change leaves on the device, each with why: lossless does not render
 	// it (the platform's own template, an operator's or another team's
@@ -111,6 +118,19 @@ func (c *Change) Empty() bool {
 		return true
 	}
 	return len(c.Commands) == 0 && (len(c.Patch) == 0 || string(c.Patch) == "[]")
+}
+
+// CrashAtomicity is the optional ability of a driver to say whether its
+// Apply is atomic on the device even when lossless dies mid-push. A
+// driver without it is taken as not crash-atomic ("the driver does not
+// say").
+type CrashAtomicity interface {
+	// CrashAtomic returns "" when a push is committed by the device as a
+	// whole or not at all, whatever happens to the client, else why not
+	// ("apply-patch is not transactional: a killed push leaves the
+	// operations applied so far until recover rolls back to the
+	// checkpoint").
+	CrashAtomic() (notAtomic string)
 }
 
 // Result is the outcome of applying one device's change.

@@ -295,6 +295,18 @@ func planOne(ctx context.Context, d Device, opts Options) DevicePlan {
 	}
 	dp.Fingerprint = Fingerprint(running)
 	ch.Warnings = doc.Warnings
+	if !ch.Empty() {
+		ch.NotCrashAtomic = notCrashAtomic(drv)
+	}
 	dp.Change = ch
 	return dp
+}
+
+// notCrashAtomic is why a push through drv is not atomic on the device
+// ("" when it is).
+func notCrashAtomic(drv vendors.Driver) string {
+	if a, ok := drv.(vendors.CrashAtomicity); ok {
+		return a.CrashAtomic()
+	}
+	return "the driver does not say that the device commits a push whole"
 }

@@ -55,6 +55,9 @@ func WriteChange(w io.Writer, device, vendor string, c *vendors.Change) {
 			fmt.Fprintf(w, "  - %s\n", r)
 		}
 	}
+	if c.NotCrashAtomic != "" {
+		fmt.Fprintf(w, "Crash-atomic: no, %s\n", c.NotCrashAtomic)
+	}
 	WriteNotes(w, c)
 	fmt.Fprintln(w)
 }

@@ -17,6 +17,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/config"
@@ -53,6 +54,12 @@ type Vendor struct {
 	// supported transport. A device of the vendor over one fails
 	// validation (LL130) and Dial returns a *TransportError.
 	Refuses map[string]string
+
+	// ConfirmTimeout, when set, returns the commit timer the vendor's
+	// devices really run for a wanted ApplyOptions.ConfirmTimeout (over
+	// the default transport): the device rounds or clamps it to its own
+	// range. apply says on stderr when they differ. Nil: used as given.
+	ConfirmTimeout func(want time.Duration) time.Duration
 
 	// Scope says, in one sentence for the plan, what part of the running
 	// config lossless reads and may change on this vendor's devices.

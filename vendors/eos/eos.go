@@ -77,12 +77,17 @@ func sessionName(now time.Time) string {
 // timer writes a commit timer as hh:mm:ss, rounded up to whole seconds
 // (reference/eos.md §5).
 func timer(d time.Duration) string {
+	s := int(confirmTimeout(d) / time.Second)
+	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// confirmTimeout is the commit timer EOS runs for d: whole seconds,
+// rounded up, at most maxTimer (vendors.Vendor.ConfirmTimeout).
+func confirmTimeout(d time.Duration) time.Duration {
 	if d <= 0 {
 		d = vendors.DefaultConfirmTimeout
 	}
-	d = min((d + time.Second - 1).Truncate(time.Second), maxTimer)
-	s := int(d / time.Second)
-	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+	return min(max((d+time.Second-1).Truncate(time.Second), time.Second), maxTimer)
 }
 
 // Apply sends c in a configuration session, commits it with a timer,

@@ -8,13 +8,14 @@ import (
 
 func init() {
 	vendors.Register(vendors.Vendor{
-		Name:       Vendor,
-		Render:     render.Render,
-		Dial:       Dial,
-		Transports: map[string]vendors.DialFunc{"gnmi": DialGNMI},
-		Scope:      Scope,
-		LabSeed:    LabSeed,
-		LabKind:    "eos", // internal/lab/eos
+		Name:           Vendor,
+		Render:         render.Render,
+		Dial:           Dial,
+		Transports:     map[string]vendors.DialFunc{"gnmi": DialGNMI},
+		Scope:          Scope,
+		ConfirmTimeout: confirmTimeout,
+		LabSeed:        LabSeed,
+		LabKind:        "eos", // internal/lab/eos
 		// EOS front-panel ports are EthernetN; cEOS maps ethN to EthernetN
 		// (containerlab ceos docs).
 		Ports:        inventory.PortNaming{Format: "Ethernet%d", Stride: 1, First: 1},

@@ -114,6 +114,12 @@ func trialSeconds(d time.Duration) int {
 	return min(max(s, trialMinSeconds), trialMaxSeconds)
 }
 
+// confirmTimeout is the trial time CloudEngine runs for d
+// (vendors.Vendor.ConfirmTimeout).
+func confirmTimeout(d time.Duration) time.Duration {
+	return time.Duration(trialSeconds(d)) * time.Second
+}
+
 // Apply sends c into the candidate and commits it with a trial that the
 // device reverts by itself unless confirmed. On any failure the candidate
 // is cleared and the trial aborted (reconnecting if the session dropped),

@@ -9,13 +9,14 @@ import (
 
 func init() {
 	vendors.Register(vendors.Vendor{
-		Name:    Vendor,
-		Render:  render.Render,
-		Dial:    Dial,
-		Refuses: map[string]string{"gnmi": gnmiRefusal},
-		Scope:   Scope,
-		LabSeed: LabSeed,
-		LabKind: "huawei-ce", // internal/lab/huaweice
+		Name:           Vendor,
+		Render:         render.Render,
+		Dial:           Dial,
+		Refuses:        map[string]string{"gnmi": gnmiRefusal},
+		Scope:          Scope,
+		ConfirmTimeout: confirmTimeout,
+		LabSeed:        LabSeed,
+		LabKind:        "huawei-ce", // internal/lab/huaweice
 		// CE6800/8800 front-panel naming, 100GE1/0/N (reference/huawei-ce.md
 		// §1). The containerlab VM image (huawei_vrp) names its ports
 		// differently: set the label lossless.port-format there.

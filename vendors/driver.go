@@ -3,6 +3,7 @@ package vendors
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -132,6 +133,26 @@ type CrashAtomicity interface {
 	// checkpoint").
 	CrashAtomic() (notAtomic string)
 }
+
+// DeviceLocker is the optional ability of a driver to hold the device's
+// own configuration lock (or exclusive configuration session) for the
+// length of an apply, so that no other client — a second lossless from
+// another checkout, an operator's session — changes the configuration
+// between lossless' read and its commit. plan.ApplyDevice takes it around
+// Apply when the driver has it.
+type DeviceLocker interface {
+	// LockConfig takes the device's configuration lock for this session;
+	// when another session holds it the error names the holder as the
+	// device reports it and wraps ErrDeviceLocked.
+	LockConfig(ctx context.Context) error
+	// UnlockConfig releases the lock LockConfig took; releasing a lock
+	// not held is not an error.
+	UnlockConfig(ctx context.Context) error
+}
+
+// ErrDeviceLocked is wrapped by a DeviceLocker's error when another
+// session holds the device's configuration lock.
+var ErrDeviceLocked = errors.New("the device's configuration is locked by another session")
 
 // Result is the outcome of applying one device's change.
 type Result struct {

@@ -24,11 +24,12 @@ var ownedPolicyBases = map[string]string{
 
 // Scope is the part of an NX-OS running config lossless reads and may
 // change; the plan prints it (scope.go holds the rules).
-const Scope = "show running-config ipqos, whole (so that uses from outside the scope are seen); lossless changes: " +
-	"the PFC global lines; the class-maps and policy-maps it renders; policy-maps QOS_CLASSIFICATION*, QOS_EGRESS_PORT* and qos_network " +
-	"and the class-maps they use; the service-policy lines under system qos and the priority-flow-control and service-policy lines " +
-	"of managed ports and of ports using lossless' policies. Other class-maps, policy-maps and service-policy lines stay and are listed " +
-	"(unmanaged = \"prune\" deletes them); nothing used from outside the scope is deleted. Everything else is never touched."
+const Scope = "show running-config ipqos, all of it, so that what uses lossless' objects from outside the scope is seen. " +
+	"lossless changes the PFC global lines; the class-maps and policy-maps it renders; policy-maps QOS_CLASSIFICATION*, " +
+	"QOS_EGRESS_PORT* and qos_network and the class-maps they use; the service-policy lines under system qos and the " +
+	"priority-flow-control and service-policy lines of managed ports and of ports using lossless' policies. Other class-maps, " +
+	"policy-maps and service-policy lines stay and are listed (unmanaged = \"prune\" deletes them); nothing used from outside " +
+	"the scope is deleted. Everything else is never touched."
 
 // Phases of a remediation, in the order the commands are sent: creates in
 // dependency order (class-maps, policies, system attachments, interfaces,

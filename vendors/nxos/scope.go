@@ -76,19 +76,33 @@ func losslessName(text string) bool {
 	return ok && base != "" && (name == base || strings.HasPrefix(name, base+"_"))
 }
 
-// attaches returns the key of the policy-map a service-policy line
-// attaches ("policy-map type qos NAME"), "" for any other line.
-func attaches(text string) string {
+// policyRef names a policy-map by its type and name, substrings of the
+// line that holds them, so that a lookup allocates nothing (a switch has
+// thousands of service-policy lines).
+type policyRef struct{ typ, name string }
+
+// policyOf returns the policy-map a top-level line declares.
+func policyOf(text string) (policyRef, bool) {
+	typ, name, ok := policyName(text)
+	return policyRef{typ, name}, ok
+}
+
+// attaches returns the policy-map a service-policy line attaches; false
+// for any other line.
+func attaches(text string) (policyRef, bool) {
 	rest, ok := strings.CutPrefix(text, "service-policy type ")
 	if !ok {
-		return ""
+		return policyRef{}, false
 	}
 	typ, rest, ok := strings.Cut(rest, " ")
 	if !ok {
-		return ""
+		return policyRef{}, false
 	}
-	return "policy-map type " + typ + " " + rest[strings.LastIndexByte(rest, ' ')+1:]
+	return policyRef{typ, rest[strings.LastIndexByte(rest, ' ')+1:]}, true
 }
+
+// lineRef is a line of a stanza, as a map key.
+type lineRef struct{ stanza, line string }
 
 // className is the name of a class-map ("class-map type qos match-any
 // NAME").
@@ -122,11 +136,12 @@ type scope struct {
 	// ports, and ports that attach lossless' policies.
 	ifs map[string]bool
 	// keepLines are the service-policy lines of stanzas in the scope that
-	// stay, as stanza + "\n" + line.
-	keepLines map[string]bool
-	// uses maps a policy-map key to where it stays attached after the
-	// change ("Ethernet1/9", "system qos"), in the running config's order.
-	uses map[string][]string
+	// stay.
+	keepLines map[lineRef]bool
+	// uses maps the policy-maps that are not lossless' to where they stay
+	// attached after the change ("Ethernet1/9", "system qos"), in the
+	// running config's order.
+	uses map[policyRef][]string
 	// kept is what stays in lossless' families, and why.
 	kept []vendors.Kept
 }
@@ -139,20 +154,22 @@ func newScope(want, have []*node, prune bool) *scope {
 // the intent's unmanaged = "prune" (config.Document.Prune).
 func newScopeIndexed(want []*node, wantBy map[string]*node, have []*node, prune bool) *scope {
 	sc := &scope{want: wantBy, owned: map[string]bool{}, ifs: make(map[string]bool, len(want)),
-		keepLines: map[string]bool{}, uses: map[string][]string{}}
+		keepLines: map[lineRef]bool{}, uses: map[policyRef][]string{}}
 	// Lossless' policies: rendered, or named as lossless names them.
-	ours := map[string]bool{}
+	ours := map[policyRef]bool{}
 	for _, n := range want {
 		switch {
 		case family(n.Text) == "policy-map":
-			ours[n.Key] = true
+			p, _ := policyOf(n.Text)
+			ours[p] = true
 		case strings.HasPrefix(n.Text, "interface "):
 			sc.ifs[n.Text] = true
 		}
 	}
 	for _, n := range have {
 		if family(n.Text) == "policy-map" && losslessName(n.Text) {
-			ours[n.Key] = true
+			p, _ := policyOf(n.Text)
+			ours[p] = true
 		}
 	}
 	// A port that attaches one of lossless' policies is in the scope.
@@ -161,7 +178,7 @@ func newScopeIndexed(want []*node, wantBy map[string]*node, have []*node, prune 
 			continue
 		}
 		for _, l := range n.Kids {
-			if ours[attaches(l.Text)] {
+			if p, ok := attaches(l.Text); ok && ours[p] {
 				sc.ifs[n.Text] = true
 				break
 			}
@@ -175,14 +192,14 @@ func newScopeIndexed(want []*node, wantBy map[string]*node, have []*node, prune 
 		}
 		w := wantBy[n.Key]
 		for _, l := range n.Kids {
-			if p := attaches(l.Text); p == "" || w.Child(l.Key) != nil || ours[p] || prune {
+			if p, ok := attaches(l.Text); !ok || w.Child(l.Key) != nil || ours[p] || prune {
 				continue
 			}
-			sc.keepLines[n.Text+"\n"+l.Text] = true
+			sc.keepLines[lineRef{n.Text, l.Text}] = true
 			sc.kept = append(sc.kept, vendors.Kept{Object: n.Text + ": " + l.Text, Reason: notRendered})
 		}
 	}
-	sc.attachments(want, have)
+	sc.attachments(want, have, ours)
 	sc.objects(want, wantBy, have, ours, prune)
 	return sc
 }
@@ -193,20 +210,21 @@ func (sc *scope) stanza(n *node) bool {
 	return n.Text == "system qos" || sc.ifs[n.Text]
 }
 
-// attachments fills uses: where each policy stays attached after the
-// change. In the stanzas of the scope that is the rendering and the lines
-// that stay; everywhere else (ports outside the scope, VLANs) the running
-// config.
-func (sc *scope) attachments(want, have []*node) {
+// attachments fills uses: where each policy that is not lossless' (ours)
+// stays attached after the change. In the stanzas of the scope that is
+// the rendering and the lines that stay; everywhere else (ports outside
+// the scope, VLANs) the running config. Lossless' policies are attached
+// only inside the scope, which is what pulls a port into it.
+func (sc *scope) attachments(want, have []*node, ours map[policyRef]bool) {
 	place := func(stanza string) string { return strings.TrimPrefix(stanza, "interface ") }
-	add := func(p, at string) {
+	add := func(p policyRef, at string) {
 		if ps := sc.uses[p]; len(ps) == 0 || ps[len(ps)-1] != at {
 			sc.uses[p] = append(ps, at)
 		}
 	}
 	for _, n := range want {
 		for _, l := range n.Kids {
-			if p := attaches(l.Text); p != "" {
+			if p, ok := attaches(l.Text); ok && !ours[p] {
 				add(p, place(n.Text))
 			}
 		}
@@ -214,7 +232,10 @@ func (sc *scope) attachments(want, have []*node) {
 	for _, n := range have {
 		in := sc.stanza(n)
 		for _, l := range n.Kids {
-			if p := attaches(l.Text); p != "" && (!in || sc.keepLines[n.Text+"\n"+l.Text]) {
+			if in && len(sc.keepLines) == 0 {
+				break
+			}
+			if p, ok := attaches(l.Text); ok && !ours[p] && (!in || sc.keepLines[lineRef{n.Text, l.Text}]) {
 				add(p, place(n.Text))
 			}
 		}
@@ -225,11 +246,11 @@ func (sc *scope) attachments(want, have []*node) {
 // lossless does not render: deleted when it is lossless' (or pruned) and
 // nothing that stays uses it, kept otherwise. Keeping one keeps what it
 // uses, so the decision runs until nothing changes.
-func (sc *scope) objects(want []*node, wantBy map[string]*node, have []*node, ours map[string]bool, prune bool) {
+func (sc *scope) objects(want []*node, wantBy map[string]*node, have []*node, ours map[policyRef]bool, prune bool) {
 	// The class-maps lossless' running policies use are lossless'.
 	ourClasses := map[string]bool{}
 	for _, n := range have {
-		if ours[n.Key] {
+		if p, ok := policyOf(n.Text); ok && ours[p] {
 			for _, c := range classes(n) {
 				ourClasses[c] = true
 			}
@@ -255,7 +276,8 @@ func (sc *scope) objects(want []*node, wantBy map[string]*node, have []*node, ou
 		for _, c := range classes(n) {
 			users[c] = append(users[c], n.Key)
 		}
-		own[n.Key] = f == "policy-map" && ours[n.Key] || f == "class-map" && ourClasses[className(n.Text)]
+		p, _ := policyOf(n.Text)
+		own[n.Key] = f == "policy-map" && ours[p] || f == "class-map" && ourClasses[className(n.Text)]
 		removing[n.Key] = own[n.Key] || prune
 	}
 	by := map[string]string{}
@@ -290,8 +312,8 @@ func (sc *scope) objects(want []*node, wantBy map[string]*node, have []*node, ou
 // a policy-map, or the policy-maps among users of a class-map that are
 // not being deleted.
 func (sc *scope) usedBy(n *node, users []string, removing map[string]bool) string {
-	if family(n.Text) == "policy-map" {
-		if ps := sc.uses[n.Key]; len(ps) > 0 {
+	if p, ok := policyOf(n.Text); ok {
+		if ps := sc.uses[p]; len(ps) > 0 {
 			return "service-policy on " + places(ps)
 		}
 		return ""
@@ -305,10 +327,11 @@ func (sc *scope) usedBy(n *node, users []string, removing map[string]bool) strin
 	return strings.Join(out, "; ")
 }
 
-// describe names a policy-map and where it is attached: "policy-map type
-// qos OTHER (service-policy on Ethernet1/9)".
+// describe names a policy-map (its key) and where it is attached:
+// "policy-map type qos OTHER (service-policy on Ethernet1/9)".
 func (sc *scope) describe(policy string) string {
-	if ps := sc.uses[policy]; len(ps) > 0 {
+	p, _ := policyOf(policy)
+	if ps := sc.uses[p]; len(ps) > 0 {
 		return policy + " (service-policy on " + places(ps) + ")"
 	}
 	return policy + " (not attached)"
@@ -342,7 +365,7 @@ func (sc *scope) ownsLine(stanza, l *node) bool {
 	if sc.want[stanza.Key].Child(l.Key) != nil {
 		return true
 	}
-	return ownedLine(l.Text) && !sc.keepLines[stanza.Text+"\n"+l.Text]
+	return ownedLine(l.Text) && (len(sc.keepLines) == 0 || !sc.keepLines[lineRef{stanza.Text, l.Text}])
 }
 
 // ownedLine reports whether a line inside an interface or system qos is

@@ -146,12 +146,14 @@ type scope struct {
 	kept []vendors.Kept
 }
 
+// newScope decides lossless' part of the running top level have for the
+// rendering want (both canonical); prune is the intent's unmanaged =
+// "prune" (config.Document.Prune).
 func newScope(want, have []*node, prune bool) *scope {
 	return newScopeIndexed(want, clidiff.Index(want), have, prune)
 }
 
-// newScopeIndexed is newScope given wantBy, the index of want; prune is
-// the intent's unmanaged = "prune" (config.Document.Prune).
+// newScopeIndexed is newScope given wantBy, the index of want.
 func newScopeIndexed(want []*node, wantBy map[string]*node, have []*node, prune bool) *scope {
 	sc := &scope{want: wantBy, owned: map[string]bool{}, ifs: make(map[string]bool, len(want)),
 		keepLines: map[lineRef]bool{}, uses: map[policyRef][]string{}}

@@ -311,3 +311,27 @@ func TestRetypeOrder(t *testing.T) {
 		t.Errorf("commands (-want +got):\n%s", d)
 	}
 }
+
+// TestLabSeedPruned: on the lab's seed, unmanaged = "prune" deletes the
+// class-map nobody uses (after the stale classes leave lossless'
+// policy) and keeps what the uplink, outside the scope, uses.
+func TestLabSeedPruned(t *testing.T) {
+	want := canonical(t)
+	ch, err := Diff("leaf1", LabSeed(want.Text), pruned(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	del := indexOf(t, ch.Commands, "no class-map type qos match-all MGMT")
+	if leave := indexOf(t, ch.Commands, "no class BULK"); leave > del {
+		t.Errorf("class-map deleted before the classes left:\n%s", strings.Join(ch.Commands, "\n"))
+	}
+	for _, c := range ch.Commands {
+		if strings.Contains(c, "OTHER") || c == "no class-map type qos match-any BULK" {
+			t.Errorf("%q deletes what the uplink uses", c)
+		}
+	}
+	keptDiff(t, []vendors.Kept{
+		{Object: "class-map type qos match-any BULK", Reason: "used by policy-map type qos OTHER (service-policy on Ethernet1/3)"},
+		{Object: "policy-map type qos OTHER", Reason: "used by service-policy on Ethernet1/3"},
+	}, ch)
+}

@@ -277,3 +277,37 @@ func TestBody(t *testing.T) {
 		t.Errorf("Body of a header = %q, want nil", got)
 	}
 }
+
+// TestModeLineValueNotChanged: a mode whose line differs from its peer's
+// only in a value outside the key is compared line by line, and its line
+// is not sent (Differ.Diff's contract: the vendor handles such a change).
+func TestModeLineValueNotChanged(t *testing.T) {
+	keyed := keyedMode{}
+	h, err := Read([]byte("mode any M\n set x 1\n"), scan, keyed.line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Read([]byte("mode all M\n set x 2\n"), scan, keyed.line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	PairByKey(w, h, Index(w), Index(h))
+	d := New(keyed, Dialect{Negation: "no ", Exit: "exit", Group: ByStep, SetStep: 1})
+	d.Diff(w, h)
+	if diff := cmp.Diff([]string{"mode all M", "set x 2"}, d.Commands()); diff != "" {
+		t.Errorf("commands (-want +got):\n%s", diff)
+	}
+}
+
+// keyedMode is enterer whose mode lines "mode TYPE NAME" are keyed by
+// NAME alone.
+type keyedMode struct{ enterer }
+
+func (keyedMode) Key(text string) string {
+	if f := strings.Fields(text); len(f) == 3 && f[0] == "mode" {
+		return "mode " + f[2]
+	}
+	return toy{}.Key(text)
+}
+
+func (k keyedMode) line(text string) (string, string) { return text, k.Key(text) }

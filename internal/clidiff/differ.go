@@ -205,7 +205,12 @@ func (d *Differ) Touched(k string) bool { return d.touched[k] }
 // ([PairByKey], [PairInOrder]). A desired line that differs from its
 // peer is set whole, a desired mode is compared line by line (created
 // first when the running config lacks it), and a running line or mode
-// without a peer goes to Rules.Drop.
+// without a peer goes to Rules.Drop. A mode whose own line differs from
+// its peer's (same key, another value in the line, such as an NX-OS
+// class-map's match type) is entered by the desired line and compared
+// line by line; its line is not changed: a vendor whose device cannot
+// change such a value in place records that change itself and leaves
+// the mode out of the trees it passes here.
 func (d *Differ) Diff(want, have []*Node) {
 	// The one-mode paths of the top level, cut from one slice.
 	tops := make([]string, len(want))

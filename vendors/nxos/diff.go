@@ -23,17 +23,23 @@ var ownedPolicyBases = map[string]string{
 }
 
 // Scope is the part of an NX-OS running config lossless reads and may
-// change; the plan prints it.
-const Scope = "show running-config ipqos: the PFC global lines; the class-maps lossless renders or its policies use; " +
-	"policy-maps QOS_CLASSIFICATION*, QOS_EGRESS_PORT* and qos_network; the service-policy lines under system qos; " +
-	"the priority-flow-control and service-policy lines of managed ports and of ports using lossless' policies. " +
-	"Everything else is never touched."
+// change; the plan prints it (scope.go holds the rules).
+const Scope = "show running-config ipqos, all of it, so that what uses lossless' objects from outside the scope is seen. " +
+	"lossless changes the PFC global lines; the class-maps and policy-maps it renders; policy-maps QOS_CLASSIFICATION*, " +
+	"QOS_EGRESS_PORT* and qos_network and the class-maps they use; the service-policy lines under system qos and the " +
+	"priority-flow-control and service-policy lines of managed ports and of ports using lossless' policies. Other class-maps, " +
+	"policy-maps and service-policy lines stay and are listed (unmanaged = \"prune\" deletes them); nothing used from outside " +
+	"the scope is deleted. Everything else is never touched."
 
 // Phases of a remediation, in the order the commands are sent: creates in
 // dependency order (class-maps, policies, system attachments, interfaces,
-// globals), then removals in reverse (reference/nxos.md §3).
+// globals), then removals in reverse (reference/nxos.md §3). A class-map
+// whose match type changes is deleted and created anew between the
+// class-maps and the policies (retype.go).
 const (
 	phaseClassMap = iota
+	phaseRetypeLeave
+	phaseRetype
 	phasePolicyQoS
 	phasePolicyQueuing
 	phasePolicyNetwork
@@ -203,15 +209,17 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}
 	want, wantBy := canonTreeIndex(desired.Tree)
-	sc := newScopeIndexed(want, wantBy, have)
+	sc := newScopeIndexed(want, wantBy, have, desired.Prune)
+	all := have
 	have = sc.filter(have)
 	// haveBy indexes have before filter, which keeps the stanzas of
 	// every key of want.
 	clidiff.PairByKey(want, have, wantBy, haveBy)
 	d := clidiff.New(rules{}, dialect)
-	d.Diff(want, have)
+	engineWant, engineHave := sc.retype(d, want, have, all)
+	d.Diff(engineWant, engineHave)
 
-	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
+	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired, Kept: vendors.SortKept(sc.kept)}
 	ch.Commands = d.Commands()
 	if len(ch.Commands) > 0 {
 		// The diff shows the stanzas that change, whole: on a switch
@@ -334,122 +342,6 @@ func dscpList(s string) string {
 		parts[i] = strconv.Itoa(v)
 	}
 	return strings.Join(parts, ",")
-}
-
-// scope knows which running stanzas lossless owns.
-type scope struct {
-	// want indexes the desired top-level nodes: whatever lossless renders
-	// is in the scope.
-	want      map[string]*node
-	policies  map[string]bool // "policy-map type T NAME" keys
-	classMaps map[string]bool // class-map keys
-	ifs       map[string]bool // interface stanza texts
-}
-
-func policyName(text string) (typ, name string, ok bool) {
-	rest, ok := strings.CutPrefix(text, "policy-map type ")
-	if !ok {
-		return "", "", false
-	}
-	typ, name, ok = strings.Cut(rest, " ")
-	return typ, name, ok && !strings.Contains(name, " ")
-}
-
-func newScope(want, have []*node) *scope { return newScopeIndexed(want, clidiff.Index(want), have) }
-
-// newScopeIndexed is newScope given wantBy, index(want).
-func newScopeIndexed(want []*node, wantBy map[string]*node, have []*node) *scope {
-	sc := &scope{want: wantBy, policies: map[string]bool{}, classMaps: map[string]bool{}, ifs: make(map[string]bool, len(want))}
-	names := map[string]bool{}
-	for _, n := range want {
-		switch {
-		case strings.HasPrefix(n.Text, "policy-map "):
-			sc.policies[n.Key] = true
-			if _, name, ok := policyName(n.Text); ok {
-				names[name] = true
-			}
-		case strings.HasPrefix(n.Text, "class-map "):
-			sc.classMaps[n.Key] = true
-		case strings.HasPrefix(n.Text, "interface "):
-			sc.ifs[n.Text] = true
-		}
-	}
-	for _, n := range have {
-		typ, name, ok := policyName(n.Text)
-		if !ok {
-			continue
-		}
-		if base := ownedPolicyBases[typ]; base != "" && (name == base || strings.HasPrefix(name, base+"_")) {
-			sc.policies[n.Key] = true
-		}
-		if !sc.policies[n.Key] {
-			continue
-		}
-		names[name] = true
-		if typ == "qos" {
-			// The class-maps an owned classification policy uses are
-			// lossless' too, so a stale class is removed.
-			for _, c := range n.Kids {
-				if cm, ok := strings.CutPrefix(c.Text, "class "); ok && cm != "class-default" {
-					sc.classMaps["class-map type qos "+cm] = true
-				}
-			}
-		}
-	}
-	for _, n := range have {
-		if !strings.HasPrefix(n.Text, "interface ") || sc.ifs[n.Text] {
-			continue
-		}
-		for _, c := range n.Kids {
-			if strings.HasPrefix(c.Text, "service-policy ") && names[c.Text[strings.LastIndexByte(c.Text, ' ')+1:]] {
-				sc.ifs[n.Text] = true
-			}
-		}
-	}
-	return sc
-}
-
-// ownedLine reports whether a line inside an interface or system qos is
-// lossless' (the QoS and PFC lines).
-func ownedLine(text string) bool {
-	return strings.HasPrefix(text, "priority-flow-control ") || strings.HasPrefix(text, "service-policy ")
-}
-
-// filter keeps the running stanzas and lines inside the scope: what the
-// desired config has, and what lossless owns by the rules of Scope.
-func (sc *scope) filter(have []*node) []*node {
-	out := make([]*node, 0, len(have))
-	for _, n := range have {
-		w := sc.want[n.Key]
-		switch {
-		case strings.HasPrefix(n.Text, "interface "), n.Text == "system qos":
-			if n.Text != "system qos" && !sc.ifs[n.Text] {
-				continue
-			}
-			// The parsed tree is ours: filter the lines in place.
-			kids := n.Kids[:0]
-			for _, l := range n.Kids {
-				if ownedLine(l.Text) || w.Child(l.Key) != nil {
-					kids = append(kids, l)
-				}
-			}
-			n.Kids = kids
-			out = append(out, n)
-		case w != nil:
-			out = append(out, n)
-		case strings.HasPrefix(n.Text, "policy-map "):
-			if sc.policies[n.Key] {
-				out = append(out, n)
-			}
-		case strings.HasPrefix(n.Text, "class-map "):
-			if sc.classMaps[n.Key] {
-				out = append(out, n)
-			}
-		case strings.HasPrefix(n.Text, "priority-flow-control ") && len(n.Kids) == 0:
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // rules are NX-OS's answers to the diff engine (reference/nxos.md §3).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
@@ -193,6 +194,21 @@ func TestOutOfScopeUntouched(t *testing.T) {
 	running := want + "class-map type qos match-all MGMT\n  match dscp 16\npolicy-map type qos OTHER\n  class MGMT\n    set qos-group 2\ninterface Ethernet1/9\n  service-policy type qos input OTHER\n  priority-flow-control mode on\n"
 	if got := commands(t, running, want); len(got) != 0 {
 		t.Errorf("out-of-scope config changed:\n%s", strings.Join(got, "\n"))
+	}
+	// Even pruned: Ethernet1/9 is outside the scope and uses both.
+	ch, err := Diff("leaf1", []byte(running), pruned(document(t, want)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Commands) != 0 {
+		t.Errorf("pruning deletes what a port outside the scope uses:\n%s", strings.Join(ch.Commands, "\n"))
+	}
+	wantKept := []vendors.Kept{
+		{Object: "class-map type qos match-all MGMT", Reason: "used by policy-map type qos OTHER (service-policy on Ethernet1/9)"},
+		{Object: "policy-map type qos OTHER", Reason: "used by service-policy on Ethernet1/9"},
+	}
+	if d := cmp.Diff(wantKept, ch.Kept); d != "" {
+		t.Errorf("Kept (-want +got):\n%s", d)
 	}
 }
 

@@ -48,23 +48,21 @@ func outside(t *testing.T, running string, desired *config.Document) string {
 		t.Fatal(err)
 	}
 	have := canonTree(nodes)
-	sc := newScope(canonTree(desired.Tree), have)
+	sc := newScope(canonTree(desired.Tree), have, desired.Prune)
 	var keep []*node
 	for _, n := range have {
 		switch {
-		case strings.HasPrefix(n.Text, "interface "), n.Text == "system qos":
+		case sc.stanza(n):
 			c := &node{Text: n.Text, Key: n.Key}
 			for _, l := range n.Kids {
-				if !(ownedLine(l.Text) && (n.Text == "system qos" || sc.ifs[n.Text])) {
+				if !sc.ownsLine(n, l) {
 					c.Kids = append(c.Kids, l)
 				}
 			}
 			if len(c.Kids) > 0 {
 				keep = append(keep, c)
 			}
-		case sc.policies[n.Key], sc.classMaps[n.Key]:
-		case strings.HasPrefix(n.Text, "priority-flow-control ") && len(n.Kids) == 0:
-		default:
+		case !sc.ownsTop(n):
 			keep = append(keep, n)
 		}
 	}
@@ -99,7 +97,7 @@ func TestApplyConverges(t *testing.T) {
 	nodes, _ := Parse([]byte(after))
 	have := canonTree(nodes)
 	wantTree := canonTree(want.Tree)
-	scoped := newScope(wantTree, have).filter(have)
+	scoped := newScope(wantTree, have, false).filter(have)
 	if got := print(clidiff.Ordered(scoped, wantTree)); got != print(wantTree) {
 		t.Errorf("scoped running config differs from the rendering:\n%s", textdiff.Unified("running", "rendering", got, print(wantTree)))
 	}

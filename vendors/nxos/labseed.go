@@ -10,15 +10,21 @@ import (
 // Stale and unrelated config LabSeed adds: an earlier ECN profile, a class
 // the intent no longer has, a tuned watchdog interval, and config lossless
 // must never touch (a class-map of another team, an uplink, descriptions).
+// sharedClass is a class the intent no longer has either, but another
+// team's policy, otherPolicy on the uplink, uses its class-map: that
+// class-map stays (NX-OS would refuse its deletion).
 const (
 	staleECN      = "random-detect minimum-threshold 300 kbytes maximum-threshold 1500 kbytes drop-probability 5 weight 0 ecn"
 	staleClass    = "BULK_OLD"
+	sharedClass   = "BULK"
+	otherPolicy   = "OTHER"
 	staleWatchdog = "priority-flow-control watch-dog interval 200"
 )
 
 // LabSeed returns a realistic running config for an emulated NX-OS switch
 // that should end at desired (its rendering): desired with stale ECN
-// thresholds, an extra class in the classification policy, an extra PFC
+// thresholds, two extra classes in the classification policy (one whose
+// class-map another team's policy on the uplink also uses), an extra PFC
 // global, plus config outside lossless' scope. Nil when desired does not
 // parse.
 func LabSeed(desired []byte) []byte {
@@ -27,7 +33,7 @@ func LabSeed(desired []byte) []byte {
 		return nil
 	}
 	out := []*config.Node{{Text: staleWatchdog}}
-	var ifSeen bool
+	var ifSeen, qosSeen bool
 	for _, n := range nodes {
 		switch {
 		case strings.HasPrefix(n.Text, "policy-map type queuing "):
@@ -39,10 +45,19 @@ func LabSeed(desired []byte) []byte {
 				}
 			}
 		case strings.HasPrefix(n.Text, "policy-map type qos "):
-			n.Children = append([]*config.Node{{Text: "class " + staleClass, Children: []*config.Node{{Text: "set qos-group 1"}}}}, n.Children...)
+			n.Children = append([]*config.Node{
+				{Text: "class " + staleClass, Children: []*config.Node{{Text: "set qos-group 1"}}},
+				{Text: "class " + sharedClass, Children: []*config.Node{{Text: "set qos-group 1"}}},
+			}, n.Children...)
+			if qosSeen {
+				break
+			}
+			qosSeen = true
 			out = append(out,
 				&config.Node{Text: "class-map type qos match-any " + staleClass, Children: []*config.Node{{Text: "match dscp 10"}}},
-				&config.Node{Text: "class-map type qos match-all MGMT", Children: []*config.Node{{Text: "match dscp 16"}}})
+				&config.Node{Text: "class-map type qos match-any " + sharedClass, Children: []*config.Node{{Text: "match dscp 14"}}},
+				&config.Node{Text: "class-map type qos match-all MGMT", Children: []*config.Node{{Text: "match dscp 16"}}},
+				&config.Node{Text: "policy-map type qos " + otherPolicy, Children: []*config.Node{{Text: "class " + sharedClass, Children: []*config.Node{{Text: "set qos-group 1"}}}}})
 		case strings.HasPrefix(n.Text, "interface ") && !ifSeen:
 			ifSeen = true
 			n.Children = append([]*config.Node{{Text: "description rdma-host"}}, n.Children...)
@@ -62,6 +77,7 @@ func LabSeed(desired []byte) []byte {
 	for used["Ethernet1/"+strconv.Itoa(uplink)] {
 		uplink++
 	}
-	out = append(out, &config.Node{Text: "interface Ethernet1/" + strconv.Itoa(uplink), Children: []*config.Node{{Text: "description uplink-to-core"}, {Text: "mtu 9216"}}})
+	out = append(out, &config.Node{Text: "interface Ethernet1/" + strconv.Itoa(uplink), Children: []*config.Node{
+		{Text: "description uplink-to-core"}, {Text: "mtu 9216"}, {Text: "service-policy type qos input " + otherPolicy}}})
 	return []byte(print(canonTree(out)))
 }

@@ -1,7 +1,9 @@
 // Package nxos is the Cisco NX-OS (Nexus 9000) driver: it reads `show
 // running-config ipqos` over SSH, diffs it against the NX-OS rendering
-// inside lossless' scope (Scope) with NX-OS's removal order and safe
-// remediation, and applies a change atomically with a checkpoint:
+// inside lossless' scope (Scope; scope.go says what lossless owns and
+// what it keeps) with NX-OS's removal order and safe remediation
+// (retype.go: a class-map's match type), and applies a change atomically
+// with a checkpoint:
 // `checkpoint`, the commands, `copy running-config startup-config`, a
 // re-read that must show no difference, and `rollback running-config
 // checkpoint` on any failure (reconnecting if the session dropped), as
@@ -52,7 +54,12 @@ func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
 }
 
 // Running returns the body of `show running-config ipqos`, without the
-// header lines that change on every read.
+// header lines that change on every read, so that two reads of an
+// unchanged device are byte-identical (a saved plan fingerprints them).
+// It is the whole QoS config, not the scope: every class-map, policy-map
+// and service-policy line, on every port and under system qos, so that
+// Diff sees what outside lossless' scope uses lossless' objects (scope.go)
+// and changes only the scope.
 func (d *Driver) Running(ctx context.Context) ([]byte, error) {
 	return d.Session.Read(ctx, showIPQoS, func(b []byte) ([]byte, error) { return Body(b), nil })
 }

@@ -45,6 +45,19 @@ const (
 	// errReferenced is printed when a policy-map in use is deleted; the
 	// reference gives only the phrase automation scans for [C:baremetal].
 	errReferenced = "ERROR: Policy-map is being referenced"
+	// errClassMapReferenced is printed when a class-map a policy-map
+	// uses is deleted (nxos.md §2, §3: refused [I]). No public source
+	// gives NX-OS's text (searched: Cisco's Nexus 9000 QoS guides and
+	// NX-API pages, public NX-OS automation code and transcripts), so
+	// the lab prints the reference's in-use refusal for a class-map, in
+	// the ERROR: form the push path treats as a failure (nxos.md §4).
+	errClassMapReferenced = "ERROR: Class-map is being referenced"
+	// errUndefinedClass is printed when a policy names a class-map that
+	// does not exist (nxos.md §2: the class-map must exist first [I]);
+	// the text is NX-OS's, from Cisco bug CSCve72295 (a Nexus 3500
+	// policy edit ending in "ERROR: undefined class",
+	// https://www.findbugzero.com/operational-defect-database/vendors/cisco/defects/CSCve72295).
+	errUndefinedClass = "ERROR: undefined class"
 	// errCopyAborted is the failed copy run start text [C:baremetal].
 	errCopyAborted = "Configuration update aborted"
 )

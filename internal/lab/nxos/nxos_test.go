@@ -162,6 +162,14 @@ func TestErrors(t *testing.T) {
 		{"delete attached policy-map", canonLines(canon), "no policy-map type queuing QOS_EGRESS_PORT", "",
 			"ERROR: Policy-map is being referenced"},
 		{"no alone", nil, "no", "$", "% Incomplete command at '^' marker."},
+		{"delete class-map in use", canonLines(canon), "no class-map type qos match-any ROCEv2", "",
+			"ERROR: Class-map is being referenced"},
+		{"class-map match type changed in place", []string{"class-map type qos match-any X", "match dscp 10"}, "class-map type qos match-all X", "match-all",
+			"% Invalid parameter detected at '^' marker."},
+		{"class-map without a match type is match-all", []string{"class-map type qos match-any X"}, "class-map type qos X", "X",
+			"% Invalid parameter detected at '^' marker."},
+		{"class of an undefined class-map", []string{"policy-map type qos P"}, "class NOPE", "",
+			"ERROR: undefined class"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -259,6 +267,33 @@ func TestNegationAndDefaults(t *testing.T) {
 		"policy-map type network-qos N\n  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n"
 	if diff := cmp.Diff(want, body(t, out)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestClassMapInUse: a class-map is deleted once no policy uses it, and
+// only then can it come back with the other match type; typing it again
+// with its own match type enters it (nxos.md §2, §3).
+func TestClassMapInUse(t *testing.T) {
+	d := newDevice(t, readFile(t, "testdata/canonical.txt"))
+	s := d.NewSession("admin", nil)
+	for _, l := range []string{
+		"configure terminal",
+		"class-map type qos match-any ROCEv2", "match dscp 24,26",
+		"class-map type qos match-any CNP", "exit",
+		"policy-map type qos QOS_CLASSIFICATION", "no class ROCEv2", "exit",
+		"no class-map type qos match-any ROCEv2",
+		"class-map type qos match-all ROCEv2", "match dscp 24,26", "exit",
+		"policy-map type qos QOS_CLASSIFICATION", "class ROCEv2", "set qos-group 3", "end",
+	} {
+		if out, _ := s.Handle(l); out != "" && !strings.HasPrefix(out, "Enter") {
+			t.Fatalf("%q: %s", l, out)
+		}
+	}
+	got := string(d.Checkpoint())
+	for _, want := range []string{"class-map type qos match-all ROCEv2\n  match dscp 24,26\n", "class-map type qos match-any CNP\n", "  class ROCEv2\n    set qos-group 3\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("running config lacks %q:\n%s", want, got)
+		}
 	}
 }
 

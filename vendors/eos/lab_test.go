@@ -22,59 +22,62 @@ import (
 // prints it.
 func running(n *lab.Node) string { return string(n.Device().Running()) }
 
-// outside is the running config with everything in lossless' scope for
-// desired removed: what apply must leave byte-identical.
+// outside is the running config without everything the change to
+// desired may touch: what apply must leave byte-identical. The objects
+// and lines lossless keeps are in it.
 func outside(t *testing.T, text string, desired *config.Document) string {
 	t.Helper()
 	all, err := parse([]byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := canonTree(desired.Tree)
-	wantBy := clidiff.Index(want)
-	sc := newScope(want, all)
+	o := own(desired, all)
+	haveBy := clidiff.Index(o.have)
 	var keep []*node
 	for _, n := range all {
+		h := haveBy[n.Key]
 		switch {
-		case isProfile(n.Text) && sc.profiles[n.Text], isMapLine(n.Text), isPFCGlobal(n):
-		case isInterface(n.Text) && sc.ifs[n.Text]:
-			w := wantBy[n.Key]
+		case isMapLine(n.Text):
+		case h == nil:
+			keep = append(keep, n)
+		case isInterface(n.Text) || isProfile(n.Text):
 			c := &node{Text: n.Text, Key: n.Key}
 			for _, l := range n.Kids {
+				hl := h.Child(l.Key)
 				switch {
+				case hl == nil:
+					c.Kids = append(c.Kids, l)
 				case scopedQueue(l.Text):
 					q := &node{Text: l.Text, Key: l.Key}
 					for _, k := range l.Kids {
-						if !queueLine(k.Key) && w.Child(l.Key).Child(k.Key) == nil {
+						if hl.Child(k.Key) == nil {
 							q.Kids = append(q.Kids, k)
 						}
 					}
 					if len(q.Kids) > 0 {
 						c.Kids = append(c.Kids, q)
 					}
-				case !portLine(l.Text) && w.Child(l.Key) == nil:
-					c.Kids = append(c.Kids, l)
 				}
 			}
-			keep = append(keep, c)
-		case wantBy[n.Key] != nil:
-		default:
-			keep = append(keep, n)
+			if len(c.Kids) > 0 || isInterface(n.Text) {
+				keep = append(keep, c)
+			}
 		}
 	}
 	return print(keep)
 }
 
-// inside is the scoped running config in the rendering's order, and the
-// rendering, both printed canonically.
+// inside is the scoped running config in the rendering's order, and what
+// the change leaves (the rendering with the lines kept), both printed
+// canonically; the map lines are left to the plan after the apply.
 func inside(t *testing.T, text string, desired *config.Document) (got, want string) {
 	t.Helper()
 	all, err := parse([]byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := canonTree(desired.Tree)
-	return print(ordered(newScope(w, all).filter(all, w), w)), print(w)
+	o := own(desired, all)
+	return print(ordered(o.have, o.want)), print(o.want)
 }
 
 // TestApplyConverges: from a running config with stale thresholds, an

@@ -325,14 +325,15 @@ func (o *owner) changed(mc mapChange) (before, after []*node) {
 	return before, after
 }
 
-// insertMaps puts map lines after the last stanza of nodes.
+// insertMaps puts map lines after the last port or qos profile of
+// nodes.
 func insertMaps(nodes, maps []*node) []*node {
 	if len(maps) == 0 {
 		return nodes
 	}
 	at := 0
 	for i, n := range nodes {
-		if len(n.Kids) > 0 || isStanza(n.Text) {
+		if isInterface(n.Text) || isProfile(n.Text) {
 			at = i + 1
 		}
 	}

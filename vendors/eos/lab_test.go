@@ -322,3 +322,42 @@ func TestDialRefusesGNMI(t *testing.T) {
 		t.Errorf("got %v, want a refusal naming the device and the transport", err)
 	}
 }
+
+// TestKeptOnLab: on a switch holding QoS objects lossless does not render
+// (testdata/others.cfg), the default plan changes nothing and lists them;
+// with unmanaged = "prune" the apply goes through in one configuration
+// session (EOS refuses nothing: no object is deleted while something
+// applies it), what ports outside the scope use is still there, nothing
+// outside the scope changed, and the next plan is empty.
+func TestKeptOnLab(t *testing.T) {
+	ctx := t.Context()
+	seed := readFile(t, "others.cfg")
+	n, tgt := vendortest.StartLab(t, Vendor, []byte(seed))
+	want := document(t, readFile(t, "canonical.cfg"))
+	_, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
+	vendortest.Converged(t, ch)
+	if len(ch.Kept) == 0 {
+		t.Fatal("nothing listed as kept")
+	}
+	want.Prune = true
+	before := running(n)
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
+	if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+		t.Fatalf("apply: %+v\ncommands:\n%s", res, strings.Join(ch.Commands, "\n"))
+	}
+	after := running(n)
+	vendortest.OutsideUnchanged(t, outside(t, before, want), outside(t, after, want))
+	for _, stays := range []string{"\nqos profile OPS\n", "\npolicy-map type quality-of-service OPS_EDGE\n", "\nclass-map type qos match-any OPS_MGMT\n",
+		"\nplatform trident mmu queue profile OPS_BUFFERS\n", "\nplatform trident mmu queue profile OPS_BUFFERS apply\n", "\n   service-profile OPS\n"} {
+		if !strings.Contains(after, stays) {
+			t.Errorf("%q is gone:\n%s", strings.TrimSpace(stays), after)
+		}
+	}
+	for _, gone := range []string{"OPS_SPARE", "OPS_MARK", "OPS_BULK", "OPS_UNUSED", "all off", "to tx-queue 5"} {
+		if strings.Contains(after, gone) {
+			t.Errorf("%q left:\n%s", gone, after)
+		}
+	}
+	_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
+	vendortest.Converged(t, again)
+}

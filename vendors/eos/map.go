@@ -44,12 +44,12 @@ var (
 	// to 0, then DSCP/8 (§0). A stale value goes back to its default
 	// first, before the queue and PFC settings of its class could go.
 	dscpMap = valueMap{prefix: "qos map dscp ", target: "traffic-class", max: 63, def: defaultTC, removePhase: phaseMapRemove,
-		reason: "not rendered by lossless: DSCP values it does not map, sent elsewhere than EOS's default map sends them" + prunes}
+		reason: "not rendered by lossless: the intent does not map these DSCP values, and EOS's default map sends them elsewhere" + prunes}
 	// tcMap is the traffic-class → tx-queue map, identity by default
 	// (§0 [T:blog36]). A stale value goes back after the ports' queues
 	// are set, so that its traffic lands on a configured queue.
 	tcMap = valueMap{prefix: "qos map traffic-class ", target: "tx-queue", max: 7, def: func(tc int) int { return tc }, removePhase: phaseMap,
-		reason: "not rendered by lossless: traffic classes sent to another tx-queue than their own, where lossless writes their queue settings" + prunes}
+		reason: "not rendered by lossless: it sends these traffic classes to another tx-queue than their own, which lossless' queue settings assume" + prunes}
 )
 
 // of returns the map a `qos map` line belongs to.

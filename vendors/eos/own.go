@@ -427,7 +427,7 @@ func (o *owner) keep(port, what string, l *node) {
 	case strings.HasPrefix(l.Text, "service-profile "):
 		why = "applies qos profile " + strings.TrimPrefix(l.Text, "service-profile ") + ", which lossless does not render; the port's own lines win over it" + prunes
 	case strings.HasPrefix(l.Text, "service-policy type qos input "):
-		why = "applies policy-map " + lastWord(l.Text) + ", which lossless does not render; it classifies before the DSCP map" + prunes
+		why = "applies policy-map " + lastWord(l.Text) + ", which lossless does not render and which may reclassify the port's traffic" + prunes
 	}
 	k := what + "\x00" + why
 	pk := o.portKept[k]

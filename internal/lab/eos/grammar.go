@@ -300,7 +300,9 @@ func checkECN(s *session, _ *grammar.State, neg grammar.Neg, m grammar.Match) st
 }
 
 // checkProfileDelete refuses deleting a qos profile still applied by
-// service-profile (eos.md §3.1).
+// service-profile (eos.md §3.1). EOS's own text for it is in no source
+// read (the reference gives none, and no public transcript was found), so
+// the reply is the lab's after EOS's generic "% Error" prefix (§4) [I].
 func checkProfileDelete(s *session, st *grammar.State, neg grammar.Neg, m grammar.Match) string {
 	if neg == grammar.NotNegated {
 		return ""

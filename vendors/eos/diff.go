@@ -304,24 +304,22 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 // the commands change, so that the human diff is never empty when there
 // are commands (a stanza whose lines differ only in order sends none and
 // is not shown).
+// The nodes' peers must be set.
 func (o *owner) changed(mc mapChange) (before, after []*node) {
-	haveBy := clidiff.Index(o.have)
-	wantBy := clidiff.Index(o.want)
 	for _, w := range o.want {
-		if h := haveBy[w.Key]; h == nil || differs(h, w) {
+		if w.Peer == nil || !clidiff.Equal(w.Peer, w) && differs(w.Peer, w) {
 			after = append(after, w)
 		}
 	}
 	for _, h := range o.have {
-		if w := wantBy[h.Key]; w == nil || differs(h, w) {
+		if h.Peer == nil || !clidiff.Equal(h, h.Peer) && differs(h, h.Peer) {
 			before = append(before, h)
 		}
 	}
 	// The map lines go where the rendering has them: after the stanzas,
 	// before the global lines (reference/eos.md §2.1).
-	order := o.full
-	before = ordered(insertMaps(before, mc.before), order)
-	after = ordered(insertMaps(after, mc.after), order)
+	before = ordered(insertMaps(before, mc.before), o.rendering)
+	after = ordered(insertMaps(after, mc.after), o.rendering)
 	return before, after
 }
 

@@ -95,13 +95,14 @@ func isMMUApply(text string) bool {
 // BULK" → "BULK").
 func lastWord(text string) string { return text[strings.LastIndexByte(text, ' ')+1:] }
 
-// ref is one user of an object after the change: who, and whether it is
-// outside lossless' scope (a port the rendering does not have, or an
-// object kept because such a port uses it), which makes the object stay
-// whatever the intent says.
+// ref is one user of an object after the change: who, and whether it
+// stays whatever the intent says, being outside lossless' scope (a port
+// the rendering does not have, or an object kept because such a port
+// uses it) or rendered (a line of the rendering names the object): then
+// the object stays too.
 type ref struct {
-	by      string
-	outside bool
+	by                string
+	outside, rendered bool
 }
 
 // owner is the ownership of one running config against one rendering:
@@ -114,10 +115,9 @@ type owner struct {
 	want, have []*node
 	// wantMaps and haveMaps are the `qos map` lines (map.go).
 	wantMaps, haveMaps []*node
-	// full is the rendering with its hidden default lines: their keys
-	// are rendered too.
-	full []*node
-	kept []vendors.Kept
+	// rendering is the rendering's top level, map lines included.
+	rendering []*node
+	kept      []vendors.Kept
 	// partial are the scoped tx-queue blocks whose running config also
 	// holds lines outside the scope (random-detect ecn count): such a
 	// block is emptied line by line, never removed whole.
@@ -136,12 +136,15 @@ type owner struct {
 // own reads the running top level all against the rendering desired.
 func own(desired *config.Document, all []*node) *owner {
 	o := &owner{prune: desired.Prune, users: map[string][]string{}}
-	o.full = clidiff.Canonical(desired.Tree, line)
-	rendered := make(map[string]bool, len(o.full))
-	for _, n := range o.full {
-		rendered[n.Key] = true
+	// The keys of the top-level lines the rendering has, also those at a
+	// default EOS hides: lossless renders them too.
+	rendered := make(map[string]bool, len(desired.Tree))
+	for _, n := range desired.Tree {
+		_, k := line(n.Text)
+		rendered[k] = true
 	}
 	want := clidiff.Prune(clidiff.Canonical(desired.Tree, line), isHidden)
+	o.rendering = want
 	wantBy := clidiff.Index(want)
 	for _, n := range want {
 		if isMapLine(n.Text) {
@@ -153,7 +156,7 @@ func own(desired *config.Document, all []*node) *owner {
 
 	// Who uses what after the change, object by object.
 	uses := map[string][]ref{}
-	use := func(obj, by string, outside bool) { uses[obj] = append(uses[obj], ref{by, outside}) }
+	use := func(obj string, r ref) { uses[obj] = append(uses[obj], r) }
 	ports := map[string]*node{} // managed ports' effective desired stanzas
 	for _, h := range all {
 		switch {
@@ -164,12 +167,14 @@ func own(desired *config.Document, all []*node) *owner {
 			}
 			ports[h.Key] = ws
 			name := h.Text[len("interface "):]
+			w := wantBy[h.Key]
 			for _, l := range ws.Kids {
+				rendered := w.Child(l.Key) != nil && w.Child(l.Key).Text == l.Text
 				switch {
 				case strings.HasPrefix(l.Text, "service-profile "):
-					use("qos profile "+strings.TrimPrefix(l.Text, "service-profile "), "service-profile on "+name, false)
+					use("qos profile "+strings.TrimPrefix(l.Text, "service-profile "), ref{by: "service-profile on " + name, rendered: rendered})
 				case strings.HasPrefix(l.Text, "service-policy type qos input "):
-					use("policy-map type quality-of-service "+lastWord(l.Text), "service-policy on "+name, false)
+					use("policy-map type quality-of-service "+lastWord(l.Text), ref{by: "service-policy on " + name, rendered: rendered})
 				}
 			}
 		case isInterface(h.Text):
@@ -178,16 +183,27 @@ func own(desired *config.Document, all []*node) *owner {
 				switch {
 				case strings.HasPrefix(l.Text, "service-profile "):
 					p := strings.TrimPrefix(l.Text, "service-profile ")
-					use("qos profile "+p, "service-profile on "+name, true)
+					use("qos profile "+p, ref{by: "service-profile on " + name, outside: true})
 					if wantProf[p] != nil {
 						o.users[p] = append(o.users[p], name)
 					}
 				case strings.HasPrefix(l.Text, "service-policy type qos input "):
-					use("policy-map type quality-of-service "+lastWord(l.Text), "service-policy on "+name, true)
+					use("policy-map type quality-of-service "+lastWord(l.Text), ref{by: "service-policy on " + name, outside: true})
 				}
 			}
 		case isMMUApply(h.Text):
-			use(strings.TrimSuffix(h.Text, " apply"), "`"+h.Text+"`", true)
+			use(strings.TrimSuffix(h.Text, " apply"), ref{by: "`" + h.Text + "`", outside: true})
+		}
+	}
+	// What the rendered qos profiles apply stays.
+	for _, p := range want {
+		if !isProfile(p.Text) {
+			continue
+		}
+		for _, l := range p.Kids {
+			if strings.HasPrefix(l.Text, "service-policy type qos input ") {
+				use("policy-map type quality-of-service "+lastWord(l.Text), ref{by: "service-policy in " + p.Text, rendered: true})
+			}
 		}
 	}
 	for p, names := range o.users {
@@ -218,7 +234,7 @@ func own(desired *config.Document, all []*node) *owner {
 			if o.stays(h, uses[h.Text]) {
 				for _, l := range h.Kids {
 					if strings.HasPrefix(l.Text, "service-policy type qos input ") {
-						use("policy-map type quality-of-service "+lastWord(l.Text), "service-policy in "+h.Text, usedOutside(uses[h.Text]))
+						use("policy-map type quality-of-service "+lastWord(l.Text), via("service-policy in "+h.Text, uses[h.Text]))
 					}
 				}
 			} else {
@@ -249,7 +265,7 @@ func own(desired *config.Document, all []*node) *owner {
 		if o.stays(h, uses[h.Text]) {
 			for _, c := range h.Kids {
 				if name, ok := strings.CutPrefix(c.Text, "class "); ok && name != "class-default" {
-					use("class-map "+name, h.Text, usedOutside(uses[h.Text]))
+					use("class-map "+name, via(h.Text, uses[h.Text]))
 				}
 			}
 		}
@@ -281,12 +297,24 @@ func usedOutside(refs []ref) bool {
 	return slices.ContainsFunc(refs, func(r ref) bool { return r.outside })
 }
 
+// usedRendered reports whether a line of the rendering uses an object.
+func usedRendered(refs []ref) bool {
+	return slices.ContainsFunc(refs, func(r ref) bool { return r.rendered })
+}
+
+// via is the use of an object by by, an object that stays used by refs:
+// it stays for the same reasons.
+func via(by string, refs []ref) ref {
+	return ref{by: by, outside: usedOutside(refs), rendered: usedRendered(refs)}
+}
+
 // stays decides on an object of a managed family the rendering lacks,
 // used after the change by refs: it stays, listed in kept, unless the
-// intent prunes and nothing outside the scope uses it; then it joins
-// the running top level the engine compares, which removes it.
+// intent prunes and nothing outside the scope or in the rendering uses
+// it; then it joins the running top level the engine compares, which
+// removes it.
 func (o *owner) stays(h *node, refs []ref) bool {
-	if o.prune && !usedOutside(refs) {
+	if o.prune && !usedOutside(refs) && !usedRendered(refs) {
 		o.have = append(o.have, h)
 		return false
 	}
@@ -305,8 +333,11 @@ func keptReason(refs []ref) string {
 	}
 	slices.Sort(by)
 	used := "not rendered by lossless; used by " + shortList(compactUsers(slices.Compact(by)))
-	if usedOutside(refs) {
+	switch {
+	case usedOutside(refs):
 		return used + ", outside lossless' scope: never removed"
+	case usedRendered(refs):
+		return used + ", which the rendering has: never removed"
 	}
 	return used + prunes
 }

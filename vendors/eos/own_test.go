@@ -241,3 +241,19 @@ func TestDiffIffCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderedUseKeeps: an object the rendering names (here a rendering
+// with a service-policy line on a port) stays with unmanaged = "prune"
+// although the rendering does not hold the object itself.
+func TestRenderedUseKeeps(t *testing.T) {
+	canonical := readFile(t, "canonical.cfg")
+	desired := strings.Replace(canonical, "interface Ethernet1\n", "interface Ethernet1\n   service-policy type qos input OPS_MARK\n", 1)
+	running := desired + "policy-map type quality-of-service OPS_MARK\n   class class-default\n      set traffic-class 1\n"
+	ch := change(t, running, desired, true)
+	if !ch.Empty() {
+		t.Errorf("commands:\n%s", strings.Join(ch.Commands, "\n"))
+	}
+	if k := kept(t, ch, "policy-map type quality-of-service OPS_MARK"); !strings.Contains(k.Reason, "which the rendering has: never removed") {
+		t.Errorf("reason %q", k.Reason)
+	}
+}

@@ -289,6 +289,14 @@ func TestRunning(t *testing.T) {
 			t.Errorf("Running holds %q:\n%s", s, first)
 		}
 	}
+	// What a port outside the scope applies, and what applies the MMU
+	// profile, are read: they keep objects lossless would otherwise prune.
+	for _, s := range []string{"\n   service-policy type qos input " + opsPolicy + "\n", "\npolicy-map type quality-of-service " + opsPolicy + "\n",
+		"\nclass-map type qos match-any OPS_MGMT\n", "\n" + mmuPrefix + opsMMU + " apply\n"} {
+		if !strings.Contains(string(first), s) {
+			t.Errorf("Running lacks %q:\n%s", strings.TrimSpace(s), first)
+		}
+	}
 	full, err := Diff("leaf1", n.Device().Running(), want)
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ var (
 		reason: "not rendered by lossless: it sends these traffic classes to another tx-queue than their own, which lossless' queue settings assume" + prunes}
 )
 
-// of returns the map a `qos map` line belongs to.
+// mapOf returns the map a `qos map` line belongs to, nil for none.
 func mapOf(text string) *valueMap {
 	switch {
 	case isDSCPMap(text):

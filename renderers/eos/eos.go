@@ -48,10 +48,14 @@ const (
 	// OptionDefaultMap says where the DSCPs no class claims go: "eos"
 	// (default) leaves them on EOS's default DSCP map, as the canonical
 	// rendering of reference/eos.md §1a does, and warns which of them miss
-	// the default class; "explicit" maps them to the default class with
-	// `qos map dscp … to traffic-class N` (one line, as AVD's test data
-	// writes 44 values on one line, reference/eos.md §2.1), so the switch
-	// does what the intent says.
+	// the default class; "explicit" maps every one of them to the default
+	// class with `qos map dscp … to traffic-class N` (one line, as AVD's
+	// test data writes 44 values on one line, reference/eos.md §2.1), so
+	// the switch does what the intent says. The line holds the values
+	// EOS's default map already sends there too: the rendering then holds
+	// all 64 values, and the driver owns each of them (a value someone
+	// moved elsewhere comes back), while EOS may show those at their
+	// default or not (§2.1), which the driver reads as the same.
 	OptionDefaultMap = "eos.default-map"
 )
 
@@ -534,8 +538,8 @@ func (r *renderer) kbytes(c intent.Class, which string, t intent.Threshold, spee
 func (r *renderer) qosMap(q *intent.QoS) []*config.Node {
 	var out []*config.Node
 	var unclaimed []int
-	if dc := q.DefaultClass(); dc != nil && r.explicit {
-		unclaimed = r.missDefault(q, dc)
+	if q.DefaultClass() != nil && r.explicit {
+		unclaimed = unclaimedDSCP(q)
 	}
 	for _, c := range q.Classes {
 		dscp := c.DSCP
@@ -550,9 +554,8 @@ func (r *renderer) qosMap(q *intent.QoS) []*config.Node {
 	return out
 }
 
-// missDefault returns the DSCPs no class claims whose traffic class in
-// EOS's default map is not the default class's, ascending.
-func (r *renderer) missDefault(q *intent.QoS, dc *intent.Class) []int {
+// unclaimedDSCP returns the DSCPs no class claims, ascending.
+func unclaimedDSCP(q *intent.QoS) []int {
 	claimed := map[int]bool{}
 	for _, c := range q.Classes {
 		for _, v := range c.DSCP {
@@ -561,7 +564,19 @@ func (r *renderer) missDefault(q *intent.QoS, dc *intent.Class) []int {
 	}
 	var out []int
 	for v := range 64 {
-		if !claimed[v] && eosDefaultTC(v) != dc.ID {
+		if !claimed[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// missDefault returns the DSCPs no class claims whose traffic class in
+// EOS's default map is not the default class's, ascending.
+func (r *renderer) missDefault(q *intent.QoS, dc *intent.Class) []int {
+	var out []int
+	for _, v := range unclaimedDSCP(q) {
+		if eosDefaultTC(v) != dc.ID {
 			out = append(out, v)
 		}
 	}

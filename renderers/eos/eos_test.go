@@ -357,14 +357,18 @@ func TestDegenerateInput(t *testing.T) {
 	}
 }
 
+// TestExplicitDefaultMap: "explicit" maps every DSCP no class claims to
+// the default class, those EOS's default map already sends there (8-15)
+// included, so that the rendering holds all 64 values and the driver
+// owns each of them.
 func TestExplicitDefaultMap(t *testing.T) {
 	d := canonical()
 	d.Options = map[string]string{"eos.default-map": "explicit"}
 	doc := render(t, d)
-	want := "qos map dscp 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 25 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 to traffic-class 0\n" +
+	want := "qos map dscp 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 25 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 to traffic-class 0\n" +
 		"qos map dscp 24 26 to traffic-class 3\nqos map dscp 48 to traffic-class 6\n"
 	if !strings.Contains(string(doc.Text), "!\n"+want+"!\n") {
-		t.Errorf("want the unclaimed DSCPs (outside EOS's 8-15 → 0) mapped to class bulk:\n%s", doc.Text)
+		t.Errorf("want every unclaimed DSCP mapped to class bulk:\n%s", doc.Text)
 	}
 	if len(config.Messages(doc.Warnings)) != 0 {
 		t.Errorf("warnings %q", config.Messages(doc.Warnings))

@@ -17,9 +17,10 @@ import (
 // Goal (issue 10): the text diff is at most 10 % of the plan.
 //
 // drift: every 50th port has stale ECN thresholds, every 70th lacks the
-// PFC watchdog, every 90th has a stale no-drop priority. retune: the
-// same, and every port's ECN thresholds change (a fabric-wide retune),
-// so the human diff shows every port.
+// PFC watchdog, every 90th has a stale no-drop priority, which the
+// intent prunes (unmanaged = "prune"). retune: the same, and every
+// port's ECN thresholds change (a fabric-wide retune), so the human diff
+// shows every port.
 func BenchmarkDiff50k(b *testing.B) {
 	for _, retune := range []bool{false, true} {
 		name := "drift"
@@ -27,7 +28,9 @@ func BenchmarkDiff50k(b *testing.B) {
 			name = "retune"
 		}
 		c := newConfigs50k(retune)
-		vendortest.BenchTextDiffShare(b, name, eos.Diff, c.running, vendortest.CLIDocument(b, eos.Parse, c.desired), c.have, c.want)
+		doc := vendortest.CLIDocument(b, eos.Parse, c.desired)
+		doc.Prune = true
+		vendortest.BenchTextDiffShare(b, name, eos.Diff, c.running, doc, c.have, c.want)
 	}
 }
 

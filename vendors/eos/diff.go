@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -16,10 +15,13 @@ import (
 
 // Scope is the part of an EOS running config lossless reads and may
 // change; the plan prints it.
-const Scope = "show running-config: the qos profiles lossless renders or its managed ports apply; every `qos map dscp` line (EOS has one " +
-	"system-wide DSCP map); the global priority-flow-control lines; and of the managed ports and the ports applying those profiles, " +
-	"the service-profile, qos trust and priority-flow-control lines and, inside tx-queue and uc-tx-queue blocks, the priority, bandwidth percent and " +
-	"random-detect ecn threshold lines. Everything else (descriptions, mtu, random-detect ecn count, other ports) is never touched."
+const Scope = "show running-config: the qos profiles lossless renders; the QoS lines of the managed ports (service-profile, " +
+	"service-policy type qos input, qos trust, priority-flow-control, and inside tx-queue and uc-tx-queue blocks the priority, " +
+	"bandwidth percent and random-detect ecn threshold lines) whose keys the rendering sets on the port or in its qos profile; " +
+	"the DSCP → traffic-class and traffic-class → tx-queue map values it renders; the global priority-flow-control lines it renders. " +
+	"Other qos profiles, policy-maps type quality-of-service, class-maps type qos, platform trident mmu queue profiles, map values, " +
+	"global PFC lines and managed-port QoS lines are kept and listed (unmanaged = \"prune\" removes those nothing outside the scope uses); " +
+	"everything else (descriptions, mtu, random-detect ecn count, ports lossless does not manage) is never touched."
 
 // Phases of a remediation, in the order the commands are sent: DSCP
 // values the intent no longer maps go back to EOS's default map first
@@ -67,7 +69,6 @@ func newNode(text string, kids []*node) *node {
 
 func isInterface(text string) bool { return strings.HasPrefix(text, "interface ") }
 func isProfile(text string) bool   { return strings.HasPrefix(text, "qos profile ") }
-func isMapLine(text string) bool   { return strings.HasPrefix(text, "qos map dscp ") }
 
 // isQueue reports a tx-queue block (uc- and mc- ones are outside the
 // scope but are blocks too).
@@ -75,7 +76,11 @@ func isQueue(text string) bool {
 	return strings.HasPrefix(text, "tx-queue ") || strings.HasPrefix(text, "uc-tx-queue ") || strings.HasPrefix(text, "mc-tx-queue ")
 }
 
-func isStanza(text string) bool { return isInterface(text) || isProfile(text) || isQueue(text) }
+// isStanza reports a line that opens a mode the diff compares line by
+// line, and that typing enters.
+func isStanza(text string) bool {
+	return isInterface(text) || isProfile(text) || isQueue(text) || isPolicyMap(text) || isClassMap(text) || isMMUProfile(text)
+}
 
 // isPFCGlobal reports a global priority-flow-control line (watchdog
 // defaults and action, `priority-flow-control all off`).
@@ -83,11 +88,13 @@ func isPFCGlobal(n *node) bool {
 	return len(n.Kids) == 0 && (strings.HasPrefix(n.Text, "priority-flow-control ") || strings.HasPrefix(n.Text, "no priority-flow-control "))
 }
 
-// portLine reports an interface or qos profile line inside the scope.
+// portLine reports an interface or qos profile line inside the scope:
+// the kinds the renderer writes, and `service-policy type qos input`,
+// whose policy-map classifies before the DSCP map does.
 func portLine(text string) bool {
 	t := strings.TrimPrefix(text, "no ")
 	return strings.HasPrefix(t, "service-profile ") || t == "qos trust" || strings.HasPrefix(t, "qos trust ") ||
-		strings.HasPrefix(t, "priority-flow-control") || scopedQueue(t)
+		strings.HasPrefix(t, "priority-flow-control") || scopedQueue(t) || strings.HasPrefix(t, "service-policy type qos input ")
 }
 
 // scopedQueue reports a queue block the renderer writes: `tx-queue N`, or
@@ -123,9 +130,15 @@ func keyOf(text string) string {
 			if i := strings.Index(t, " to "); i >= 0 {
 				return "qos map dscp" + t[i:]
 			}
+		case isTCMap(t):
+			return "qos map traffic-class" + t[strings.Index(t, " to "):]
 		}
 	case "service-profile":
 		return "service-profile"
+	case "service-policy":
+		if strings.HasPrefix(rest, "type qos input ") {
+			return "service-policy type qos input"
+		}
 	case "priority-flow-control":
 		switch {
 		case rest == "" || rest == "on" || rest == "mode on":
@@ -187,8 +200,10 @@ func canon(text string) string {
 			return text[:i+1] + decimal(text[i+1:])
 		}
 	case 'q':
-		if isMapLine(text) {
-			return mapLine(text)
+		if m := mapOf(text); m != nil {
+			if vals, to, ok := m.parse(text); ok {
+				return m.line(vals, to)
+			}
 		}
 	}
 	return text
@@ -202,11 +217,6 @@ func line(text string) (string, string) {
 
 // isHidden reports a line of hidden.
 func isHidden(text string) bool { return hidden[text] }
-
-// canonTree copies nodes with canonical text, without hidden lines.
-func canonTree(nodes []*config.Node) []*node {
-	return clidiff.Prune(clidiff.Canonical(nodes, line), isHidden)
-}
 
 // ifName spells an interface name out as EOS prints it ("et1" →
 // "Ethernet1", "po10" → "Port-Channel10"; reference/eos.md §4).
@@ -246,36 +256,6 @@ func digits(s string) bool {
 	return s != ""
 }
 
-// mapLine sorts the DSCP values of a `qos map dscp D… to …` line; a line
-// it cannot read is returned unchanged.
-func mapLine(text string) string {
-	vals, target, ok := parseMap(text)
-	if !ok {
-		return text
-	}
-	return "qos map dscp " + joinInts(vals) + " to " + target
-}
-
-// parseMap returns the DSCP values (sorted, unique) of a map line and
-// what they map to ("traffic-class 3").
-func parseMap(text string) ([]int, string, bool) {
-	rest := strings.TrimPrefix(text, "qos map dscp ")
-	list, target, ok := strings.Cut(rest, " to ")
-	if !ok {
-		return nil, "", false
-	}
-	var vals []int
-	for _, f := range strings.Fields(list) {
-		v, err := strconv.Atoi(f)
-		if err != nil || v < 0 || v > 63 {
-			return nil, "", false
-		}
-		vals = append(vals, v)
-	}
-	sort.Ints(vals)
-	return slices.Compact(vals), target, true
-}
-
 func joinInts(v []int) string {
 	s := make([]string, len(v))
 	for i, n := range v {
@@ -285,7 +265,8 @@ func joinInts(v []int) string {
 }
 
 // Diff returns the change that takes the running config (a `show
-// running-config` output or a Running result) to desired, inside Scope.
+// running-config` output or a Running result) to desired, inside Scope,
+// with what it leaves of the families lossless manages in Kept (own.go).
 // It is pure.
 func Diff(device string, running []byte, desired *config.Document) (*vendors.Change, error) {
 	if desired == nil || desired.Format != config.CLI {
@@ -295,22 +276,21 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	if err != nil {
 		return nil, fmt.Errorf("diff %s: %w", device, err)
 	}
-	want := canonTree(desired.Tree)
-	sc := newScope(want, all)
-	have := sc.filter(all, want)
-	clidiff.PairByKey(want, have, clidiff.Index(want), clidiff.Index(have))
-	d := clidiff.New(rules{sc}, dialect)
-	// The DSCP map is diffed by value (qosMap), the rest line by line.
-	qosMap(d, want, have)
-	d.Diff(withoutMap(want), withoutMap(have))
+	o := own(desired, all)
+	clidiff.PairByKey(o.want, o.have, clidiff.Index(o.want), clidiff.Index(o.have))
+	d := clidiff.New(rules{o}, dialect)
+	// The maps are diffed by value (map.go), the rest line by line.
+	mc := o.diffMaps(d)
+	d.Diff(o.want, o.have)
 
-	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired}
+	ch := &vendors.Change{Device: device, Vendor: Vendor, Scope: Scope, Desired: desired, Kept: vendors.SortKept(o.kept)}
 	ch.Commands = d.Commands()
 	if len(ch.Commands) > 0 {
-		// The diff shows the stanzas that change, whole: on a switch
-		// with many ports the rest is noise (and time).
-		ch.Diff = textdiff.Unified(device+" running (scope)", device+" desired", print(ordered(d.Only(have), want)), print(d.Only(want)))
-		if ports := pfcChanges(d, sc, have, want); len(ports) > 0 {
+		// The diff shows the stanzas and lines that change, whole: on a
+		// switch with many ports the rest is noise (and time).
+		before, after := o.changed(mc)
+		ch.Diff = textdiff.Unified(device+" running (scope)", device+" desired", print(before), print(after))
+		if ports := o.pfcChanges(d); len(ports) > 0 {
 			d.Disrupt(pfcReason(ports))
 		}
 		ch.Disruptive = d.Disruptive()
@@ -318,159 +298,67 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	return ch, nil
 }
 
-// withoutMap returns nodes without the `qos map dscp` lines.
-func withoutMap(nodes []*node) []*node {
-	out := make([]*node, 0, len(nodes))
-	for _, n := range nodes {
-		if !isMapLine(n.Text) {
-			out = append(out, n)
+// changed returns the top-level stanzas and lines that differ between
+// the scoped running config and what the change leaves (the rendering
+// with the kept lines), each side in the rendering's order: exactly what
+// the commands change, so that the human diff is never empty when there
+// are commands (a stanza whose lines differ only in order sends none and
+// is not shown).
+// The nodes' peers must be set.
+func (o *owner) changed(mc mapChange) (before, after []*node) {
+	for _, w := range o.want {
+		if w.Peer == nil || !clidiff.Equal(w.Peer, w) && differs(w.Peer, w) {
+			after = append(after, w)
 		}
 	}
-	return out
+	for _, h := range o.have {
+		if h.Peer == nil || !clidiff.Equal(h, h.Peer) && differs(h, h.Peer) {
+			before = append(before, h)
+		}
+	}
+	// The map lines go where the rendering has them: after the stanzas,
+	// before the global lines (reference/eos.md §2.1).
+	before = ordered(insertMaps(before, mc.before), o.rendering)
+	after = ordered(insertMaps(after, mc.after), o.rendering)
+	return before, after
 }
 
-// scope knows which running stanzas lossless owns.
-type scope struct {
-	ifs      map[string]bool // interface stanza texts
-	profiles map[string]bool // "qos profile NAME" texts
-	// partial are the scoped tx-queue blocks whose running config also
-	// holds lines outside the scope (random-detect ecn count): such a
-	// block is emptied line by line, never removed whole.
-	partial map[*node]bool
+// insertMaps puts map lines after the last port or qos profile of
+// nodes.
+func insertMaps(nodes, maps []*node) []*node {
+	if len(maps) == 0 {
+		return nodes
+	}
+	at := 0
+	for i, n := range nodes {
+		if isInterface(n.Text) || isProfile(n.Text) {
+			at = i + 1
+		}
+	}
+	out := make([]*node, 0, len(nodes)+len(maps))
+	out = append(out, nodes[:at]...)
+	out = append(out, maps...)
+	return append(out, nodes[at:]...)
 }
 
-// newScope: the managed ports and profiles of the rendering, the profiles
-// those ports apply now, and every other port applying a profile of the
-// rendering.
-func newScope(want, have []*node) *scope {
-	sc := &scope{ifs: map[string]bool{}, profiles: map[string]bool{}}
-	wanted := map[string]bool{}
-	for _, n := range want {
-		switch {
-		case isInterface(n.Text):
-			sc.ifs[n.Text] = true
-		case isProfile(n.Text):
-			sc.profiles[n.Text] = true
-			wanted[n.Text] = true
+// differs reports whether the engine records a command to take have to
+// want (lines with the same key): a line is compared by its text, a mode
+// line by line, by key, in any order.
+func differs(have, want *node) bool {
+	if have.Text != want.Text {
+		return true
+	}
+	for _, k := range have.Kids {
+		if want.Child(k.Key) == nil {
+			return true
 		}
 	}
-	for _, n := range have {
-		if !isInterface(n.Text) {
-			continue
-		}
-		if sp := n.Child("service-profile"); sp != nil && strings.HasPrefix(sp.Text, "service-profile ") {
-			p := "qos profile " + strings.TrimPrefix(sp.Text, "service-profile ")
-			if sc.ifs[n.Text] {
-				sc.profiles[p] = true
-			}
+	for _, k := range want.Kids {
+		if h := have.Child(k.Key); h == nil || differs(h, k) {
+			return true
 		}
 	}
-	// A port outside the rendering that applies one of its profiles is a
-	// port that left the intent: it joins the scope and is detached. A
-	// profile the rendering no longer has but another port still applies
-	// is that port's: both stay untouched.
-	var kept []string
-	for _, n := range have {
-		if !isInterface(n.Text) || sc.ifs[n.Text] {
-			continue
-		}
-		sp := n.Child("service-profile")
-		if sp == nil {
-			continue
-		}
-		p := "qos profile " + strings.TrimPrefix(sp.Text, "service-profile ")
-		switch {
-		case wanted[p]:
-			sc.ifs[n.Text] = true
-		case sc.profiles[p]:
-			kept = append(kept, p)
-		}
-	}
-	for _, p := range kept {
-		delete(sc.profiles, p)
-	}
-	return sc
-}
-
-// filter keeps the running stanzas and lines inside the scope for the
-// rendering want.
-func (sc *scope) filter(have, want []*node) []*node {
-	wantBy := clidiff.Index(want)
-	var out []*node
-	for _, n := range have {
-		switch {
-		case isProfile(n.Text) && sc.profiles[n.Text], isInterface(n.Text) && sc.ifs[n.Text]:
-			out = append(out, sc.scoped(n, wantBy[n.Key]))
-		case isProfile(n.Text), isInterface(n.Text):
-		case isMapLine(n.Text), isPFCGlobal(n), wantBy[n.Key] != nil:
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// scoped copies a port or profile stanza with its in-scope lines only:
-// the kinds of line the renderer writes, and any other line the
-// rendering w (nil: none) has for it, so that a rendering never fights a
-// line the scope cannot see. A stanza that has nothing else is returned
-// as it is.
-func (sc *scope) scoped(n, w *node) *node {
-	if allScoped(n, w) {
-		return n
-	}
-	c := &node{Text: n.Text, Key: n.Key, Kids: make([]*node, 0, len(n.Kids))}
-	for _, l := range n.Kids {
-		if !portLine(l.Text) && w.Child(l.Key) == nil {
-			continue
-		}
-		if scopedQueue(l.Text) {
-			wq := w.Child(l.Key)
-			q := l
-			if !allQueue(l, wq) {
-				q = &node{Text: l.Text, Key: l.Key, Kids: make([]*node, 0, len(l.Kids))}
-				if sc.partial == nil {
-					sc.partial = map[*node]bool{}
-				}
-				sc.partial[q] = true
-				for _, k := range l.Kids {
-					if queueLine(k.Key) || wq.Child(k.Key) != nil {
-						q.Kids = append(q.Kids, k)
-					}
-				}
-			}
-			if len(q.Kids) == 0 {
-				continue // only lines outside the scope
-			}
-			l = q
-		}
-		c.Kids = append(c.Kids, l)
-	}
-	return c
-}
-
-// allQueue reports whether every line of a queue block is inside the
-// scope (wq is the rendering's block, nil when it has none).
-func allQueue(q, wq *node) bool {
-	for _, k := range q.Kids {
-		if !queueLine(k.Key) && wq.Child(k.Key) == nil {
-			return false
-		}
-	}
-	return true
-}
-
-// allScoped reports whether every line of a port or profile stanza is
-// inside the scope.
-func allScoped(n, w *node) bool {
-	for _, l := range n.Kids {
-		if !portLine(l.Text) && w.Child(l.Key) == nil {
-			return false
-		}
-		if scopedQueue(l.Text) && (len(l.Kids) == 0 || !allQueue(l, w.Child(l.Key))) {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 // dialect is how EOS commands are typed and ordered: each top-level
@@ -487,15 +375,16 @@ func pfcReason(ports []string) string {
 	return "PFC changes on " + names + ": traffic of the priorities that change may drop while the port's PFC is reprogrammed"
 }
 
-// pfcChanges returns the managed ports whose PFC settings differ between
-// the scoped running config and the rendering, each port read with its
-// `service-profile` expanded (the profile's lines, then the port's own,
-// which win; reference/eos.md §1b). A port that only moves between the
-// direct and the profile layout with the same settings is not listed.
-func pfcChanges(d *clidiff.Differ, sc *scope, have, want []*node) []string {
+// pfcChanges returns the ports whose PFC settings differ between the
+// scoped running config and what the change leaves, each port read with
+// its `service-profile` expanded (the profile's lines, then the port's
+// own, which win; reference/eos.md §1b): the managed ports, and the ports
+// outside the scope that apply a rendered profile whose PFC changes. A
+// port that only moves between the direct and the profile layout with
+// the same settings is not listed.
+func (o *owner) pfcChanges(d *clidiff.Differ) []string {
 	var out []string
-	haveProf, wantProf := profilesOf(have), profilesOf(want)
-	haveIf, wantIf := clidiff.Index(have), clidiff.Index(want)
+	haveIf := clidiff.Index(o.have)
 	// A port can change only if its stanza or its profile does.
 	changes := func(n *node) bool {
 		if n == nil {
@@ -504,17 +393,18 @@ func pfcChanges(d *clidiff.Differ, sc *scope, have, want []*node) []string {
 		sp := n.Child("service-profile")
 		return d.Touched(n.Key) || sp != nil && d.Touched("qos profile "+strings.TrimPrefix(sp.Text, "service-profile "))
 	}
-	for _, n := range want {
+	for _, n := range o.want {
 		if !isInterface(n.Text) || !changes(n) && !changes(haveIf[n.Key]) {
 			continue
 		}
-		if !maps.Equal(pfc(n, wantProf), pfc(haveIf[n.Key], haveProf)) {
+		if !maps.Equal(pfc(n, o.after), pfc(haveIf[n.Key], o.profiles)) {
 			out = append(out, n.Text[len("interface "):])
 		}
 	}
-	for _, n := range have {
-		if isInterface(n.Text) && sc.ifs[n.Text] && wantIf[n.Key] == nil && len(pfc(n, haveProf)) > 0 {
-			out = append(out, n.Text[len("interface "):])
+	for _, p := range slices.Sorted(maps.Keys(o.users)) {
+		prof := &node{Kids: []*node{newNode("service-profile "+p, nil)}}
+		if d.Touched("qos profile "+p) && !maps.Equal(pfc(prof, o.after), pfc(prof, o.profiles)) {
+			out = append(out, o.users[p]...)
 		}
 	}
 	return out
@@ -566,60 +456,12 @@ func phaseOf(text string) int {
 	return phaseGlobal
 }
 
-// qosMap diffs the system-wide DSCP map by DSCP value: a desired line is
-// sent whole when one of its values maps elsewhere now (the values it
-// already holds stay mapped throughout), and only values no desired line
-// holds are negated, back to the default map. No DSCP the intent maps is
-// ever unmapped on the way.
-func qosMap(d *clidiff.Differ, want, have []*node) {
-	haveTo := map[int]string{}
-	var haveLines []*node
-	for _, h := range have {
-		if vals, to, ok := parseMap(h.Text); ok {
-			haveLines = append(haveLines, h)
-			for _, v := range vals {
-				haveTo[v] = to
-			}
-		}
-	}
-	wantTo := map[int]string{}
-	for _, w := range want {
-		vals, to, ok := parseMap(w.Text)
-		if !ok {
-			continue
-		}
-		d.NextGroup()
-		for _, v := range vals {
-			wantTo[v] = to
-		}
-		for _, v := range vals {
-			if haveTo[v] != to {
-				d.Add(phaseMap, stepSet, nil, w.Text)
-				break
-			}
-		}
-	}
-	for _, h := range haveLines {
-		vals, to, _ := parseMap(h.Text)
-		var stale []int
-		for _, v := range vals {
-			if _, ok := wantTo[v]; !ok {
-				stale = append(stale, v)
-			}
-		}
-		if len(stale) > 0 {
-			d.NextGroup()
-			d.Add(phaseMapRemove, stepRemove, nil, "no qos map dscp "+joinInts(stale)+" to "+to)
-		}
-	}
-}
-
 // rules are EOS's answers to the diff engine (reference/eos.md §3,
 // §3.1).
-type rules struct{ sc *scope }
+type rules struct{ o *owner }
 
-// Key is keyOf.
-func (rules) Key(text string) string { return keyOf(text) }
+// Key is keyOf; a `default X` command changes the line of X.
+func (rules) Key(text string) string { return keyOf(strings.TrimPrefix(text, "default ")) }
 
 // Phase is phaseOf.
 func (rules) Phase(text string) int { return phaseOf(text) }
@@ -635,10 +477,20 @@ func (rules) Opens(path []string, text string) bool {
 // Enters: typing a stanza's line enters it.
 func (rules) Enters(line string) bool { return isStanza(line) }
 
-// Disrupts: a change of the system-wide DSCP map.
-func (rules) Disrupts(phase int, _ []string, _ string) string {
-	if phase == phaseMap || phase == phaseMapRemove {
+// Disrupts: a change of a system-wide map, and PFC coming back on every
+// port that configures it.
+func (rules) Disrupts(_ int, path []string, line string) string {
+	if len(path) > 0 {
+		return ""
+	}
+	t := strings.TrimPrefix(line, "no ")
+	switch {
+	case isDSCPMap(t):
 		return "the system-wide DSCP → traffic-class map changes: the moved DSCP values change queue on every port at once"
+	case isTCMap(t):
+		return "the system-wide traffic-class → tx-queue map changes: the moved traffic classes change queue on every port at once"
+	case line == "no priority-flow-control all off":
+		return "priority-flow-control all off goes: PFC starts on every port that configures it"
 	}
 	return ""
 }
@@ -660,7 +512,7 @@ func (rules) Set(d *clidiff.Differ, phase int, path []string, have, want *node) 
 // Remove sends the removal of line h under path.
 func (r rules) Remove(d *clidiff.Differ, phase int, path []string, h *node) {
 	switch {
-	case isQueue(h.Text) && r.sc.partial[h]:
+	case isQueue(h.Text) && r.o.partial[h]:
 		// Lines outside the scope stay: empty the block line by line.
 		inner := append(slices.Clip(path), h.Text)
 		for _, l := range h.Kids {
@@ -679,16 +531,24 @@ func (r rules) Remove(d *clidiff.Differ, phase int, path []string, h *node) {
 	}
 }
 
-// Drop: a port that is no longer managed keeps its other config: its QoS
-// lines go back to their defaults one by one, and the interface itself
-// is never removed or defaulted. A profile is deleted after no port
-// applies it.
+// Drop removes a top-level line or stanza the change leaves out (own.go
+// decides which): a port's QoS lines go back to their defaults one by
+// one, and the interface itself is never removed or defaulted; a qos
+// profile is deleted after no port applies it, then the policy-maps no
+// port or profile applies, then the class-maps no policy-map uses, then
+// the MMU queue profiles.
 func (rules) Drop(d *clidiff.Differ, h *node) {
 	switch {
 	case isInterface(h.Text):
 		d.Mode(phaseInterface, []string{h.Text}, h, nil)
 	case isProfile(h.Text):
 		d.Add(phaseDeleteProfile, stepRemove, nil, "no "+h.Text)
+	case isPolicyMap(h.Text):
+		d.Add(phaseDeletePolicy, stepRemove, nil, "no "+h.Text)
+	case isClassMap(h.Text):
+		d.Add(phaseDeleteClass, stepRemove, nil, "no "+h.Text)
+	case isMMUProfile(h.Text):
+		d.Add(phaseDeleteMMU, stepRemove, nil, "no "+h.Text)
 	default:
 		d.Add(phaseGlobal, stepRemove, nil, removal(h))
 	}
@@ -717,6 +577,8 @@ func removal(h *node) string {
 	switch h.Key {
 	case "qos trust", "priority-flow-control", "priority":
 		return "default " + h.Key
+	case "service-policy type qos input":
+		return "no " + h.Text
 	}
 	if strings.HasPrefix(h.Text, "no ") {
 		return "default " + strings.TrimPrefix(h.Text, "no ")

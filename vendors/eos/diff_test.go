@@ -9,16 +9,44 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
 func commands(t *testing.T, running, desired string) []string {
 	t.Helper()
-	ch, err := Diff("leaf1", []byte(running), document(t, desired))
+	return change(t, running, desired, false).Commands
+}
+
+// change is the change from running to desired, with the intent's
+// unmanaged = "prune" when prune is set.
+func change(t *testing.T, running, desired string, prune bool) *vendors.Change {
+	t.Helper()
+	doc := document(t, desired)
+	doc.Prune = prune
+	ch, err := Diff("leaf1", []byte(running), doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ch.Commands
+	return ch
+}
+
+// pruned is the commands of change with unmanaged = "prune".
+func pruned(t *testing.T, running, desired string) []string {
+	t.Helper()
+	return change(t, running, desired, true).Commands
+}
+
+// kept returns the Kept entry for object, or fails.
+func kept(t *testing.T, ch *vendors.Change, object string) vendors.Kept {
+	t.Helper()
+	for _, k := range ch.Kept {
+		if k.Object == object {
+			return k
+		}
+	}
+	t.Fatalf("%q not listed as kept; kept: %q", object, ch.Kept)
+	return vendors.Kept{}
 }
 
 func indexOf(t *testing.T, cmds []string, line string) int {
@@ -67,16 +95,46 @@ func TestECNReplacedInOneStep(t *testing.T) {
 }
 
 // TestDSCPNeverUnmapped: a changed DSCP map is sent as the full desired
-// line (moving 26 from another class, keeping 24), and only the stale
-// value 25 is negated, back to the default map, first (before the queue
-// settings of a class it leaves could go); no command unmaps a value the
-// intent keeps.
+// line (moving 26 from another class, keeping 24); the value 40, which
+// the intent does not map and which is not at EOS's default (5), is
+// kept and listed, or with unmanaged = "prune" negated, back to the
+// default map, first (before the queue settings of a class it leaves
+// could go); 25, shown at its default (3), is never negated: there is
+// nothing to restore. No command unmaps a value the intent keeps.
 func TestDSCPNeverUnmapped(t *testing.T) {
 	want := readFile(t, "canonical.cfg")
-	running := strings.Replace(want, "qos map dscp 24 26 to traffic-class 3\n", "qos map dscp 24 25 to traffic-class 3\nqos map dscp 26 to traffic-class 5\n", 1)
-	got := commands(t, running, want)
-	wantCmds := []string{"no qos map dscp 25 to traffic-class 3", "qos map dscp 24 26 to traffic-class 3"}
-	if d := cmp.Diff(wantCmds, got); d != "" {
+	running := strings.Replace(want, "qos map dscp 24 26 to traffic-class 3\n", "qos map dscp 24 25 40 to traffic-class 3\nqos map dscp 26 to traffic-class 5\n", 1)
+	ch := change(t, running, want, false)
+	if d := cmp.Diff([]string{"qos map dscp 24 26 to traffic-class 3"}, ch.Commands); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+	if k := kept(t, ch, "qos map dscp 40 to traffic-class 3"); !strings.Contains(k.Reason, "not rendered by lossless") {
+		t.Errorf("reason %q", k.Reason)
+	}
+	if len(ch.Kept) != 1 {
+		t.Errorf("kept %q, want only DSCP 40", ch.Kept)
+	}
+	wantCmds := []string{"no qos map dscp 40 to traffic-class 3", "qos map dscp 24 26 to traffic-class 3"}
+	if d := cmp.Diff(wantCmds, pruned(t, running, want)); d != "" {
+		t.Errorf("pruned commands (-want +got):\n%s", d)
+	}
+}
+
+// TestMapDefaultsHidden: EOS hides values at their default (reference/
+// eos.md §2.1, §9 item 2), so a running config without the canonical
+// `qos map dscp 24 26 to traffic-class 3` (the default map) needs no
+// change, while one without `… 48 to traffic-class 6` (also the
+// default) needs none either; a value the intent moves off its default
+// is sent.
+func TestMapDefaultsHidden(t *testing.T) {
+	want := readFile(t, "canonical.cfg")
+	running := strings.Replace(want, "qos map dscp 24 26 to traffic-class 3\nqos map dscp 48 to traffic-class 6\n", "", 1)
+	if ch := change(t, running, want, true); !ch.Empty() || ch.Diff != "" {
+		t.Errorf("hidden default map lines give a change:\n%s\n%q", ch.Diff, ch.Commands)
+	}
+	moved := strings.Replace(want, "qos map dscp 48 to traffic-class 6", "qos map dscp 40 48 to traffic-class 6", 1)
+	got := commands(t, running, moved)
+	if d := cmp.Diff([]string{"qos map dscp 40 48 to traffic-class 6"}, got); d != "" {
 		t.Errorf("commands (-want +got):\n%s", d)
 	}
 }
@@ -88,7 +146,15 @@ func TestDSCPNeverUnmapped(t *testing.T) {
 func TestProfileDetachedBeforeDelete(t *testing.T) {
 	want := readFile(t, "profile.cfg")
 	running := strings.ReplaceAll(want, "ROCE_LOSSLESS", "ROCE_OLD")
-	got := commands(t, running, want)
+	// lossless does not render ROCE_OLD: by default it stays, listed.
+	ch := change(t, running, want, false)
+	if slices.Contains(ch.Commands, "no qos profile ROCE_OLD") {
+		t.Errorf("unrendered profile deleted without unmanaged = \"prune\":\n%s", strings.Join(ch.Commands, "\n"))
+	}
+	if k := kept(t, ch, "qos profile ROCE_OLD"); !strings.Contains(k.Reason, "nothing uses it") {
+		t.Errorf("reason %q", k.Reason)
+	}
+	got := pruned(t, running, want)
 	create := indexOf(t, got, "qos profile ROCE_LOSSLESS")
 	del := indexOf(t, got, "no qos profile ROCE_OLD")
 	for _, port := range []string{"interface Ethernet1", "interface Ethernet2"} {
@@ -112,7 +178,17 @@ func TestProfileDetachedBeforeDelete(t *testing.T) {
 // to direct lines gets its lines before `no service-profile`, and the
 // profile is deleted after that.
 func TestDirectLinesBeforeProfileLeaves(t *testing.T) {
-	got := commands(t, readFile(t, "profile.cfg"), readFile(t, "canonical.cfg"))
+	// By default the ports keep the profile lossless no longer renders
+	// (their own lines win over it), and the plan says so.
+	ch := change(t, readFile(t, "profile.cfg"), readFile(t, "canonical.cfg"), false)
+	if slices.Contains(ch.Commands, "no service-profile") || slices.Contains(ch.Commands, "no qos profile ROCE_LOSSLESS") {
+		t.Errorf("profile detached or deleted without unmanaged = \"prune\":\n%s", strings.Join(ch.Commands, "\n"))
+	}
+	kept(t, ch, "interface Ethernet1-2: service-profile ROCE_LOSSLESS")
+	if k := kept(t, ch, "qos profile ROCE_LOSSLESS"); !strings.Contains(k.Reason, "service-profile on Ethernet1-2") {
+		t.Errorf("reason %q", k.Reason)
+	}
+	got := pruned(t, readFile(t, "profile.cfg"), readFile(t, "canonical.cfg"))
 	for _, port := range []string{"interface Ethernet1", "interface Ethernet2"} {
 		i := indexOf(t, got, port)
 		j := i + slices.Index(got[i:], "no service-profile")
@@ -257,23 +333,30 @@ func apply(t *testing.T, running string, cmds []string) string {
 	return print(top.Kids)
 }
 
-// TestStaleProfileOfAnotherPort: a profile the rendering no longer has
-// is deleted with the managed ports' move away from it, unless a port
-// outside the intent still applies it: then that port and the profile
-// stay as they are.
+// TestStaleProfileOfAnotherPort: a profile the rendering no longer has,
+// which a port outside the intent still applies, is never deleted, even
+// with unmanaged = "prune", and the plan names the port; the port is not
+// touched. Unused, it is deleted after the managed ports move away from
+// it when the intent prunes.
 func TestStaleProfileOfAnotherPort(t *testing.T) {
 	want := readFile(t, "profile.cfg")
 	old := strings.ReplaceAll(want, "ROCE_LOSSLESS", "ROCE_OLD")
 	running := strings.Replace(old, "qos map dscp 24 26", "interface Ethernet9\n   service-profile ROCE_OLD\n!\nqos map dscp 24 26", 1)
-	got := commands(t, running, want)
-	for _, c := range got {
-		if c == "no qos profile ROCE_OLD" || c == "interface Ethernet9" {
-			t.Errorf("%q sent; Ethernet9 still applies ROCE_OLD:\n%s", c, strings.Join(got, "\n"))
+	for _, prune := range []bool{false, true} {
+		ch := change(t, running, want, prune)
+		for _, c := range ch.Commands {
+			if c == "no qos profile ROCE_OLD" || c == "interface Ethernet9" {
+				t.Errorf("prune=%v: %q sent; Ethernet9 still applies ROCE_OLD:\n%s", prune, c, strings.Join(ch.Commands, "\n"))
+			}
+		}
+		indexOf(t, ch.Commands, "service-profile ROCE_LOSSLESS")
+		k := kept(t, ch, "qos profile ROCE_OLD")
+		if !strings.Contains(k.Reason, "service-profile on Ethernet9") || !strings.Contains(k.Reason, "never removed") {
+			t.Errorf("prune=%v: reason %q does not name Ethernet9", prune, k.Reason)
 		}
 	}
-	indexOf(t, got, "service-profile ROCE_LOSSLESS")
-	if got := commands(t, old, want); !slices.Contains(got, "no qos profile ROCE_OLD") {
-		t.Errorf("unused stale profile kept:\n%s", strings.Join(got, "\n"))
+	if got := pruned(t, old, want); !slices.Contains(got, "no qos profile ROCE_OLD") {
+		t.Errorf("unused stale profile kept with unmanaged = \"prune\":\n%s", strings.Join(got, "\n"))
 	}
 }
 
@@ -295,20 +378,31 @@ func TestRenderedLineInScope(t *testing.T) {
 	}
 }
 
-// TestRemovedPortKeepsItsConfig: a port that leaves the intent (it still
-// applies lossless' profile) loses only its QoS lines; it is never
-// removed or defaulted, and its other lines stay.
-func TestRemovedPortKeepsItsConfig(t *testing.T) {
+// TestPortOutsideKeepsItsConfig: a port outside the intent that applies
+// lossless' profile (one that left the inventory, or an operator's) is
+// outside the scope: nothing is sent to it in either mode, and the plan
+// says that the profile's changes reach it, and names it among the
+// ports whose PFC changes when the profile's does.
+func TestPortOutsideKeepsItsConfig(t *testing.T) {
 	want := readFile(t, "profile.cfg")
 	running := strings.Replace(want, "qos map dscp 24 26", "interface Ethernet3\n   description storage\n   mtu 9214\n   service-profile ROCE_LOSSLESS\n   priority-flow-control on\n!\nqos map dscp 24 26", 1)
-	got := commands(t, running, want)
-	wantCmds := []string{"interface Ethernet3", "default priority-flow-control", "no service-profile"}
-	if d := cmp.Diff(wantCmds, got); d != "" {
-		t.Errorf("commands (-want +got):\n%s\nrunning:\n%s", d, running)
+	for _, prune := range []bool{false, true} {
+		ch := change(t, running, want, prune)
+		if len(ch.Commands) != 0 {
+			t.Errorf("prune=%v: commands sent:\n%s", prune, strings.Join(ch.Commands, "\n"))
+		}
+		if k := kept(t, ch, "interface Ethernet3: service-profile ROCE_LOSSLESS"); !strings.Contains(k.Reason, "reach") {
+			t.Errorf("reason %q", k.Reason)
+		}
 	}
-	for _, c := range got {
-		if strings.HasPrefix(c, "no interface") || strings.HasPrefix(c, "default interface") {
-			t.Errorf("%q sent", c)
+	stale := strings.Replace(running, "priority 3 no-drop", "priority 4 no-drop", 1)
+	ch := change(t, stale, want, false)
+	if len(ch.Disruptive) != 1 || !strings.Contains(ch.Disruptive[0], "PFC changes on Ethernet1, Ethernet2, Ethernet3:") {
+		t.Errorf("disruptive %q, want Ethernet3 named with the managed ports", ch.Disruptive)
+	}
+	for _, c := range ch.Commands {
+		if c == "interface Ethernet3" {
+			t.Errorf("%q sent:\n%s", c, strings.Join(ch.Commands, "\n"))
 		}
 	}
 }
@@ -323,7 +417,9 @@ func TestNegations(t *testing.T) {
 	running := strings.Replace(want, "      priority strict\n!\ninterface Ethernet2", "      priority strict\n      random-detect ecn count\n!\ninterface Ethernet2", 1)
 	desired := strings.Replace(want, "interface Ethernet1\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   priority-flow-control pause watchdog\n", "interface Ethernet1\n", 1)
 	desired = strings.Replace(desired, "   !\n   tx-queue 6\n      priority strict\n!\ninterface Ethernet2", "!\ninterface Ethernet2", 1)
-	got := commands(t, running, desired)
+	// The lines the rendering drops are kept without unmanaged = "prune"
+	// (TestKeptNotRendered).
+	got := pruned(t, running, desired)
 	wantCmds := []string{
 		"interface Ethernet1",
 		"no priority-flow-control pause watchdog",
@@ -406,20 +502,20 @@ func TestDisruptive(t *testing.T) {
 	const pfcPorts = "PFC changes on Ethernet1, Ethernet2:"
 	tests := []struct {
 		name, running, desired string
+		prune                  bool
 		want                   []string // substrings, one per reason
 	}{
-		{"layout only", canonical, profile, nil},
-		{"layout only, back", profile, canonical, nil},
-		{"stale priority on ports", string(LabSeed([]byte(canonical))), canonical, []string{pfcPorts, "DSCP → traffic-class map"}},
-		{"profile change", strings.Replace(profile, "priority 3 no-drop", "priority 4 no-drop", 1), profile, []string{pfcPorts}},
-		{"ECN only", strings.Replace(profile, "150 kbytes", "100 kbytes", 1), profile, nil},
+		{"layout only", canonical, profile, false, nil},
+		{"layout only, back", profile, canonical, true, nil},
+		// Kept, the stale priority and DSCP change nothing.
+		{"stale priority kept", string(LabSeed([]byte(canonical))), canonical, false, nil},
+		{"stale priority on ports", string(LabSeed([]byte(canonical))), canonical, true, []string{pfcPorts, "DSCP → traffic-class map"}},
+		{"profile change", strings.Replace(profile, "priority 3 no-drop", "priority 4 no-drop", 1), profile, false, []string{pfcPorts}},
+		{"ECN only", strings.Replace(profile, "150 kbytes", "100 kbytes", 1), profile, false, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ch, err := Diff("leaf1", []byte(tc.running), document(t, tc.desired))
-			if err != nil {
-				t.Fatal(err)
-			}
+			ch := change(t, tc.running, tc.desired, tc.prune)
 			if ch.Empty() {
 				t.Fatal("no change")
 			}

@@ -1,14 +1,16 @@
 // Package eos is the Arista EOS driver: it reads `show running-config`
-// over SSH and keeps its QoS part (QoSView), diffs it against the EOS
-// rendering inside lossless' scope (Scope) with EOS's negations and safe
-// remediation order, and applies a change atomically in a configuration
-// session as reference/eos.md §5 recommends: the commands go into
-// `configure session NAME`, `configure session NAME commit timer` makes
-// them running with an automatic rollback armed, a re-read must show no
-// difference, and only then `configure session NAME commit` confirms and
-// `write memory` saves. A refused line or a failed commit aborts the
-// session; a dropped connection makes EOS discard the session (or the
-// timer roll it back), and the driver reconnects to abort and check.
+// over SSH and keeps its QoS part and what uses it (QoSView), diffs it
+// against the EOS rendering inside lossless' scope (Scope) with EOS's
+// negations and safe remediation order, changing only what lossless owns
+// and listing what it keeps (own.go, map.go), and applies a change
+// atomically in a configuration session as reference/eos.md §5
+// recommends: the commands go into `configure session NAME`, `configure
+// session NAME commit timer` makes them running with an automatic
+// rollback armed, a re-read must show no difference, and only then
+// `configure session NAME commit` confirms and `write memory` saves. A
+// refused line or a failed commit aborts the session; a dropped
+// connection makes EOS discard the session (or the timer roll it back),
+// and the driver reconnects to abort and check.
 package eos
 
 import (

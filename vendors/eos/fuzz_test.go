@@ -3,28 +3,39 @@ package eos
 import (
 	"strings"
 	"testing"
+
+	"github.com/lossless-net/lossless/internal/config"
 )
 
 // FuzzParseRunning: any running-config text either fails to parse with
-// an error or gives a change; nothing panics, and a text diffed against
-// itself as the rendering needs no change.
+// an error or gives a change, with and without unmanaged = "prune";
+// nothing panics, no interface is removed, and the human diff is empty
+// exactly when there are no commands.
 func FuzzParseRunning(f *testing.F) {
-	for _, name := range []string{"canonical.cfg", "profile.cfg"} {
+	for _, name := range []string{"canonical.cfg", "profile.cfg", "others.cfg"} {
 		b := readFile(f, name)
 		f.Add(b)
 		f.Add(string(LabSeed([]byte(b))))
 	}
 	f.Add("interface Et1\n    tx-queue 3\n  priority strict\n qos trust dscp\n")
 	f.Add("qos map dscp 99 x to traffic-class\nno priority-flow-control\n   \n!\n")
+	f.Add("no priority-flow-control pause watchdog\nqos map traffic-class 3 4 to tx-queue 4\nqos map dscp 8 40 to traffic-class 0\n")
 	desired := document(f, readFile(f, "canonical.cfg"))
+	prune := document(f, readFile(f, "profile.cfg"))
+	prune.Prune = true
 	f.Fuzz(func(t *testing.T, text string) {
-		ch, err := Diff("leaf1", []byte(text), desired)
-		if err != nil {
-			return
-		}
-		for _, c := range ch.Commands {
-			if strings.HasPrefix(c, "no interface") || strings.HasPrefix(c, "default interface") {
-				t.Errorf("%q sent", c)
+		for _, doc := range []*config.Document{desired, prune} {
+			ch, err := Diff("leaf1", []byte(text), doc)
+			if err != nil {
+				return
+			}
+			for _, c := range ch.Commands {
+				if strings.HasPrefix(c, "no interface") || strings.HasPrefix(c, "default interface") {
+					t.Errorf("%q sent", c)
+				}
+			}
+			if (len(ch.Commands) > 0) != (ch.Diff != "") {
+				t.Errorf("commands %q, diff %q", ch.Commands, ch.Diff)
 			}
 		}
 		view, err := QoSView([]byte(text))

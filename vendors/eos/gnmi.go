@@ -119,7 +119,7 @@ func (d *GNMIDriver) Apply(ctx context.Context, c *vendors.Change, opts vendors.
 			return before, err
 		},
 		Running: d.Running,
-		Verify:  func(ctx context.Context) error { return d.verify(ctx, c) },
+		Verify:  func(ctx context.Context) error { return d.verify(ctx, c, before) },
 		Undo:    func(ctx context.Context, now []byte) error { return d.reverse(ctx, now, before) },
 		Undone:  "reverse change sent", AfterUndo: "the reverse change",
 		Counted: "commands",
@@ -127,8 +127,9 @@ func (d *GNMIDriver) Apply(ctx context.Context, c *vendors.Change, opts vendors.
 }
 
 // verify re-reads the running config, which must show no difference from
-// the rendering, and checks the OpenConfig read-back against it.
-func (d *GNMIDriver) verify(ctx context.Context, c *vendors.Change) error {
+// the rendering, and checks the OpenConfig read-back against what the
+// change from before leaves.
+func (d *GNMIDriver) verify(ctx context.Context, c *vendors.Change, before []byte) error {
 	left, err := vendors.Left(ctx, d.Running, Diff, d.Target.Device, c.Desired)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
@@ -136,17 +137,18 @@ func (d *GNMIDriver) verify(ctx context.Context, c *vendors.Change) error {
 	if left != nil {
 		return fmt.Errorf("verify: the running config differs from the desired one after the Set (did the commit timer run out?):\n%s", left.Diff)
 	}
-	return d.verifyOpenConfig(ctx, c.Desired)
+	return d.verifyOpenConfig(ctx, before, c.Desired)
 }
 
 // reverse sends the change that takes the device from now back to before
-// (both Running results), computed by Diff with before as the rendering.
+// (both Running results), computed by Diff with before as the rendering
+// and unmanaged = "prune", so that what the change added goes too.
 func (d *GNMIDriver) reverse(ctx context.Context, now, before []byte) error {
 	tree, err := Parse(before)
 	if err != nil {
 		return fmt.Errorf("reverse: %w", err)
 	}
-	back, err := Diff(d.Target.Device, now, &config.Document{Device: d.Target.Device, Format: config.CLI, Tree: tree, Text: before})
+	back, err := Diff(d.Target.Device, now, &config.Document{Device: d.Target.Device, Format: config.CLI, Tree: tree, Text: before, Prune: true})
 	if err != nil {
 		return fmt.Errorf("reverse: %w", err)
 	}

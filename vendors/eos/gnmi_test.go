@@ -277,7 +277,7 @@ func TestCheckOpenConfig(t *testing.T) {
 				t.Fatalf("the view is not valid OpenConfig: %v", err)
 			}
 			tc.change(got)
-			err = checkOpenConfig(got, want)
+			err = checkOpenConfig(got, want.Tree)
 			if tc.err == "" && err != nil {
 				t.Errorf("refused: %v", err)
 			}

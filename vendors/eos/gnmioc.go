@@ -361,8 +361,10 @@ func desiredInterfaces(tree []*config.Node) func(string) bool {
 }
 
 // OpenConfigChange is the OpenConfig view of the change from running (a
-// Running result) to desired on the rendering's interfaces, computed with
-// ygot.Diff: the paths deleted and the leaves updated, as JSON.
+// Running result) to what the change to desired leaves (the rendering
+// with what lossless keeps, afterTree) on the rendering's interfaces,
+// computed with ygot.Diff: the paths deleted and the leaves updated, as
+// JSON.
 func OpenConfigChange(running []byte, desired *config.Document) (json.RawMessage, error) {
 	have, err := Parse(running)
 	if err != nil {
@@ -373,7 +375,11 @@ func OpenConfigChange(running []byte, desired *config.Document) (json.RawMessage
 	if err != nil {
 		return nil, err
 	}
-	to, err := OpenConfig(desired.Tree, keep)
+	after, err := afterTree(running, desired)
+	if err != nil {
+		return nil, err
+	}
+	to, err := OpenConfig(after, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -505,16 +511,16 @@ func resolve(dev *ocqos.Device, ifName string) resolved {
 	return r
 }
 
-// checkOpenConfig compares the device's OpenConfig view with the
-// rendering's on every interface the rendering configures, following
-// references rather than comparing names.
-func checkOpenConfig(got *ocqos.Device, desired *config.Document) error {
-	want, err := OpenConfig(desired.Tree, desiredInterfaces(desired.Tree))
+// checkOpenConfig compares the device's OpenConfig view with that of
+// tree (what the change leaves, afterTree) on every interface tree
+// configures, following references rather than comparing names.
+func checkOpenConfig(got *ocqos.Device, tree []*config.Node) error {
+	want, err := OpenConfig(tree, desiredInterfaces(tree))
 	if err != nil {
 		return err
 	}
 	var bad []string
-	for _, n := range desired.Tree {
+	for _, n := range tree {
 		name, ok := strings.CutPrefix(n.Text, "interface ")
 		if !ok {
 			continue
@@ -556,8 +562,13 @@ func mapsKeys(a, b map[string]string) func(func(string) bool) {
 
 // verifyOpenConfig reads the device's OpenConfig QoS view (origin
 // openconfig, JSON_IETF), decodes it into the ocqos structs, which checks
-// it against the schema, and compares it with the rendering.
-func (d *GNMIDriver) verifyOpenConfig(ctx context.Context, desired *config.Document) error {
+// it against the schema, and compares it with what the change from
+// before (the Running result read before the apply) to desired leaves.
+func (d *GNMIDriver) verifyOpenConfig(ctx context.Context, before []byte, desired *config.Document) error {
+	tree, err := afterTree(before, desired)
+	if err != nil {
+		return fmt.Errorf("verify openconfig: %w", err)
+	}
 	resp, err := d.Client.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{{Origin: "openconfig"}}, Encoding: gpb.Encoding_JSON_IETF})
 	if err != nil {
 		return fmt.Errorf("verify openconfig: %w", err)
@@ -574,7 +585,7 @@ func (d *GNMIDriver) verifyOpenConfig(ctx context.Context, desired *config.Docum
 			}
 		}
 	}
-	if err := checkOpenConfig(got, desired); err != nil {
+	if err := checkOpenConfig(got, tree); err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
 	return nil

@@ -22,59 +22,62 @@ import (
 // prints it.
 func running(n *lab.Node) string { return string(n.Device().Running()) }
 
-// outside is the running config with everything in lossless' scope for
-// desired removed: what apply must leave byte-identical.
+// outside is the running config without everything the change to
+// desired may touch: what apply must leave byte-identical. The objects
+// and lines lossless keeps are in it.
 func outside(t *testing.T, text string, desired *config.Document) string {
 	t.Helper()
 	all, err := parse([]byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := canonTree(desired.Tree)
-	wantBy := clidiff.Index(want)
-	sc := newScope(want, all)
+	o := own(desired, all)
+	haveBy := clidiff.Index(o.have)
 	var keep []*node
 	for _, n := range all {
+		h := haveBy[n.Key]
 		switch {
-		case isProfile(n.Text) && sc.profiles[n.Text], isMapLine(n.Text), isPFCGlobal(n):
-		case isInterface(n.Text) && sc.ifs[n.Text]:
-			w := wantBy[n.Key]
+		case isMapLine(n.Text):
+		case h == nil:
+			keep = append(keep, n)
+		case isInterface(n.Text) || isProfile(n.Text):
 			c := &node{Text: n.Text, Key: n.Key}
 			for _, l := range n.Kids {
+				hl := h.Child(l.Key)
 				switch {
+				case hl == nil:
+					c.Kids = append(c.Kids, l)
 				case scopedQueue(l.Text):
 					q := &node{Text: l.Text, Key: l.Key}
 					for _, k := range l.Kids {
-						if !queueLine(k.Key) && w.Child(l.Key).Child(k.Key) == nil {
+						if hl.Child(k.Key) == nil {
 							q.Kids = append(q.Kids, k)
 						}
 					}
 					if len(q.Kids) > 0 {
 						c.Kids = append(c.Kids, q)
 					}
-				case !portLine(l.Text) && w.Child(l.Key) == nil:
-					c.Kids = append(c.Kids, l)
 				}
 			}
-			keep = append(keep, c)
-		case wantBy[n.Key] != nil:
-		default:
-			keep = append(keep, n)
+			if len(c.Kids) > 0 || isInterface(n.Text) {
+				keep = append(keep, c)
+			}
 		}
 	}
 	return print(keep)
 }
 
-// inside is the scoped running config in the rendering's order, and the
-// rendering, both printed canonically.
+// inside is the scoped running config in the rendering's order, and what
+// the change leaves (the rendering with the lines kept), both printed
+// canonically; the map lines are left to the plan after the apply.
 func inside(t *testing.T, text string, desired *config.Document) (got, want string) {
 	t.Helper()
 	all, err := parse([]byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := canonTree(desired.Tree)
-	return print(ordered(newScope(w, all).filter(all, w), w)), print(w)
+	o := own(desired, all)
+	return print(ordered(o.have, o.want)), print(o.want)
 }
 
 // TestApplyConverges: from a running config with stale thresholds, an
@@ -286,6 +289,14 @@ func TestRunning(t *testing.T) {
 			t.Errorf("Running holds %q:\n%s", s, first)
 		}
 	}
+	// What a port outside the scope applies, and what applies the MMU
+	// profile, are read: they keep objects lossless would otherwise prune.
+	for _, s := range []string{"\n   service-policy type qos input " + opsPolicy + "\n", "\npolicy-map type quality-of-service " + opsPolicy + "\n",
+		"\nclass-map type qos match-any OPS_MGMT\n", "\n" + mmuPrefix + opsMMU + " apply\n"} {
+		if !strings.Contains(string(first), s) {
+			t.Errorf("Running lacks %q:\n%s", strings.TrimSpace(s), first)
+		}
+	}
 	full, err := Diff("leaf1", n.Device().Running(), want)
 	if err != nil {
 		t.Fatal(err)
@@ -318,4 +329,43 @@ func TestDialRefusesGNMI(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "leaf1") || !strings.Contains(err.Error(), `"gnmi"`) {
 		t.Errorf("got %v, want a refusal naming the device and the transport", err)
 	}
+}
+
+// TestKeptOnLab: on a switch holding QoS objects lossless does not render
+// (testdata/others.cfg), the default plan changes nothing and lists them;
+// with unmanaged = "prune" the apply goes through in one configuration
+// session (EOS refuses nothing: no object is deleted while something
+// applies it), what ports outside the scope use is still there, nothing
+// outside the scope changed, and the next plan is empty.
+func TestKeptOnLab(t *testing.T) {
+	ctx := t.Context()
+	seed := readFile(t, "others.cfg")
+	n, tgt := vendortest.StartLab(t, Vendor, []byte(seed))
+	want := document(t, readFile(t, "canonical.cfg"))
+	_, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
+	vendortest.Converged(t, ch)
+	if len(ch.Kept) == 0 {
+		t.Fatal("nothing listed as kept")
+	}
+	want.Prune = true
+	before := running(n)
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
+	if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+		t.Fatalf("apply: %+v\ncommands:\n%s", res, strings.Join(ch.Commands, "\n"))
+	}
+	after := running(n)
+	vendortest.OutsideUnchanged(t, outside(t, before, want), outside(t, after, want))
+	for _, stays := range []string{"\nqos profile OPS\n", "\npolicy-map type quality-of-service OPS_EDGE\n", "\nclass-map type qos match-any OPS_MGMT\n",
+		"\nplatform trident mmu queue profile OPS_BUFFERS\n", "\nplatform trident mmu queue profile OPS_BUFFERS apply\n", "\n   service-profile OPS\n"} {
+		if !strings.Contains(after, stays) {
+			t.Errorf("%q is gone:\n%s", strings.TrimSpace(stays), after)
+		}
+	}
+	for _, gone := range []string{"OPS_SPARE", "OPS_MARK", "OPS_BULK", "OPS_UNUSED", "all off", "to tx-queue 5"} {
+		if strings.Contains(after, gone) {
+			t.Errorf("%q left:\n%s", gone, after)
+		}
+	}
+	_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
+	vendortest.Converged(t, again)
 }

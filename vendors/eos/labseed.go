@@ -10,13 +10,18 @@ import (
 // lossless class the intent no longer has (PFC priority 4 and DSCP 10 in
 // traffic class 4), an earlier watchdog timeout, and config lossless must
 // never touch (descriptions, mtu, ECN counters, an uplink port outside
-// the intent).
+// the intent with an operator's policy-map and its class-map, the MMU
+// queue profile the switch applies; their shapes are AVD's class-maps.j2,
+// policy-maps-qos.j2, platform-trident.j2 and platform-apply.j2,
+// reference/eos.md §3).
 const (
 	staleECN     = "random-detect ecn minimum-threshold 100 kbytes maximum-threshold 2000 kbytes max-mark-probability 50"
 	stalePFC     = "priority-flow-control priority 4 no-drop"
 	staleMap     = "qos map dscp 10 to traffic-class 4"
 	staleTimeout = "priority-flow-control pause watchdog default timeout 0.5"
 	ecnCount     = "random-detect ecn count"
+	opsPolicy    = "OPS_UPLINK"
+	opsMMU       = "OPS_BUFFERS"
 )
 
 // LabSeed returns a realistic running config for an emulated EOS switch
@@ -46,14 +51,19 @@ func LabSeed(desired []byte) []byte {
 	}
 	out = append(out, newNode(staleMap, nil))
 	// An uplink outside the intent, on the highest free front-panel port
-	// of the lab's 32-port model.
+	// of the lab's 32-port model, classifying with an operator's
+	// policy-map.
 	for p := 32; p > 0; p-- {
 		name := "interface Ethernet" + strconv.Itoa(p)
 		if !slices.ContainsFunc(nodes, func(n *node) bool { return n.Text == name }) {
-			out = append(out, newNode(name, []*node{newNode("description uplink-to-core", nil), newNode("mtu 9214", nil), newNode("qos trust cos", nil)}))
+			out = append(out, newNode(name, []*node{newNode("description uplink-to-core", nil), newNode("mtu 9214", nil), newNode("qos trust cos", nil),
+				newNode("service-policy type qos input "+opsPolicy, nil)}))
+			out = append(out, newNode("class-map type qos match-any OPS_MGMT", []*node{newNode("match dscp 16", nil)}),
+				newNode("policy-map type quality-of-service "+opsPolicy, []*node{newNode("class OPS_MGMT", []*node{newNode("set traffic-class 2", nil)})}))
 			break
 		}
 	}
+	out = append(out, newNode(mmuPrefix+opsMMU, []*node{newNode("ingress threshold 1/16", nil)}), newNode(mmuPrefix+opsMMU+" apply", nil))
 	return []byte(print(out))
 }
 

@@ -87,10 +87,14 @@ func unevenSpace(s string) bool {
 }
 
 // QoSView returns the part of a `show running-config` output that can be
-// in lossless' scope on any device, printed as EOS prints it: every `qos
-// profile` stanza, the `qos map dscp` lines, the global
-// `priority-flow-control` lines, and of each interface its `service-profile`,
-// `qos trust`, `priority-flow-control`, `tx-queue` and `uc-tx-queue` lines. The header
+// in lossless' scope on any device, and what uses it, printed as EOS
+// prints it: every `qos profile`, `policy-map type quality-of-service`,
+// `class-map type qos` and `platform trident mmu queue profile` stanza
+// and `… apply` line, the `qos map dscp` and `qos map traffic-class … to
+// tx-queue` lines, the global `priority-flow-control` lines, and of each
+// interface its `service-profile`, `service-policy type qos input`, `qos
+// trust`, `priority-flow-control`, `tx-queue` and `uc-tx-queue` lines,
+// so that what a port outside the scope applies shows. The header
 // (command, device, hostname) is gone, so two reads of an unchanged
 // device give the same bytes. Diff narrows it to one rendering's scope.
 func QoSView(text []byte) ([]byte, error) {
@@ -101,7 +105,7 @@ func QoSView(text []byte) ([]byte, error) {
 	var out []*node
 	for _, n := range nodes {
 		switch {
-		case isProfile(n.Text), isMapLine(n.Text), isPFCGlobal(n):
+		case isProfile(n.Text), isMapLine(n.Text), isPFCGlobal(n), isPolicyMap(n.Text), isClassMap(n.Text), isMMUProfile(n.Text), isMMUApply(n.Text):
 			out = append(out, n)
 		case isInterface(n.Text):
 			c := &node{Text: n.Text, Key: n.Key}

@@ -483,11 +483,14 @@ func printTree(t *grammar.Tree, keep func(*grammar.Node) bool) string {
 	return b.String()
 }
 
+// printChildren prints n's lines at depth; a policy-map's first class
+// block has no "!" before it, the others do (AVD policy-maps-qos.j2).
 func printChildren(b *strings.Builder, n *grammar.Node, depth int) {
 	ind := strings.Repeat("   ", depth)
 	var prev *grammar.Node
 	for _, c := range n.Sorted() {
-		if len(c.Children) > 0 || c.Mode != "" || (prev != nil && (len(prev.Children) > 0 || prev.Mode != "")) {
+		first := prev == nil && n.Mode == modePMap
+		if !first && (len(c.Children) > 0 || c.Mode != "" || (prev != nil && (len(prev.Children) > 0 || prev.Mode != ""))) {
 			b.WriteString(ind + "!\n")
 		}
 		prev = c

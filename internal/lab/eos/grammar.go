@@ -14,13 +14,17 @@ import (
 // Top-level ranks: the AVD/EOS stanza order of eos.md §2.1; "!" separates
 // different tens.
 const (
+	rankMMUProfile = 5
 	rankQoSProfile = 10
 	rankPortChan   = 20
 	rankEthernet   = 21
 	rankQoSMap     = 30
 	rankECNAllow   = 40
+	rankClassMap   = 45
+	rankPolicyMap  = 46
 	rankPFCAll     = 50
 	rankWatchdog   = 51
+	rankMMUApply   = 60
 )
 
 // Interface child ranks (eos.md §2.1 interface child order).
@@ -70,10 +74,14 @@ const (
 )
 
 const (
-	modeIf      = "config-if"
-	modeProfile = "config-qos-profile"
-	modeTxQ     = "config-txq"
-	anyConfig   = "config*"
+	modeIf       = "config-if"
+	modeProfile  = "config-qos-profile"
+	modeTxQ      = "config-txq"
+	modeClassMap = "config-cmap-qos"
+	modePMap     = "config-pmap-qos"
+	modePMapC    = "config-pmap-c-qos"
+	modeMMU      = "config-mmu-profile"
+	anyConfig    = "config*"
 )
 
 const eunits = "segments|bytes|kbytes|mbytes|milliseconds"
@@ -185,6 +193,37 @@ var entries = func() []e {
 		{Modes: []string{"config"}, Syntax: "qos profile <name:word>", Key: "qos profile {name}", Rank: rankQoSProfile, Enter: modeProfile,
 			Label: func(m grammar.Match, _ string) string { return "qos-profile-" + m.Args["name"] }, Check: checkProfileDelete},
 
+		// QoS class-maps and policy-maps (eos.md §2.1 item 7, §3
+		// service-policy), as AVD renders them (aristanetworks/avd
+		// python-avd/pyavd/_eos_cli_config_gen/j2templates/eos/class-maps.j2,
+		// policy-maps-qos.j2): `class-map type qos match-any NAME` with one
+		// match line, `policy-map type quality-of-service NAME` with
+		// `class NAME` blocks of set lines. Their mode names are the lab's
+		// own: EOS's sub-mode prompts for them were not seen [I].
+		{Modes: []string{"config"}, Syntax: "class-map type qos match-any <name:word>", Key: "class-map type qos match-any {name}", Rank: rankClassMap, Natural: true, Enter: modeClassMap},
+		{Modes: []string{modeClassMap}, Syntax: "match dscp <d:word>", Key: "match"},
+		{Modes: []string{modeClassMap}, Syntax: "match cos <c:word>", Key: "match"},
+		{Modes: []string{modeClassMap}, Syntax: "match vlan <v:word>", Key: "match"},
+		{Modes: []string{modeClassMap}, Syntax: "match ip access-group <acl:word>", Key: "match"},
+		{Modes: []string{modeClassMap}, Syntax: "match ipv6 access-group <acl:word>", Key: "match"},
+		{Modes: []string{"config"}, Syntax: "policy-map type quality-of-service <name:word>", Key: "policy-map type quality-of-service {name}", Rank: rankPolicyMap, Natural: true, Enter: modePMap},
+		{Modes: []string{modePMap}, Syntax: "class <name:word>", Key: "class {name}", Enter: modePMapC},
+		{Modes: []string{modePMapC}, Syntax: "set cos <n:0-7>", Key: "set cos", Rank: 1},
+		{Modes: []string{modePMapC}, Syntax: "set dscp <n:0-63>", Key: "set dscp", Rank: 2},
+		{Modes: []string{modePMapC}, Syntax: "set traffic-class <n:0-7>", Key: "set traffic-class", Rank: 3},
+		{Modes: []string{modePMapC}, Syntax: "set drop-precedence <n:0-2>", Key: "set drop-precedence", Rank: 4},
+
+		// MMU queue profiles (eos.md §3; AVD platform-trident.j2 and
+		// platform-apply.j2): the profile stanza first in the running
+		// config, its `… apply` line near the end (§2.1).
+		{Modes: []string{"config"}, Syntax: "platform trident mmu queue profile <name:word>", Key: "mmu profile {name}", Rank: rankMMUProfile, Natural: true, Enter: modeMMU},
+		{Modes: []string{"config"}, Syntax: "platform trident mmu queue profile <name:word> apply", Key: "mmu apply", Rank: rankMMUApply},
+		{Modes: []string{modeMMU}, Syntax: "ingress threshold <f:word>", Key: "ingress threshold", Rank: 1},
+		{Modes: []string{modeMMU}, Syntax: "ingress headroom [<u:bytes|cells>] <n:big>", Key: "ingress headroom", Rank: 2},
+		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> reserved [<u:bytes|cells>] <n:big>", Key: "egress {t} queue {q} reserved", Rank: 3, Natural: true},
+		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> threshold <f:word>", Key: "egress {t} queue {q} threshold", Rank: 3, Natural: true},
+		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> drop-precedence <p:0-2> drop-threshold <f:word>", Key: "egress {t} queue {q} drop-precedence {p}", Rank: 3, Natural: true},
+
 		// Interface only.
 		{Modes: []string{modeIf}, Syntax: "description <text:rest>", Key: "description", Rank: ifDescr, No: []string{"description [<text:rest>]"}},
 		{Modes: []string{modeIf}, Syntax: "mtu <n:68-9214>", Key: "mtu", Rank: ifMTU, No: []string{"mtu [<n:68-9214>]"}},
@@ -261,7 +300,9 @@ func checkECN(s *session, _ *grammar.State, neg grammar.Neg, m grammar.Match) st
 }
 
 // checkProfileDelete refuses deleting a qos profile still applied by
-// service-profile (eos.md §3.1).
+// service-profile (eos.md §3.1). EOS's own text for it is in no source
+// read (the reference gives none, and no public transcript was found), so
+// the reply is the lab's after EOS's generic "% Error" prefix (§4) [I].
 func checkProfileDelete(s *session, st *grammar.State, neg grammar.Neg, m grammar.Match) string {
 	if neg == grammar.NotNegated {
 		return ""

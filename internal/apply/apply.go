@@ -219,7 +219,15 @@ func Run(ctx context.Context, in Input, o Options) (rep *Report, err error) {
 		return nil, err
 	}
 	s := o.Staging.withIntent(fl.Rollout, src)
-	release, err := lock(src, fl.Identity, o)
+	// A resume continues the work of the run that died: it takes over the
+	// lock that run left, as recover does.
+	release, err := lock(src, fl.Identity, o, resumed != nil)
+	if le, ok := errors.AsType[*rollout.LockedError](err); ok && le.Stale {
+		// The run that left the lock may have left devices in flight.
+		if found, ferr := FindInterrupted(o.StateDir, src, fl.Identity); ferr == nil && len(found) > 0 {
+			return nil, fmt.Errorf("%w; %w (recover and apply -resume take over a lock whose owner no longer runs)", err, &InterruptedError{Devices: found})
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +250,7 @@ func Run(ctx context.Context, in Input, o Options) (rep *Report, err error) {
 		if p, err = plan.Make(ctx, fl.Devices, quiet); err != nil {
 			return nil, fmt.Errorf("stopped (-fail-fast): %w", err)
 		}
-		p.Source, p.Fabric, p.Version = src, fl.Identity, o.Version
+		p.Source, p.Fabric, p.Version = src, fl.Identity.Of(p), o.Version
 		if o.Planned != nil {
 			o.Planned(p)
 		}
@@ -315,9 +323,11 @@ func open(in Input) (*plan.Plan, *rollout.State, *plan.Source, error) {
 // lock takes the locks of the fabric id at src: the intent directory's
 // (o.Lock, else LockFile in it; none for the embedded lab without
 // o.Lock), then the fabric's own in o.StateDir (none for the embedded
-// lab), which every checkout of the fabric shares. The release function
+// lab), which every checkout of the fabric shares. takeStale takes over
+// a lock whose owner no longer runs on this host, as o.ForceUnlock does
+// (recover does: it is what such a run left to do). The release function
 // is never nil; it releases what lock took.
-func lock(src *plan.Source, id *plan.Identity, o Options) (func() error, error) {
+func lock(src *plan.Source, id *plan.Identity, o Options, takeStale bool) (func() error, error) {
 	var paths []string
 	switch {
 	case o.Lock != "":
@@ -350,12 +360,29 @@ func lock(src *plan.Source, id *plan.Identity, o Options) (func() error, error) 
 				}
 			case errors.Is(err, os.ErrNotExist):
 			default:
-				return nil, errors.Join(err, release())
+				if rerr := release(); rerr != nil {
+					return nil, errors.Join(err, rerr)
+				}
+				return nil, err
 			}
 		}
-		l, err := rollout.Acquire(path, rollout.LockInfo{Owner: o.Operator, Host: host, PID: os.Getpid(), Start: o.Now.Now().UTC()})
+		info := rollout.LockInfo{Owner: o.Operator, Host: host, PID: os.Getpid(), Start: o.Now.Now().UTC()}
+		l, err := rollout.Acquire(path, info)
+		if le, ok := errors.AsType[*rollout.LockedError](err); ok && le.Stale && takeStale {
+			was, ferr := rollout.ForceUnlock(path)
+			if ferr != nil {
+				return nil, errors.Join(ferr, release())
+			}
+			if o.Unlocked != nil {
+				o.Unlocked(path, was)
+			}
+			l, err = rollout.Acquire(path, info)
+		}
 		if err != nil {
-			return nil, errors.Join(err, release())
+			if rerr := release(); rerr != nil {
+				return nil, errors.Join(err, rerr)
+			}
+			return nil, err
 		}
 		held = append(held, l)
 	}

@@ -49,7 +49,8 @@ func (r *RecoverReport) OK() bool {
 // file; else in.Source is the intent whose fabric's state files are
 // searched (FindInterrupted). The fabric locks are taken as for Run (o:
 // Load, Lock, StateDir, ForceUnlock, Unlocked, Operator, Now, Staging's
-// Audit). Nothing to recover is an empty report. A nil report comes with
+// Audit), and a lock its owner left behind on this host (a killed apply's)
+// is taken over, Unlocked told. Nothing to recover is an empty report. A nil report comes with
 // an error when nothing could be tried.
 func Recover(ctx context.Context, in Input, forward bool, o Options) (rep *RecoverReport, err error) {
 	if o.Load == nil {
@@ -79,7 +80,7 @@ func Recover(ctx context.Context, in Input, forward bool, o Options) (rep *Recov
 	if fl, err = o.Load(src); err != nil {
 		return nil, err
 	}
-	release, err := lock(src, fl.Identity, o)
+	release, err := lock(src, fl.Identity, o, true)
 	if err != nil {
 		return nil, err
 	}

@@ -238,3 +238,25 @@ func ForDevice(es []Entry, device string) []Entry {
 	}
 	return slices.DeleteFunc(slices.Clone(es), func(e Entry) bool { return e.Device != device })
 }
+
+// InFlight returns, per device, the last entry of es when it is a
+// "started" apply step with nothing after it: a change whose result was
+// never recorded (the apply died with it in flight, or still runs). In
+// device order of first appearance.
+func InFlight(es []Entry) []Entry {
+	last := map[string]int{}
+	var order []string
+	for i, e := range es {
+		if _, ok := last[e.Device]; !ok {
+			order = append(order, e.Device)
+		}
+		last[e.Device] = i
+	}
+	var out []Entry
+	for _, d := range order {
+		if e := es[last[d]]; e.Step == StepApply && e.Result == ResultStarted {
+			out = append(out, e)
+		}
+	}
+	return out
+}

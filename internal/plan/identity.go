@@ -82,6 +82,21 @@ func (id *Identity) Key() string {
 	return hex.EncodeToString(s[:])
 }
 
+// Of returns the identity a plan of p's devices records: id with the
+// addresses of those devices only. Nil gives nil.
+func (id *Identity) Of(p *Plan) *Identity {
+	if id == nil {
+		return nil
+	}
+	out := &Identity{Addresses: map[string]string{}, Intent: id.Intent}
+	for _, d := range p.Devices {
+		if a, ok := id.Addresses[d.Device]; ok {
+			out.Addresses[d.Device] = a
+		}
+	}
+	return out
+}
+
 // OtherFabric says why a plan made for saved, covering devices, was made
 // for another fabric than id's: a device missing from this inventory or
 // at another address. "" when it was made for this one (its intent may

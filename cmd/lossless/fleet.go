@@ -105,12 +105,14 @@ type fleet struct {
 	devs   []plan.Device
 	source *plan.Source
 	// loaded is the fabric the devices come from: the intent and the
-	// inventory as loaded once; identity is its identity.
-	loaded   *load.Result
+	// inventory as loaded once.
+	loaded *load.Result
+	log    *slog.Logger
+	lab    *lab.Lab
+	tmp    string
+
+	// identity is the loaded fabric's identity.
 	identity *plan.Identity
-	log      *slog.Logger
-	lab      *lab.Lab
-	tmp      string
 }
 
 func (fl *fleet) close() {

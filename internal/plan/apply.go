@@ -75,14 +75,22 @@ func Apply(ctx context.Context, devs []Device, saved *Plan, opts Options) ([]Res
 // With opts.Journal, the change is recorded before its first command is
 // sent and the result after.
 func ApplyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan, opts Options) Result {
-	var session vendors.Driver // the session the change went over, for the journal
+	// session is the one the change went over; when ApplyDevice dialled
+	// it, it is closed once the journal is done with it.
+	var session vendors.Driver
+	dialled := drv == nil
 	r := applyDevice(ctx, d, drv, saved, opts, &session)
 	if opts.Journal != nil {
 		opts.Journal.Finished(ctx, d, session, r)
 	}
+	if dialled && session != nil {
+		_ = session.Close()
+	}
 	return r
 }
 
+// applyDevice is ApplyDevice but for the journal's Finished and the
+// closing of the session it dials (set in session).
 func applyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan, opts Options, session *vendors.Driver) Result {
 	start := opts.Now.Now()
 	r := Result{Result: vendors.Result{Device: d.Intent.Name}, Vendor: d.Intent.Vendor}
@@ -109,7 +117,6 @@ func applyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan,
 		if drv, err = v.Dial(ctx, d.Target); err != nil {
 			return fail(err)
 		}
-		defer drv.Close()
 	}
 	*session = drv
 	running, err := drv.Running(ctx)

@@ -74,7 +74,8 @@ type Plan struct {
 	// Source says where the intent came from, so that apply of a saved
 	// plan reaches the same devices; set by the caller.
 	Source *Source `json:"source,omitempty"`
-	// Fabric is the identity of the fabric the plan was made for, and
+	// Fabric is the identity of the fabric the plan was made for (the
+	// addresses of its devices, Identity.Of, and the intent hash), and
 	// Version the lossless that made it; apply refuses a saved plan of
 	// another fabric, intent or version. Set by the caller.
 	Fabric  *Identity `json:"fabric,omitempty"`

@@ -256,7 +256,13 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 	}
 	var ss *sessions
 	var before snapshot
+	var wentBack map[string]Recovery
 	if r.o.Gate != nil {
+		// Devices an earlier run left in flight go back to their restore
+		// point first, so that the batch's own restore point, saved next,
+		// is their config from before the change, and none of theirs is
+		// lost to it; the batch then applies them as the others.
+		wentBack = r.backFirst(work, ctx, devs)
 		ss = newSessions(devs, r.o.Plan.Parallelism, r.clock)
 		defer ss.close(work)
 		var err error
@@ -280,6 +286,15 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 		// work, not the runner's ctx: Ctrl-C must not cut a device in
 		// the middle of its change.
 		ran[i] = true
+		if rv, ok := wentBack[d.Intent.Name]; ok && rv.Status == StatusApplied {
+			// All there, and no restore point to go back to: done.
+			recovered[i] = &rv
+			results[i] = rv.result(d)
+			return nil
+		}
+		if rv, ok := wentBack[d.Intent.Name]; ok {
+			recovered[i] = &rv
+		}
 		if r.interrupted(d.Intent.Name) {
 			rv := recoverOne(work, d, ss.driver(i), r.st, r.rec, true, o)
 			recovered[i] = &rv
@@ -326,6 +341,35 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 	}
 	b.Elapsed = r.clock.Since(start)
 	return b, failed, r.rec.Save()
+}
+
+// backFirst takes the devices of devs left in flight by an earlier run
+// back to their restore point (Recover), each over a session of its own,
+// and returns what it did, by device. A device it cannot take back stays
+// interrupted and is taken forward in its batch; one whose change is all
+// there without a restore point is recorded as applied.
+func (r *runner) backFirst(work, ctx context.Context, devs []plan.Device) map[string]Recovery {
+	var todo []plan.Device
+	for _, d := range devs {
+		if r.interrupted(d.Intent.Name) {
+			todo = append(todo, d)
+		}
+	}
+	o := r.o.Plan
+	o.FailFast = false
+	o.Progress = nil
+	got := make([]Recovery, len(todo))
+	_ = plan.Each(ctx, todo, o, func(_ context.Context, i int, d plan.Device) error {
+		got[i] = recoverOne(work, d, nil, r.st, r.rec, false, o)
+		return nil
+	}, func(i int, d plan.Device, err error) { got[i] = Recovery{Device: d.Intent.Name, Status: StatusStarted, Err: err} })
+	out := map[string]Recovery{}
+	for _, rv := range got {
+		if rv.Status != StatusStarted {
+			out[rv.Device] = rv
+		}
+	}
+	return out
 }
 
 // interrupted reports whether the state records device as left in flight

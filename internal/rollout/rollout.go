@@ -362,7 +362,9 @@ func (r *runner) backFirst(work, ctx context.Context, devs []plan.Device) map[st
 	_ = plan.Each(ctx, todo, o, func(_ context.Context, i int, d plan.Device) error {
 		got[i] = recoverOne(work, d, nil, r.st, r.rec, false, o)
 		return nil
-	}, func(i int, d plan.Device, err error) { got[i] = Recovery{Device: d.Intent.Name, Status: StatusStarted, Err: err} })
+	}, func(i int, d plan.Device, err error) {
+		got[i] = Recovery{Device: d.Intent.Name, Status: StatusStarted, Err: err}
+	})
 	out := map[string]Recovery{}
 	for _, rv := range got {
 		if rv.Status != StatusStarted {

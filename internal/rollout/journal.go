@@ -78,6 +78,13 @@ func (r *Recorder) fail(err error) {
 	}
 }
 
+// started returns the write-ahead record of device.
+func (r *Recorder) started(device string) Start {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.st.Started[device]
+}
+
 // Batch returns the plan.Journal of the devices of batch index (0 for the
 // canary). mark, when not nil, returns the restore point already saved on
 // a device for its batch (a gated batch's), which is recorded instead of

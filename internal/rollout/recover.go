@@ -71,7 +71,7 @@ func Recover(ctx context.Context, devs []plan.Device, st *State, forward bool, o
 		out[i] = recoverOne(work, d, nil, st, rec, forward, po)
 		return out[i].Err
 	}, func(i int, d plan.Device, err error) {
-		out[i] = Recovery{Device: d.Intent.Name, Vendor: d.Intent.Vendor, Start: st.Started[d.Intent.Name], Action: "none", Status: StatusStarted, Err: err}
+		out[i] = Recovery{Device: d.Intent.Name, Vendor: d.Intent.Vendor, Start: rec.started(d.Intent.Name), Action: "none", Status: StatusStarted, Err: err}
 	})
 	if err := rec.Save(); err != nil {
 		return out, err
@@ -86,7 +86,7 @@ func Recover(ctx context.Context, devs []plan.Device, st *State, forward bool, o
 // part of the change, so that nothing the scope cannot see is left).
 func recoverOne(ctx context.Context, d plan.Device, drv vendors.Driver, st *State, rec *Recorder, forward bool, po plan.Options) Recovery {
 	name := d.Intent.Name
-	start := st.Started[name]
+	start := rec.started(name)
 	rv := Recovery{Device: name, Vendor: d.Intent.Vendor, Start: start, Action: "none", Status: StatusStarted}
 	begin := po.Now.Now()
 	fail := func(err error) Recovery {

@@ -26,6 +26,20 @@ changes of a plan saved with "lossless plan -out PLANFILE". Without a saved
 plan it first shows the plan and asks for "yes" on a terminal; elsewhere it
 needs -auto-approve. A saved plan is refused for every device whose running
 config changed since the plan was made (the message names the device).
+A saved plan is applied exactly as reviewed or not at all: it is refused
+whole when it was made for another fabric (a device at another address),
+from another intent or by another lossless version, or when the change
+apply computes now from the intent and the running config the plan
+fingerprinted is not the saved one (an edited plan file: the message names
+the device and the command that differs).
+
+Before the first command of a device's change is sent, apply records the
+change's plan, the fingerprint of the running config and the restore
+point it saves on the device (the vendor's checkpoint) in the rollout
+state file (DIR/.lossless-rollout.json; -state) and the audit log, synced
+to disk; the result follows. If apply dies in the middle, plan shows the
+devices left in flight and apply refuses to start until "lossless recover"
+takes them back (or "lossless apply -resume STATEFILE" takes them forward).
 
 Each device is changed atomically: NX-OS checkpoint, the commands, a
 re-read that must show no difference, copy running-config
@@ -102,6 +116,9 @@ func applyWith(ctx context.Context, args []string, stdout, stderr io.Writer, ask
 		o.Approve = apply.AutoApprove
 	}
 	rep, err := apply.Run(ctx, in, o)
+	if ie, ok := errors.AsType[*apply.InterruptedError](err); ok {
+		writeInterrupted(stderr, ie.Devices, nil)
+	}
 	code := 0
 	switch {
 	case rep != nil:
@@ -150,7 +167,7 @@ func applyOptions(f *fleetFlags, sf *stagingFlags, staging apply.Staging, confir
 			}
 			po := f.options(fl, "apply", stderr, len(fl.devs))
 			po.ConfirmTimeout = confirm
-			return &apply.Fleet{Devices: fl.devs, Options: po, Rollout: fl.loaded.Intent.Rollout}, nil
+			return &apply.Fleet{Devices: fl.devs, Options: po, Rollout: fl.loaded.Intent.Rollout, Identity: fl.identity}, nil
 		},
 		Staging: staging,
 		Planned: func(p *plan.Plan) {
@@ -159,6 +176,8 @@ func applyOptions(f *fleetFlags, sf *stagingFlags, staging apply.Staging, confir
 			}
 		},
 		Lock:        sf.lockFile,
+		StateDir:    stateDir(),
+		Version:     buildVersion(),
 		ForceUnlock: sf.forceUnlock,
 		Unlocked: func(path string, held rollout.LockInfo) {
 			fmt.Fprintf(stderr, "lossless apply: removed the lock %s of %s\n", path, held)
@@ -236,13 +255,14 @@ func writeApply(stdout, stderr io.Writer, rep *apply.Report, jsonOut bool) int {
 	case jsonOut:
 		var v any = doc
 		if ro != nil {
-			v = rolloutJSON{applyJSON: doc, Batches: ro.Batches, NotStarted: ro.NotStarted, Stopped: ro.Stopped, State: rep.State}
+			v = rolloutJSON{applyJSON: doc, Batches: ro.Batches, NotStarted: ro.NotStarted, Stopped: ro.Stopped, State: rep.State, Recovered: rep.Recovered}
 		}
 		if err := writeJSON(stdout, v); err != nil {
 			fmt.Fprintf(stderr, "lossless apply: %v\n", err)
 			return 1
 		}
 	default:
+		writeRecovered(stdout, rep.Recovered)
 		if ro != nil {
 			writeBatches(stdout, ro.Batches)
 		}
@@ -295,6 +315,21 @@ type rolloutJSON struct {
 	NotStarted []string        `json:"not_started,omitempty"`
 	Stopped    string          `json:"stopped,omitempty"`
 	State      string          `json:"state,omitempty"`
+	// Recovered are the devices an earlier apply left in flight, taken
+	// forward first.
+	Recovered []rollout.Recovery `json:"recovered,omitempty"`
+}
+
+// writeRecovered prints the devices a resume took forward first, with
+// what it found on each.
+func writeRecovered(w io.Writer, rs []rollout.Recovery) {
+	if len(rs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nLeft in flight by an earlier apply, taken forward first:")
+	for _, r := range rs {
+		fmt.Fprintf(w, "  %s: found %s; %s\n", r.Device, orDash(r.Found), r.Action)
+	}
 }
 
 type resultJSON struct {

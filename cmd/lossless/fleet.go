@@ -110,6 +110,9 @@ type fleet struct {
 	log    *slog.Logger
 	lab    *lab.Lab
 	tmp    string
+
+	// identity is the loaded fabric's identity.
+	identity *plan.Identity
 }
 
 func (fl *fleet) close() {
@@ -158,6 +161,7 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 		return nil, false
 	}
 	fl.loaded = loaded
+	fl.identity = plan.FabricIdentity(loaded, src)
 	devs, err := plan.Devices(loaded, in)
 	if err != nil {
 		fmt.Fprintf(stderr, "lossless: %v\n", err)
@@ -322,6 +326,8 @@ type planJSON struct {
 	Summary plan.Counts `json:"summary"`
 	// Groups are the distinct changes, with -summary.
 	Groups []plan.Group `json:"groups,omitempty"`
+	// Interrupted are the devices an apply left in flight.
+	Interrupted []interruptedJSON `json:"interrupted,omitempty"`
 }
 
 // writePlan prints a plan as text, grouped with -summary.
@@ -354,11 +360,12 @@ func indentLines(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
 }
 
-// planFleet plans fl's devices and records where the intent came from.
+// planFleet plans fl's devices and records where the intent came from,
+// the fabric's identity and the lossless version.
 func planFleet(ctx context.Context, fl *fleet, o plan.Options) (*plan.Plan, error) {
 	p, err := plan.Make(ctx, fl.devs, o)
 	if p != nil {
-		p.Source = fl.source
+		p.Source, p.Fabric, p.Version = fl.source, fl.identity.Of(p), buildVersion()
 	}
 	return p, err
 }

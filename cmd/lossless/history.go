@@ -14,9 +14,13 @@ import (
 const historyUsage = `Usage: lossless history [options] FILE
 
 Prints the audit log FILE written by "lossless apply -audit FILE": one
-line per device step (apply, or the rollback of a batch whose health gate
-tripped) with its time, operator, plan hash, batch, result and error, and
-the commands sent (secrets were masked when the log was written).
+line per device step (the start of a change, written before its first
+command is sent, then its result; the rollback of a batch whose health
+gate tripped; a recovery) with its time, operator, plan hash, batch,
+result and error, and the commands sent (secrets were masked when the log
+was written). A device whose last step is "started" was left in the
+middle of its change by an apply that stopped: history lists those at
+the end, with the command that recovers them.
 
 Exit status: 0 success, 1 the log cannot be read or a bad flag.
 
@@ -76,6 +80,16 @@ func runHistory(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if len(es) == 0 && *device != "" {
 		fmt.Fprintf(stdout, "No entries for %s.\n", *device)
+	}
+	if left := audit.InFlight(es); len(left) > 0 {
+		fmt.Fprintf(stdout, "\nLeft in the middle of a change (started, no result recorded):\n")
+		for _, e := range left {
+			fmt.Fprintf(stdout, "  %s: plan %.12s, started %s by %s", e.Device, e.PlanHash, e.Time.UTC().Format(time.RFC3339), e.Operator)
+			if e.State != "" {
+				fmt.Fprintf(stdout, "; recover with: lossless recover %s", e.State)
+			}
+			fmt.Fprintln(stdout)
+		}
 	}
 	return 0
 }

@@ -31,6 +31,7 @@ func commands() map[string]command {
 		"plan":     {"Show what apply would change on each device (never changes one)", runPlan},
 		"apply":    {"Apply the intent (or a saved plan) atomically, device by device", runApply},
 		"history":  {"Show the audit log of applies: one line per device step", runHistory},
+		"recover":  {"Take devices an apply left in the middle of a change back (or forward)", runRecover},
 	}
 }
 

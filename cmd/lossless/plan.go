@@ -76,8 +76,9 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	c := p.Counts()
+	inFlight := fl.interrupted(stderr)
 	if f.jsonOut {
-		doc := planJSON{Plan: p, Summary: c}
+		doc := planJSON{Plan: p, Summary: c, Interrupted: interruptedDoc(inFlight, p)}
 		if f.summary {
 			doc.Groups = p.Groups(fl.roles)
 		}
@@ -86,6 +87,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	} else {
+		writeInterrupted(stdout, inFlight, p)
 		f.writePlan(stdout, fl, p)
 		if *out != "" {
 			fmt.Fprintf(stdout, "Saved the plan to %s; run \"lossless apply %s\" to apply exactly it.\n", *out, *out)

@@ -60,6 +60,9 @@ func fabric(t *testing.T) (string, map[string]*lab.Node) {
 	}
 	t.Setenv(lab.UserEnv, "ops")
 	t.Setenv(lab.PasswordEnv, testPassword)
+	// The fabric lock and the last state file go here, not to the
+	// user's state directory.
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	return dir, nodes
 }
 

@@ -56,15 +56,25 @@ Staged rollout (any of these makes apply roll out in stages):
   -audit FILE       append one JSON line per device step to FILE (secrets
                     masked); read it with lossless history
   -operator NAME    operator written in the audit log (default: $USER)
-  -state FILE       rollout state, saved after each device (default:
-                    DIR/.lossless-rollout.json)
+  -state FILE       rollout state, each device's start and result appended
+                    as they happen (default: DIR/.lossless-rollout.json)
   -resume FILE      continue the rollout of a state file: devices already
-                    applied are skipped, the others' running configs must
-                    still match the plan's fingerprints
-  -lock FILE        fabric lock (default: DIR/.lossless.lock; none with
-                    -lab unless set): a second apply is refused with the
-                    first one's owner and start time
-  -force-unlock     remove a stale lock (printing whose it was) first
+                    applied are skipped, those it left in flight are
+                    taken forward first (see lossless recover), the
+                    others' running configs must still match the plan's
+                    fingerprints; a lock left by a run that no longer
+                    runs on this host is taken over
+  -lock FILE        the intent directory's lock (default: DIR/.lossless.lock;
+                    none with -lab unless set): a second apply is refused
+                    with the first one's owner and start time. Every apply
+                    but -lab's also takes the fabric's own lock on this
+                    host, $XDG_STATE_HOME/lossless/fabrics/KEY/lock (else
+                    ~/.local/state/...), KEY being the inventory's device
+                    addresses: two checkouts of one fabric never apply at
+                    once
+  -force-unlock     remove a lock left by a run that no longer runs
+                    (printing whose it was) first; a lock whose owner is
+                    alive on this host is refused
 
 The intent's rollout block gives the defaults of -audit (audit_log,
 relative to the intent directory) and of -gate and its limits (a gate
@@ -91,7 +101,7 @@ func (s *stagingFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.stateFile, "state", "", "rollout state `FILE`")
 	fs.StringVar(&s.resume, "resume", "", "resume the rollout of state `FILE`")
 	fs.StringVar(&s.lockFile, "lock", "", "fabric lock `FILE`")
-	fs.BoolVar(&s.forceUnlock, "force-unlock", false, "remove a stale lock first")
+	fs.BoolVar(&s.forceUnlock, "force-unlock", false, "remove a lock left by a run that no longer runs first")
 }
 
 // staging checks the flags and returns the staging settings, with only

@@ -108,8 +108,8 @@ func TestApplyGateFromIntent(t *testing.T) {
 
 // TestApplyAuditLogFromIntent: the rollout block's audit_log, relative to
 // the intent directory (its directory created), makes a plain apply write
-// one audit line per device there; -audit FILE wins over it, and -lab
-// never writes it.
+// two audit lines per device there (its start, before the first command,
+// then its result); -audit FILE wins over it, and -lab never writes it.
 func TestApplyAuditLogFromIntent(t *testing.T) {
 	const block = "rollout {\n  audit_log = \"audit/lossless.jsonl\"\n}\n"
 	t.Run("intent", func(t *testing.T) {
@@ -130,10 +130,10 @@ func TestApplyAuditLogFromIntent(t *testing.T) {
 		}
 		// One batch applies both devices at once, in either order.
 		slices.Sort(devs)
-		if got := strings.Join(devs, ", "); got != "leaf1 applied alice, leaf2 applied alice" {
+		if got := strings.Join(devs, ", "); got != "leaf1 applied alice, leaf1 started alice, leaf2 applied alice, leaf2 started alice" {
 			t.Errorf("audit entries: %s", got)
 		}
-		if r := cli(t, "history", "-device", "leaf2", log); r.code != 0 || strings.Count(r.stdout, " apply ") != 1 {
+		if r := cli(t, "history", "-device", "leaf2", log); r.code != 0 || strings.Count(r.stdout, " apply ") != 2 {
 			t.Errorf("history of the intent's audit log:\n%s", r)
 		}
 	})
@@ -144,7 +144,7 @@ func TestApplyAuditLogFromIntent(t *testing.T) {
 		if r := cli(t, "apply", "-auto-approve", "-audit", log, dir); r.code != 0 {
 			t.Fatalf("apply -audit:\n%s", r)
 		}
-		if es, err := audit.ReadFile(log); err != nil || len(es) != 2 {
+		if es, err := audit.ReadFile(log); err != nil || len(es) != 4 {
 			t.Errorf("-audit file: %d entries, %v", len(es), err)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "audit")); !os.IsNotExist(err) {

@@ -14,7 +14,8 @@ import (
 )
 
 // TestApplyStagedAuditHistory: a staged apply (canary then a batch) writes
-// one audit line per device, and history reads them back, filtered by
+// two audit lines per device (its start, with the commands, before they
+// are sent; then its result), and history reads them back, filtered by
 // device and as JSON.
 func TestApplyStagedAuditHistory(t *testing.T) {
 	dir, _ := fabric(t)
@@ -30,12 +31,13 @@ func TestApplyStagedAuditHistory(t *testing.T) {
 		t.Errorf("state: %v", err)
 	}
 	r = cli(t, "history", log)
-	if r.code != 0 || strings.Count(r.stdout, " apply ") != 2 || !strings.Contains(r.stdout, "alice") {
+	if r.code != 0 || strings.Count(r.stdout, " apply ") != 4 || !strings.Contains(r.stdout, "alice") {
 		t.Fatalf("history:\n%s", r)
 	}
 	r = cli(t, "history", "-device", "leaf2", "-json", log)
 	var es []audit.Entry
-	if err := json.Unmarshal([]byte(r.stdout), &es); err != nil || len(es) != 1 || es[0].Device != "leaf2" || es[0].Batch != 1 || len(es[0].Commands) == 0 {
+	if err := json.Unmarshal([]byte(r.stdout), &es); err != nil || len(es) != 2 || es[0].Device != "leaf2" || es[0].Batch != 1 || len(es[0].Commands) == 0 ||
+		es[0].Result != audit.ResultStarted || es[1].Result != "applied" {
 		t.Fatalf("history -device leaf2 -json: %v\n%s", err, r)
 	}
 	if strings.Contains(r.stdout+r.stderr, testPassword) {
@@ -178,7 +180,7 @@ func TestApplyResume(t *testing.T) {
 	for _, e := range es {
 		steps = append(steps, e.Device+" "+e.Result)
 	}
-	if got := strings.Join(steps, ", "); got != "leaf1 rolled back, leaf1 applied, leaf2 applied" {
+	if got := strings.Join(steps, ", "); got != "leaf1 started, leaf1 rolled back, leaf1 started, leaf1 applied, leaf2 started, leaf2 applied" {
 		t.Errorf("audit steps: %s", got)
 	}
 }

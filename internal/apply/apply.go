@@ -1,10 +1,16 @@
 // Package apply runs the workflow of `lossless apply` over a fleet: it
 // finds what to apply (the intent, a saved plan or a rollout to resume),
-// takes the intent's rollout defaults and the fabric lock, plans when no
-// saved plan was given, asks for approval, applies the changes at once
-// (package plan) or as a staged rollout (package rollout), and plans the
-// embedded lab again afterwards. It prints nothing: the caller loads the
-// fleet, shows the plan, asks the question and prints the Report.
+// refuses a saved plan of another fabric, takes the intent's rollout
+// defaults and the fabric locks (the intent directory's, and the
+// fabric's own on this host, shared by every checkout), refuses to start
+// while an earlier apply left devices in flight, plans when no saved plan
+// was given (and checks a saved plan's changes against the intent and the
+// running configs when one was), asks for approval, applies the changes
+// at once (package plan) or as a staged rollout (package rollout) with a
+// write-ahead record of every device, and plans the embedded lab again
+// afterwards. Recover takes devices left in flight back or forward. It
+// prints nothing: the caller loads the fleet, shows the plan, asks the
+// question and prints the Report.
 package apply
 
 import (
@@ -13,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/lossless-net/lossless/intent"
@@ -56,6 +63,11 @@ type Fleet struct {
 	// Rollout is the intent's rollout block, as loaded with the devices;
 	// nil when the intent has none.
 	Rollout *intent.Rollout
+	// Identity is the fabric's identity (plan.FabricIdentity): a saved
+	// plan must have been made for it, and the fabric lock and the last
+	// state file are keyed by it. nil refuses a saved plan and takes no
+	// fabric lock.
+	Identity *plan.Identity
 }
 
 // Summary is what an approval is asked for.
@@ -123,13 +135,23 @@ type Options struct {
 	// Planned, when set, is given a fresh plan as soon as it is made,
 	// before the approval (the CLI prints it).
 	Planned func(*plan.Plan)
-	// Lock is the fabric lock file; "" is LockFile in the intent
-	// directory, and no lock for the embedded lab.
+	// Lock is the intent directory's lock file; "" is LockFile in the
+	// intent directory, and no lock for the embedded lab.
 	Lock string
-	// ForceUnlock removes the lock first, when one is held; Unlocked, when
-	// set, is told whose it was.
+	// StateDir is the user's state directory (StateDir): it holds the
+	// fabric lock, taken besides Lock by every apply but the embedded
+	// lab's so that two checkouts of one fabric never apply at once, and
+	// the path of the fabric's last state file. "" takes no fabric lock.
+	StateDir string
+	// ForceUnlock removes the locks first when they are held by a run
+	// that no longer runs (a lock whose owner is alive on this host is
+	// refused, rollout.ErrLiveOwner); Unlocked, when set, is told whose
+	// each was.
 	ForceUnlock bool
 	Unlocked    func(path string, holder rollout.LockInfo)
+	// Version is the lossless version, recorded in a fresh plan and
+	// required of a saved one.
+	Version string
 	// Operator is written in the lock and the audit log.
 	Operator string
 	// Now is the clock of the whole apply; nil is the system clock.
@@ -163,6 +185,9 @@ type Report struct {
 	// After is the plan of the embedded lab after the apply, with
 	// Options.PlanAfter; nil otherwise or when it could not be made.
 	After *plan.Plan
+	// Recovered are the devices an earlier run left in flight that a
+	// resume took forward first.
+	Recovered []rollout.Recovery
 }
 
 // OK reports whether every device was applied or unchanged and the
@@ -172,10 +197,12 @@ func (r *Report) OK() bool {
 }
 
 // Run applies in through o. It returns a nil Report with the error when
-// it stops before any device could change (a bad input, the lock held,
-// the approval refused, a rollout outside its window); a Report with an
-// error when devices may have changed (a state file that cannot be
-// written, a lock that cannot be released).
+// it stops before any device could change (a bad input, a saved plan of
+// another fabric or whose changes are not what the intent gives, a lock
+// held, devices left in flight by an earlier apply, the approval refused,
+// a rollout outside its window); a Report with an error when devices may
+// have changed (a state file that cannot be written, a lock that cannot
+// be released).
 func Run(ctx context.Context, in Input, o Options) (rep *Report, err error) {
 	if o.Load == nil {
 		return nil, errors.New("apply: no loader for the fleet")
@@ -188,8 +215,19 @@ func Run(ctx context.Context, in Input, o Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sameFabric(in, saved, fl, o.Version); err != nil {
+		return nil, err
+	}
 	s := o.Staging.withIntent(fl.Rollout, src)
-	release, err := lock(src, o)
+	// A resume continues the work of the run that died: it takes over the
+	// lock that run left, as recover does.
+	release, err := lock(src, fl.Identity, o, resumed != nil)
+	if le, ok := errors.AsType[*rollout.LockedError](err); ok && le.Stale {
+		// The run that left the lock may have left devices in flight.
+		if found, ferr := FindInterrupted(o.StateDir, src, fl.Identity); ferr == nil && len(found) > 0 {
+			return nil, fmt.Errorf("%w; %w (recover and apply -resume take over a lock whose owner no longer runs)", err, &InterruptedError{Devices: found})
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -198,6 +236,9 @@ func Run(ctx context.Context, in Input, o Options) (rep *Report, err error) {
 			err = errors.Join(err, rerr)
 		}
 	}()
+	if err := notInFlight(src, fl.Identity, in.Resume, o); err != nil {
+		return nil, err
+	}
 	fo := fl.Options
 	if fo.Now == nil {
 		fo.Now = o.Now
@@ -209,7 +250,7 @@ func Run(ctx context.Context, in Input, o Options) (rep *Report, err error) {
 		if p, err = plan.Make(ctx, fl.Devices, quiet); err != nil {
 			return nil, fmt.Errorf("stopped (-fail-fast): %w", err)
 		}
-		p.Source = src
+		p.Source, p.Fabric, p.Version = src, fl.Identity.Of(p), o.Version
 		if o.Planned != nil {
 			o.Planned(p)
 		}
@@ -218,23 +259,27 @@ func Run(ctx context.Context, in Input, o Options) (rep *Report, err error) {
 	if len(devs) == 0 {
 		return &Report{Plan: p, Results: skipped, Summary: p.Counts(), Empty: true}, nil
 	}
+	if resumed == nil && saved != nil {
+		quiet.FailFast = false
+		if err := reviewed(ctx, in.PlanFile, devs, saved, quiet); err != nil {
+			return nil, err
+		}
+	}
 	if saved == nil {
 		if err := approve(ctx, o.Approve, p, devs); err != nil {
 			return nil, err
 		}
 	}
-	rep = &Report{Plan: p}
 	if resumed != nil || s.staged() {
 		st := resumed
 		if st == nil {
 			st = &rollout.State{FormatVersion: rollout.StateVersion, PlanHash: rollout.Hash(p), Plan: p, Staging: s.rollout()}
 		}
-		if rep, err = stage(ctx, devs, st, s, fo, o, src, in.Resume); rep == nil {
+		if rep, err = stage(ctx, devs, st, s, fo, o, src, in.Resume, fl.Identity); rep == nil {
 			return nil, err
 		}
-	} else {
-		rs, ferr := plan.Apply(ctx, devs, p, fo)
-		rep.Results, rep.FailFast = rs, ferr
+	} else if rep, err = atOnce(ctx, devs, p, fo, o, src, fl.Identity); rep == nil {
+		return nil, err
 	}
 	rep.Results = append(rep.Results, skipped...)
 	rep.Summary = plan.ResultCounts(rep.Results)
@@ -275,34 +320,180 @@ func open(in Input) (*plan.Plan, *rollout.State, *plan.Source, error) {
 	return nil, nil, in.Source, nil
 }
 
-// lock takes the fabric lock of src (none for the embedded lab without
-// o.Lock); the release function is never nil.
-func lock(src *plan.Source, o Options) (func() error, error) {
-	path := o.Lock
-	if path == "" {
-		if src.Lab {
-			return func() error { return nil }, nil
-		}
-		path = filepath.Join(src.Dir, LockFile)
+// lock takes the locks of the fabric id at src: the intent directory's
+// (o.Lock, else LockFile in it; none for the embedded lab without
+// o.Lock), then the fabric's own in o.StateDir (none for the embedded
+// lab), which every checkout of the fabric shares. takeStale takes over
+// a lock whose owner no longer runs on this host, as o.ForceUnlock does
+// (recover does: it is what such a run left to do). The release function
+// is never nil; it releases what lock took.
+func lock(src *plan.Source, id *plan.Identity, o Options, takeStale bool) (func() error, error) {
+	var paths []string
+	switch {
+	case o.Lock != "":
+		paths = append(paths, o.Lock)
+	case !src.Lab:
+		paths = append(paths, filepath.Join(src.Dir, LockFile))
 	}
-	if o.ForceUnlock {
-		held, err := rollout.ForceUnlock(path)
-		switch {
-		case err == nil:
-			if o.Unlocked != nil {
-				o.Unlocked(path, held)
-			}
-		case errors.Is(err, os.ErrNotExist):
-		default:
-			return nil, err
+	if fp := FabricLock(o.StateDir, id); fp != "" && !src.Lab {
+		if err := os.MkdirAll(filepath.Dir(fp), 0o700); err != nil {
+			return nil, fmt.Errorf("lock: %w", err)
 		}
+		paths = append(paths, fp)
+	}
+	var held []*rollout.Lock
+	release := func() error {
+		var errs []error
+		for i := len(held) - 1; i >= 0; i-- {
+			errs = append(errs, held[i].Release())
+		}
+		return errors.Join(errs...)
 	}
 	host, _ := os.Hostname()
-	l, err := rollout.Acquire(path, rollout.LockInfo{Owner: o.Operator, Host: host, PID: os.Getpid(), Start: o.Now.Now().UTC()})
-	if err != nil {
-		return nil, err
+	for _, path := range paths {
+		if o.ForceUnlock {
+			was, err := rollout.ForceUnlock(path)
+			switch {
+			case err == nil:
+				if o.Unlocked != nil {
+					o.Unlocked(path, was)
+				}
+			case errors.Is(err, os.ErrNotExist):
+			default:
+				if rerr := release(); rerr != nil {
+					return nil, errors.Join(err, rerr)
+				}
+				return nil, err
+			}
+		}
+		info := rollout.LockInfo{Owner: o.Operator, Host: host, PID: os.Getpid(), Start: o.Now.Now().UTC()}
+		l, err := rollout.Acquire(path, info)
+		if le, ok := errors.AsType[*rollout.LockedError](err); ok && le.Stale && takeStale {
+			was, ferr := rollout.ForceUnlock(path)
+			if ferr != nil {
+				return nil, errors.Join(ferr, release())
+			}
+			if o.Unlocked != nil {
+				o.Unlocked(path, was)
+			}
+			l, err = rollout.Acquire(path, info)
+		}
+		if err != nil {
+			if rerr := release(); rerr != nil {
+				return nil, errors.Join(err, rerr)
+			}
+			return nil, err
+		}
+		held = append(held, l)
 	}
-	return l.Release, nil
+	return release, nil
+}
+
+// sameFabric refuses a saved plan (not a resumed rollout's) made for
+// another fabric, from another intent or by another lossless, and a
+// resumed rollout of another fabric.
+func sameFabric(in Input, saved *plan.Plan, fl *Fleet, version string) error {
+	if saved == nil {
+		return nil
+	}
+	if in.Resume != "" {
+		if saved.Fabric == nil || fl.Identity == nil {
+			return nil // a state of an older lossless: its plan's fingerprints still hold
+		}
+		if why := fl.Identity.OtherFabric(saved.Fabric, planned(saved)); why != "" {
+			return fmt.Errorf("apply -resume %s: refused: %s; nothing was changed", in.Resume, why)
+		}
+		return nil
+	}
+	refuse := func(why string) error {
+		return fmt.Errorf("apply %s: refused: %s; nothing was changed (run plan again)", in.PlanFile, why)
+	}
+	switch {
+	case saved.Fabric == nil:
+		return refuse("the plan does not say which fabric it was made for (a plan of an older lossless)")
+	case fl.Identity == nil:
+		return refuse("the fabric loaded has no identity to check the plan against")
+	case saved.Version != version:
+		return refuse(fmt.Sprintf("it was made by lossless %s, this is lossless %s", orUnknown(saved.Version), orUnknown(version)))
+	}
+	if why := fl.Identity.OtherFabric(saved.Fabric, planned(saved)); why != "" {
+		return refuse(why)
+	}
+	if saved.Fabric.Intent != fl.Identity.Intent {
+		return refuse(fmt.Sprintf("the intent changed since the plan was made (intent hash %.12s in the plan, %.12s now)", saved.Fabric.Intent, fl.Identity.Intent))
+	}
+	return nil
+}
+
+func orUnknown(v string) string {
+	if v == "" {
+		return "(unknown version)"
+	}
+	return v
+}
+
+// planned returns the names of p's devices.
+func planned(p *plan.Plan) []string {
+	out := make([]string, len(p.Devices))
+	for i, d := range p.Devices {
+		out[i] = d.Device
+	}
+	return out
+}
+
+// notInFlight refuses to go on while the fabric of src has devices an
+// earlier apply left in flight, except those of the rollout resumed from
+// the state file resume (its run takes them forward first).
+func notInFlight(src *plan.Source, id *plan.Identity, resume string, o Options) error {
+	found, err := FindInterrupted(o.StateDir, src, id)
+	if err != nil {
+		return err
+	}
+	if resume != "" {
+		if abs, err := filepath.Abs(resume); err == nil {
+			resume = abs
+		}
+	}
+	var left []Interrupted
+	for _, d := range found {
+		if d.State != resume {
+			left = append(left, d)
+		}
+	}
+	if len(left) > 0 {
+		return &InterruptedError{Devices: left}
+	}
+	return nil
+}
+
+// reviewed refuses a saved plan, whole, when a device's change computed
+// now from the intent and the running config the plan fingerprinted is
+// not the saved one (a device whose running config changed since is
+// refused alone, later, as stale). It names every such device and what
+// differs.
+func reviewed(ctx context.Context, file string, devs []plan.Device, saved *plan.Plan, o plan.Options) error {
+	fresh, err := plan.Make(ctx, devs, o)
+	if err != nil {
+		return err
+	}
+	byName := map[string]*plan.DevicePlan{}
+	for i := range saved.Devices {
+		byName[saved.Devices[i].Device] = &saved.Devices[i]
+	}
+	var bad []string
+	for _, f := range fresh.Devices {
+		s := byName[f.Device]
+		if f.Err != nil || s == nil || s.Change == nil || f.Fingerprint != s.Fingerprint {
+			continue // reported by the apply of that device
+		}
+		if why := plan.ChangeDiff(s.Change, f.Change); why != "" {
+			bad = append(bad, f.Device+": "+why)
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("apply %s: refused: %w, so the plan is not applied at all:\n  %s\nnothing was changed (run plan again, and review it)", file, plan.ErrNotReviewed, strings.Join(bad, "\n  "))
+	}
+	return nil
 }
 
 // changed returns the devices with a change in p, and a result for each
@@ -347,9 +538,40 @@ func approve(ctx context.Context, a Approver, p *plan.Plan, devs []plan.Device) 
 	return nil
 }
 
+// atOnce applies p's changes to devs at once (plan.Apply), with the
+// write-ahead record of each device in the state file in the intent
+// directory (none for the embedded lab). A nil Report means nothing was
+// started.
+func atOnce(ctx context.Context, devs []plan.Device, p *plan.Plan, fo plan.Options, o Options, src *plan.Source, id *plan.Identity) (*Report, error) {
+	rep := &Report{Plan: p}
+	var rec *rollout.Recorder
+	var st *rollout.State
+	if !src.Lab {
+		rep.State = filepath.Join(src.Dir, StateFile)
+		st = &rollout.State{FormatVersion: rollout.StateVersion, PlanHash: rollout.Hash(p), Plan: p}
+		rec = rollout.NewRecorder(st, rep.State, nil, o.Operator, o.Now)
+		if err := rec.Save(); err != nil {
+			return nil, fmt.Errorf("apply: %w: nothing was changed", err)
+		}
+		if err := pointState(o.StateDir, id, rep.State); err != nil {
+			return nil, fmt.Errorf("apply: %w: nothing was changed", err)
+		}
+		fo.Journal = rec.Batch(0, nil)
+	}
+	rs, ferr := plan.Apply(ctx, devs, p, fo)
+	rep.Results, rep.FailFast = rs, ferr
+	if rec == nil {
+		return rep, nil
+	}
+	if ferr != nil {
+		st.Stopped = "stopped (-fail-fast): " + ferr.Error()
+	}
+	return rep, rec.Save()
+}
+
 // stage rolls st out to devs with the audit log and state file of s. A
 // nil Report means nothing was started.
-func stage(ctx context.Context, devs []plan.Device, st *rollout.State, s Staging, fo plan.Options, o Options, src *plan.Source, resume string) (*Report, error) {
+func stage(ctx context.Context, devs []plan.Device, st *rollout.State, s Staging, fo plan.Options, o Options, src *plan.Source, resume string, id *plan.Identity) (*Report, error) {
 	var al *audit.Log
 	if s.Audit != "" {
 		if err := os.MkdirAll(filepath.Dir(s.Audit), 0o750); err != nil {
@@ -368,10 +590,15 @@ func stage(ctx context.Context, devs []plan.Device, st *rollout.State, s Staging
 	if statePath == "" && !src.Lab {
 		statePath = filepath.Join(src.Dir, StateFile)
 	}
+	if !src.Lab {
+		if err := pointState(o.StateDir, id, statePath); err != nil {
+			return nil, fmt.Errorf("apply: %w: nothing was changed", err)
+		}
+	}
 	rr, err := rollout.Run(ctx, devs, st, rollout.Options{Staging: st.Staging, Plan: fo, Now: o.Now, Sleep: o.Sleep,
 		Audit: al, Operator: o.Operator, StatePath: statePath})
 	if rr == nil {
 		return nil, err
 	}
-	return &Report{Plan: st.Plan, Results: rr.Results, Rollout: rr, State: statePath}, err
+	return &Report{Plan: st.Plan, Results: rr.Results, Rollout: rr, State: statePath, Recovered: rr.Recovered}, err
 }

@@ -38,15 +38,25 @@ func fleet(t *testing.T, rolloutBlock string, names ...string) (*plan.Source, []
 func running(name string) string { return fake.Running(name) }
 
 // load returns a loader of devs with the rollout block of the intent
-// directory fleet wrote.
+// directory fleet wrote, and the identity identity(devs).
 func load(devs []plan.Device) func(*plan.Source) (*apply.Fleet, error) {
 	return func(src *plan.Source) (*apply.Fleet, error) {
 		fab, diags := intent.Load(src.Dir, nil, nil)
 		if diags.HasErrors() {
 			return nil, diags
 		}
-		return &apply.Fleet{Devices: devs, Rollout: fab.Rollout}, nil
+		return &apply.Fleet{Devices: devs, Rollout: fab.Rollout, Identity: identity(devs)}, nil
 	}
+}
+
+// identity is the fabric identity of fake devices: each at "memory/NAME",
+// one intent.
+func identity(devs []plan.Device) *plan.Identity {
+	id := &plan.Identity{Addresses: map[string]string{}, Intent: "intent"}
+	for _, d := range devs {
+		id.Addresses[d.Intent.Name] = "memory/" + d.Intent.Name
+	}
+	return id
 }
 
 // TestRunApproval: a fresh plan is shown (Planned), then asked about with
@@ -112,7 +122,7 @@ func TestRunSavedPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Source = src
+	p.Source, p.Fabric = src, identity(devs)
 	path := filepath.Join(t.TempDir(), "a1.plan")
 	if err := plan.Save(path, p); err != nil {
 		t.Fatal(err)
@@ -147,7 +157,8 @@ func TestRunStagedFromIntent(t *testing.T) {
 	if _, err := rollout.ReadState(rep.State); err != nil {
 		t.Error(err)
 	}
-	if b, err := os.ReadFile(filepath.Join(src.Dir, "logs", "audit.jsonl")); err != nil || bytes.Count(b, []byte("\n")) != 3 {
+	// Each device's start (the write-ahead record), then its result.
+	if b, err := os.ReadFile(filepath.Join(src.Dir, "logs", "audit.jsonl")); err != nil || bytes.Count(b, []byte("\n")) != 6 || bytes.Count(b, []byte(`"result":"started"`)) != 3 {
 		t.Errorf("audit log: %v\n%s", err, b)
 	}
 }

@@ -1,7 +1,8 @@
 // Package audit is lossless' change audit log: one JSON object per line,
-// one line per device step of an apply (applied, failed, rolled back,
-// skipped), appended to a file that several runs share, and read back by
-// `lossless history`. Secrets in the commands or patch are masked before
+// one line per device step of an apply (started, before the first command
+// is sent; then applied, failed, rolled back or unchanged), of a health
+// gate's rollback and of a recovery, appended to a file that several runs
+// share, and read back by `lossless history`. Secrets in the commands or patch are masked before
 // anything is written.
 package audit
 
@@ -24,7 +25,17 @@ const (
 	// StepRollback is an applied change undone because a health gate
 	// tripped.
 	StepRollback = "rollback"
+	// StepRecover is an interrupted device taken back to its config from
+	// before the change, or forward to the plan (lossless recover, apply
+	// -resume).
+	StepRecover = "recover"
 )
+
+// ResultStarted is the Result of an apply step written before the first
+// command of the change is sent (the write-ahead record); the step's
+// outcome follows in a later entry. A device whose last entry is
+// "started" was left in flight.
+const ResultStarted = "started"
 
 // Entry is one line of the audit log.
 type Entry struct {
@@ -40,8 +51,17 @@ type Entry struct {
 	// Commands or Patch is what was sent, secrets masked.
 	Commands []string        `json:"commands,omitempty"`
 	Patch    json.RawMessage `json:"patch,omitempty"`
-	// Result is "applied", "failed", "rolled back", "unchanged" or
-	// "restored".
+	// Fingerprint is the plan.Fingerprint of the device's scoped running
+	// config before the change, on a "started" entry.
+	Fingerprint string `json:"fingerprint,omitempty"`
+	// Mark is the restore point saved on the device before the change
+	// (a checkpoint name), on a "started" entry; "" when none was saved.
+	Mark string `json:"mark,omitempty"`
+	// State is the rollout state file the step is recorded in, so that
+	// an interrupted device's entry says where to recover it from.
+	State string `json:"state,omitempty"`
+	// Result is "started", "applied", "failed", "rolled back",
+	// "unchanged", "restored" or "recovered".
 	Result string `json:"result"`
 	// RolledBack is true when the device undid the change itself.
 	RolledBack bool    `json:"rolled_back,omitempty"`
@@ -217,4 +237,26 @@ func ForDevice(es []Entry, device string) []Entry {
 		return es
 	}
 	return slices.DeleteFunc(slices.Clone(es), func(e Entry) bool { return e.Device != device })
+}
+
+// InFlight returns, per device, the last entry of es when it is a
+// "started" apply step with nothing after it: a change whose result was
+// never recorded (the apply died with it in flight, or still runs). In
+// device order of first appearance.
+func InFlight(es []Entry) []Entry {
+	last := map[string]int{}
+	var order []string
+	for i, e := range es {
+		if _, ok := last[e.Device]; !ok {
+			order = append(order, e.Device)
+		}
+		last[e.Device] = i
+	}
+	var out []Entry
+	for _, d := range order {
+		if e := es[last[d]]; e.Step == StepApply && e.Result == ResultStarted {
+			out = append(out, e)
+		}
+	}
+	return out
 }

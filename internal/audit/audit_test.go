@@ -80,3 +80,23 @@ func TestWriteRead(t *testing.T) {
 		t.Errorf("bad line: err = %v", err)
 	}
 }
+
+// TestInFlight: a device whose last entry is a start is in flight; a later
+// result (or a start after a result) decides.
+func TestInFlight(t *testing.T) {
+	es := []audit.Entry{
+		{Device: "a1", Step: audit.StepApply, Result: audit.ResultStarted},
+		{Device: "b2", Step: audit.StepApply, Result: audit.ResultStarted},
+		{Device: "a1", Step: audit.StepApply, Result: "applied"},
+		{Device: "c3", Step: audit.StepApply, Result: audit.ResultStarted},
+		{Device: "c3", Step: audit.StepApply, Result: "rolled back"},
+		{Device: "c3", Step: audit.StepApply, Result: audit.ResultStarted},
+	}
+	var got []string
+	for _, e := range audit.InFlight(es) {
+		got = append(got, e.Device)
+	}
+	if strings.Join(got, ",") != "b2,c3" {
+		t.Errorf("in flight: %v, want b2, c3", got)
+	}
+}

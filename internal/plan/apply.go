@@ -45,9 +45,10 @@ func ResultCounts(rs []Result) Counts {
 	return c
 }
 
-// Apply applies every device's change, computed now or, when saved is not
-// nil, taken from the saved plan after checking that the device's scoped
-// running config still has the fingerprint the plan recorded. Results
+// Apply applies every device's change, computed now; when saved is not
+// nil, only after checking that the device's scoped running config still
+// has the fingerprint the plan recorded and that the change is the saved
+// one. Results
 // come back in device-name order. A device's failure is its Result (the
 // driver has rolled it back) and the others carry on; with
 // opts.FailFast the first failure is also returned, no new device starts
@@ -67,8 +68,30 @@ func Apply(ctx context.Context, devs []Device, saved *Plan, opts Options) ([]Res
 // ApplyDevice applies one device's change as Apply does. drv, when not
 // nil, is an open session to d that the caller keeps (a staged rollout
 // reads the health counters over it before and after); nil makes
-// ApplyDevice dial d and close the session when done.
+// ApplyDevice dial d and close the session when done. With a saved plan,
+// the change sent is computed anew from the intent and the running
+// config, which must have the fingerprint the plan recorded, and must
+// be the saved change (ErrNotReviewed otherwise, naming what differs).
+// With opts.Journal, the change is recorded before its first command is
+// sent and the result after.
 func ApplyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan, opts Options) Result {
+	// session is the one the change went over; when ApplyDevice dialled
+	// it, it is closed once the journal is done with it.
+	var session vendors.Driver
+	dialled := drv == nil
+	r := applyDevice(ctx, d, drv, saved, opts, &session)
+	if opts.Journal != nil {
+		opts.Journal.Finished(ctx, d, session, r)
+	}
+	if dialled && session != nil {
+		_ = session.Close()
+	}
+	return r
+}
+
+// applyDevice is ApplyDevice but for the journal's Finished and the
+// closing of the session it dials (set in session).
+func applyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan, opts Options, session *vendors.Driver) Result {
 	start := opts.Now.Now()
 	r := Result{Result: vendors.Result{Device: d.Intent.Name}, Vendor: d.Intent.Vendor}
 	fail := func(err error) Result {
@@ -94,26 +117,36 @@ func ApplyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan,
 		if drv, err = v.Dial(ctx, d.Target); err != nil {
 			return fail(err)
 		}
-		defer drv.Close()
 	}
+	*session = drv
 	running, err := drv.Running(ctx)
 	if err != nil {
 		return fail(err)
 	}
 	r.Before = running
-	var ch *vendors.Change
-	if entry != nil {
-		if fp := Fingerprint(running); fp != entry.Fingerprint {
-			return fail(fmt.Errorf("%s: %w (fingerprint %.12s, plan has %.12s); run plan again", d.Intent.Name, ErrStale, fp, entry.Fingerprint))
-		}
-		ch = entry.Change
-	} else if ch, err = drv.Diff(running, doc); err != nil {
+	fp := Fingerprint(running)
+	if entry != nil && fp != entry.Fingerprint {
+		return fail(fmt.Errorf("%s: %w (fingerprint %.12s, plan has %.12s); run plan again", d.Intent.Name, ErrStale, fp, entry.Fingerprint))
+	}
+	ch, err := drv.Diff(running, doc)
+	if err != nil {
 		return fail(fmt.Errorf("%s: diff: %w", d.Intent.Name, err))
+	}
+	ch.Warnings = doc.Warnings
+	if entry != nil {
+		if why := ChangeDiff(entry.Change, ch); why != "" {
+			return fail(fmt.Errorf("%s: %w: %s; nothing was sent (run plan again)", d.Intent.Name, ErrNotReviewed, why))
+		}
 	}
 	r.Change = ch
 	if ch.Empty() {
 		r.Duration = opts.Now.Since(start)
 		return r
+	}
+	if opts.Journal != nil {
+		if err := opts.Journal.Started(ctx, d, drv, fp, ch); err != nil {
+			return fail(fmt.Errorf("%s: write-ahead record: %w; nothing was sent", d.Intent.Name, err))
+		}
 	}
 	res := drv.Apply(ctx, ch, vendors.ApplyOptions{ConfirmTimeout: opts.ConfirmTimeout})
 	res.Device = d.Intent.Name

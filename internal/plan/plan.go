@@ -63,6 +63,9 @@ type Options struct {
 	Progress func(device, state string)
 	// Now is the clock of device durations; nil is the system clock.
 	Now Clock
+	// Journal, when set, is the write-ahead record of an apply: told of
+	// each device's change before it is sent, and of its result.
+	Journal Journal
 }
 
 // Plan is the plan of a fleet, as saved with -out.
@@ -71,6 +74,12 @@ type Plan struct {
 	// Source says where the intent came from, so that apply of a saved
 	// plan reaches the same devices; set by the caller.
 	Source *Source `json:"source,omitempty"`
+	// Fabric is the identity of the fabric the plan was made for (the
+	// addresses of its devices, Identity.Of, and the intent hash), and
+	// Version the lossless that made it; apply refuses a saved plan of
+	// another fabric, intent or version. Set by the caller.
+	Fabric  *Identity `json:"fabric,omitempty"`
+	Version string    `json:"lossless_version,omitempty"`
 	// Devices are in device-name order.
 	Devices []DevicePlan `json:"devices"`
 }

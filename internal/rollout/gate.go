@@ -65,6 +65,20 @@ func (ss *sessions) driver(i int) vendors.Driver {
 	return ss.drvs[i]
 }
 
+// mark returns the restore point saved on device for the batch; "" when
+// none was (no gate: ss nil).
+func (ss *sessions) mark(device string) string {
+	if ss == nil {
+		return ""
+	}
+	for i, d := range ss.devs {
+		if d.Intent.Name == device {
+			return ss.marks[i]
+		}
+	}
+	return ""
+}
+
 // each runs f for every device of the batch through the fleet runner and
 // returns the first error in batch order: every device is tried, so that
 // each one opened is in a known state.

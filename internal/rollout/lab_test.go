@@ -169,21 +169,26 @@ func TestGateHaltsAndRestores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rollbacks int
+	var rollbacks, started int
 	for _, e := range es {
 		if e.Step == audit.StepRollback && e.Result == rollout.StatusRestored && e.Batch == 3 {
 			rollbacks++
 		}
+		if e.Result == audit.ResultStarted {
+			started++
+		}
 	}
-	if len(es) != 61+20 || rollbacks != 20 {
-		t.Errorf("audit: %d entries (want 81), %d restores (want 20)", len(es), rollbacks)
+	// Each of the 61 devices changed is recorded as started before its
+	// first command, then with its result.
+	if len(es) != 2*61+20 || rollbacks != 20 || started != 61 {
+		t.Errorf("audit: %d entries (want 142), %d restores (want 20), %d started (want 61)", len(es), rollbacks, started)
 	}
 }
 
 // TestInterruptAndResume is the second done-when: Ctrl-C in the middle of
 // a batch leaves no device mid-change, the state names what is left, a
 // resume (fingerprints re-checked) completes the rollout, and the audit
-// log has every device's apply once.
+// log has every device's apply once (its start, then its result).
 func TestInterruptAndResume(t *testing.T) {
 	devs, _ := labFleet(t, 30)
 	st := newState(t, devs)
@@ -251,13 +256,13 @@ func TestInterruptAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]int{}
+	seen := map[string][]string{}
 	for _, e := range es {
-		seen[e.Device]++
+		seen[e.Device] = append(seen[e.Device], e.Result)
 	}
 	for _, d := range devs {
-		if seen[d.Intent.Name] != 1 {
-			t.Errorf("audit has %d entries for %s, want 1", seen[d.Intent.Name], d.Intent.Name)
+		if got := strings.Join(seen[d.Intent.Name], ", "); got != "started, applied" {
+			t.Errorf("audit of %s: %s, want started, applied", d.Intent.Name, got)
 		}
 	}
 	// Everything is applied: a new plan changes nothing.

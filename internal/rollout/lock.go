@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,9 @@ type LockInfo struct {
 	Host  string    `json:"host"`
 	PID   int       `json:"pid"`
 	Start time.Time `json:"start"`
+	// Token is the lock's own random name, written by Acquire: Release
+	// removes the file only while it still holds this token.
+	Token string `json:"token,omitempty"`
 }
 
 func (i LockInfo) String() string {
@@ -44,9 +48,10 @@ func (e *LockedError) Error() string {
 	return fmt.Sprintf("fabric is locked by %s (lock %s): another apply is running", e.Info, e.Path)
 }
 
-// Acquire creates the lock file at path holding info; when it exists, the
-// error is a *LockedError naming its holder.
+// Acquire creates the lock file at path holding info (and a token of its
+// own); when it exists, the error is a *LockedError naming its holder.
 func Acquire(path string, info LockInfo) (*Lock, error) {
+	info.Token = rand.Text()
 	b, err := json.Marshal(info)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
@@ -75,8 +80,19 @@ func Acquire(path string, info LockInfo) (*Lock, error) {
 	return &Lock{path: path, Info: info}, nil
 }
 
-// Release removes the lock file.
+// Release removes the lock file, only while it is l's: a lock file that
+// another run holds now (after a -force-unlock) is left in place, and the
+// error says whose it is.
 func (l *Lock) Release() error {
+	held, err := ReadLock(l.path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("unlock %s: the lock was removed by someone else while this apply held it", l.path)
+	case err != nil:
+		return fmt.Errorf("unlock %s: %w", l.path, err)
+	case held.Token != l.Info.Token:
+		return fmt.Errorf("unlock %s: the lock is now held by %s, not by this apply: left in place", l.path, held)
+	}
 	if err := os.Remove(l.path); err != nil {
 		return fmt.Errorf("unlock %s: %w", l.path, err)
 	}
@@ -96,12 +112,21 @@ func ReadLock(path string) (LockInfo, error) {
 	return i, nil
 }
 
+// ErrLiveOwner is wrapped by ForceUnlock's refusal of a lock whose owner
+// still runs.
+var ErrLiveOwner = errors.New("the lock's owner still runs")
+
 // ForceUnlock removes the lock file at path and returns whose lock it was
-// (the caller prints it).
+// (the caller prints it). It refuses, wrapping ErrLiveOwner, a lock held
+// by a process alive on this host: only a lock its owner left behind is
+// broken (a lock of another host cannot be checked and is removed).
 func ForceUnlock(path string) (LockInfo, error) {
 	i, err := ReadLock(path)
 	if err != nil {
 		return i, fmt.Errorf("force-unlock %s: %w", path, err)
+	}
+	if host, _ := os.Hostname(); i.Host == host && alive(i.PID) {
+		return i, fmt.Errorf("force-unlock %s: %w: %s is alive on this host; let it finish, or stop it first", path, ErrLiveOwner, i)
 	}
 	if err := os.Remove(path); err != nil {
 		return i, fmt.Errorf("force-unlock %s: %w", path, err)

@@ -3,9 +3,11 @@
 // tag, only while the window is open, halting after too many failures or
 // when a health gate (PFC pause, drops, watchdog counters read before and
 // after each batch) trips, in which case the batch is put back to its
-// previous config. Every device step goes to the audit log; the state is
-// written after each device so that an interrupted rollout resumes; a
-// lock file keeps two rollouts off one fabric.
+// previous config. Every device step goes to the audit log and the state
+// file, the start of a change before its first command is sent (the
+// write-ahead record, Recorder), so that an interrupted rollout resumes
+// and a device left in flight is recovered (Recover); a lock file keeps
+// two rollouts off one fabric.
 package rollout
 
 import (
@@ -60,8 +62,9 @@ type Options struct {
 	Audit *audit.Log
 	// Operator is written in each audit entry.
 	Operator string
-	// StatePath, when set, is where the state is saved: after device
-	// steps (at most once a second), after each batch and at the end.
+	// StatePath, when set, is where the state is saved: whole at the
+	// start, after each batch and at the end, and each device step
+	// appended (synced) as it happens.
 	StatePath string
 }
 
@@ -94,6 +97,9 @@ type Report struct {
 	Stopped string
 	// Interrupted is true when ctx ended (SIGINT, SIGTERM).
 	Interrupted bool
+	// Recovered are the devices an earlier run left in flight, taken
+	// forward to the plan before their batch went on, in rollout order.
+	Recovered []Recovery
 }
 
 // ErrOutsideWindow is returned when a rollout is asked to start while its
@@ -104,8 +110,11 @@ var ErrOutsideWindow = errors.New("outside the change window")
 // skipping those st already records as done. ctx ending (Ctrl-C) stops
 // the rollout: no new device starts, devices in flight finish (their
 // driver applies atomically, so each ends applied or rolled back), and
-// the state is saved. Run returns an error only when it cannot start
-// (outside the window, a bad setting, the state cannot be written).
+// the state is saved. A device st records as started (left in flight by
+// a run that died) is taken forward to the plan in its batch (see
+// Recover). Run returns an error when it cannot start (outside the
+// window, a bad setting), and when the state cannot be written: a device
+// whose start cannot be recorded is not started.
 func Run(ctx context.Context, devs []plan.Device, st *State, o Options) (*Report, error) {
 	now := o.Now.Now
 	if o.Plan.Now == nil {
@@ -137,7 +146,10 @@ func Run(ctx context.Context, devs []plan.Device, st *State, o Options) (*Report
 			todo = append(todo, d)
 		}
 	}
-	r := &runner{o: o, st: st, clock: o.Now, rep: &Report{}}
+	r := &runner{o: o, st: st, clock: o.Now, rep: &Report{}, rec: NewRecorder(st, o.StatePath, o.Audit, o.Operator, o.Now)}
+	if err := r.rec.Save(); err != nil {
+		return nil, fmt.Errorf("rollout: %w: nothing was changed", err)
+	}
 	batches := Split(todo, o.Canary, o.Batch)
 	// work is the context of device changes and restores: Ctrl-C must not
 	// cut a device in the middle of its change.
@@ -182,7 +194,7 @@ func Run(ctx context.Context, devs []plan.Device, st *State, o Options) (*Report
 		}
 	}
 	st.Stopped = r.rep.Stopped
-	if err := r.save(); err != nil {
+	if err := r.rec.Save(); err != nil {
 		return r.rep, err
 	}
 	return r.rep, nil
@@ -204,9 +216,8 @@ type runner struct {
 	st    *State
 	clock plan.Clock
 	rep   *Report
-	mu    sync.Mutex // guards st, rep.Results and state saving
-	// saved is when the state was last written.
-	saved time.Time
+	rec   *Recorder
+	mu    sync.Mutex // guards rep.Results
 }
 
 // stop records why the rollout ends and the devices it leaves.
@@ -231,31 +242,6 @@ func (r *runner) started(name string) bool {
 	return false
 }
 
-func (r *runner) save() error {
-	if r.o.StatePath == "" {
-		return nil
-	}
-	r.saved = r.clock.Now()
-	return SaveState(r.o.StatePath, r.st)
-}
-
-// stateEvery bounds how often (on the rollout's clock) a device step
-// rewrites the state file (it holds the whole plan: on a 1,000-device
-// fabric, megabytes); every batch end and the end of the rollout write it
-// regardless. A device applied
-// since the last write fails its fingerprint check on resume, naming
-// it, rather than being changed twice.
-const stateEvery = time.Second
-
-// saveSoon writes the state unless it was written less than stateEvery
-// ago; r.mu is held.
-func (r *runner) saveSoon() error {
-	if r.clock.Since(r.saved) < stateEvery {
-		return nil
-	}
-	return r.save()
-}
-
 // batch applies the batch's devices through the fleet runner (none
 // starts once ctx ended; one started runs to its end on work). With a
 // gate, each device gets one session for the whole batch: its counters
@@ -270,7 +256,13 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 	}
 	var ss *sessions
 	var before snapshot
+	var wentBack map[string]Recovery
 	if r.o.Gate != nil {
+		// Devices an earlier run left in flight go back to their restore
+		// point first, so that the batch's own restore point, saved next,
+		// is their config from before the change, and none of theirs is
+		// lost to it; the batch then applies them as the others.
+		wentBack = r.backFirst(work, ctx, devs)
 		ss = newSessions(devs, r.o.Plan.Parallelism, r.clock)
 		defer ss.close(work)
 		var err error
@@ -284,17 +276,32 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 	}
 	results := make([]plan.Result, len(devs))
 	ran := make([]bool, len(devs))
-	saveErrs := make([]error, len(devs))
+	recovered := make([]*Recovery, len(devs))
 	// The rollout has its own halts (-max-failures, the gate): a failed
 	// device does not stop its batch.
 	o := r.o.Plan
 	o.FailFast = false
+	o.Journal = r.rec.Batch(index, ss.mark)
 	_ = plan.Each(ctx, devs, o, func(_ context.Context, i int, d plan.Device) error {
 		// work, not the runner's ctx: Ctrl-C must not cut a device in
 		// the middle of its change.
 		ran[i] = true
-		results[i] = plan.ApplyDevice(work, d, ss.driver(i), r.st.Plan, r.o.Plan)
-		saveErrs[i] = r.record(index, results[i])
+		if rv, ok := wentBack[d.Intent.Name]; ok && rv.Status == StatusApplied {
+			// All there, and no restore point to go back to: done.
+			recovered[i] = &rv
+			results[i] = rv.result(d)
+			return nil
+		}
+		if rv, ok := wentBack[d.Intent.Name]; ok {
+			recovered[i] = &rv
+		}
+		if r.interrupted(d.Intent.Name) {
+			rv := recoverOne(work, d, ss.driver(i), r.st, r.rec, true, o)
+			recovered[i] = &rv
+			results[i] = rv.result(d)
+			return results[i].Err
+		}
+		results[i] = plan.ApplyDevice(work, d, ss.driver(i), r.st.Plan, o)
 		return results[i].Err
 	}, func(int, plan.Device, error) {})
 	failed := 0
@@ -304,6 +311,9 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 			continue
 		}
 		r.rep.Results = append(r.rep.Results, results[i])
+		if recovered[i] != nil {
+			r.rep.Recovered = append(r.rep.Recovered, *recovered[i])
+		}
 		switch {
 		case results[i].Err != nil:
 			failed++
@@ -311,7 +321,7 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 			applied = append(applied, i)
 		}
 	}
-	if err := errors.Join(saveErrs...); err != nil {
+	if err := r.rec.Err(); err != nil {
 		return b, failed, err
 	}
 	if ss != nil && len(applied) > 0 {
@@ -330,7 +340,48 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 		ss.forget(work)
 	}
 	b.Elapsed = r.clock.Since(start)
-	return b, failed, r.save()
+	return b, failed, r.rec.Save()
+}
+
+// backFirst takes the devices of devs left in flight by an earlier run
+// back to their restore point (Recover), each over a session of its own,
+// and returns what it did, by device. A device it cannot take back stays
+// interrupted and is taken forward in its batch; one whose change is all
+// there without a restore point is recorded as applied.
+func (r *runner) backFirst(work, ctx context.Context, devs []plan.Device) map[string]Recovery {
+	var todo []plan.Device
+	for _, d := range devs {
+		if r.interrupted(d.Intent.Name) {
+			todo = append(todo, d)
+		}
+	}
+	o := r.o.Plan
+	o.FailFast = false
+	o.Progress = nil
+	got := make([]Recovery, len(todo))
+	_ = plan.Each(ctx, todo, o, func(_ context.Context, i int, d plan.Device) error {
+		got[i] = recoverOne(work, d, nil, r.st, r.rec, false, o)
+		return nil
+	}, func(i int, d plan.Device, err error) {
+		got[i] = Recovery{Device: d.Intent.Name, Status: StatusStarted, Err: err}
+	})
+	out := map[string]Recovery{}
+	for _, rv := range got {
+		if rv.Status != StatusStarted {
+			out[rv.Device] = rv
+		}
+	}
+	return out
+}
+
+// interrupted reports whether the state records device as left in flight
+// by an earlier run (read before the rollout started: its own devices
+// are recorded as started only within their job).
+func (r *runner) interrupted(device string) bool {
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	_, ok := r.st.Started[device]
+	return ok && r.st.Devices[device] == StatusStarted
 }
 
 // restoreAll restores the applied devices of a tripped batch (indexes in
@@ -353,32 +404,6 @@ func (r *runner) restoreAll(ctx context.Context, batch int, ss *sessions, applie
 		}
 	}
 	return out
-}
-
-// record writes a device's apply step to the audit log and the state.
-func (r *runner) record(batch int, res plan.Result) error {
-	status := StatusApplied
-	switch {
-	case res.Err != nil && res.RolledBack:
-		status = StatusRolledBack
-	case res.Err != nil:
-		status = StatusFailed
-	case res.Change.Empty():
-		status = StatusUnchanged
-	}
-	e := audit.Entry{Time: r.clock.Now().UTC(), Operator: r.o.Operator, PlanHash: r.st.PlanHash, Device: res.Device, Vendor: res.Vendor,
-		Batch: batch, Step: audit.StepApply, Result: status, RolledBack: res.RolledBack, Seconds: res.Duration.Seconds()}
-	if res.Change != nil {
-		e.Commands, e.Patch = res.Change.Commands, res.Change.Patch
-	}
-	if res.Err != nil {
-		e.Error = res.Err.Error()
-	}
-	aerr := r.o.Audit.Write(e)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.st.Devices[res.Device] = status
-	return errors.Join(aerr, r.saveSoon())
 }
 
 // restore puts an applied device back to the config saved under mark
@@ -404,17 +429,17 @@ func (r *runner) restore(ctx context.Context, batch int, d plan.Device, drv vend
 		}
 		return nil
 	}()
-	e := audit.Entry{Time: r.clock.Now().UTC(), Operator: r.o.Operator, PlanHash: r.st.PlanHash, Device: d.Intent.Name, Vendor: d.Intent.Vendor,
-		Batch: batch, Step: audit.StepRollback, Result: StatusRestored, Seconds: r.clock.Since(start).Seconds()}
+	status := StatusRestored
 	if err != nil {
 		err = fmt.Errorf("restore %s: %w", d.Intent.Name, err)
-		e.Result, e.Error = StatusFailed, err.Error()
+		status = StatusFailed
 	}
-	_ = r.o.Audit.Write(e) // the restore itself matters more; its error shows in the report
+	// The restore itself matters more than its record; a record that
+	// cannot be written shows in the rollout's error (Recorder.Err).
+	_ = r.rec.Step(batch, d, audit.StepRollback, status, r.clock.Since(start).Seconds(), err)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err != nil {
-		r.st.Devices[d.Intent.Name] = StatusFailed
 		for i := range r.rep.Results {
 			if r.rep.Results[i].Device == d.Intent.Name {
 				r.rep.Results[i].Err = fmt.Errorf("%s: health gate tripped and %w", d.Intent.Name, err)
@@ -422,6 +447,5 @@ func (r *runner) restore(ctx context.Context, batch int, d plan.Device, drv vend
 		}
 		return false
 	}
-	r.st.Devices[d.Intent.Name] = StatusRestored
 	return true
 }

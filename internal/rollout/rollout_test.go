@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -183,5 +184,91 @@ func TestStateRoundTrip(t *testing.T) {
 	}
 	if _, err := ReadState(path); err == nil || !strings.Contains(err.Error(), "does not match its hash") {
 		t.Errorf("edited state: %v", err)
+	}
+}
+
+// TestLockOwnership: Release removes only its own lock (one taken over
+// after a -force-unlock is left, naming its holder), and ForceUnlock
+// refuses a lock whose owner is alive on this host.
+func TestLockOwnership(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fabric.lock")
+	host, _ := os.Hostname()
+	dead := LockInfo{Owner: "alice", Host: host, PID: 1 << 30}
+	old, err := Acquire(path, dead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ForceUnlock(path); err != nil {
+		t.Fatal(err)
+	}
+	live := LockInfo{Owner: "bob", Host: host, PID: os.Getpid()}
+	cur, err := Acquire(path, live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Release(); err == nil || !strings.Contains(err.Error(), "now held by bob") {
+		t.Errorf("release of a lock taken over: %v, want a refusal naming bob", err)
+	}
+	if held, err := ReadLock(path); err != nil || held.Owner != "bob" {
+		t.Fatalf("bob's lock was removed by alice's release: %v %+v", err, held)
+	}
+	if _, err := ForceUnlock(path); !errors.Is(err, ErrLiveOwner) || !strings.Contains(err.Error(), "bob on "+host) {
+		t.Errorf("force-unlock of a live owner: %v", err)
+	}
+	if err := cur.Release(); err != nil {
+		t.Errorf("release of its own lock: %v", err)
+	}
+	if err := cur.Release(); err == nil || !strings.Contains(err.Error(), "removed by someone else") {
+		t.Errorf("second release: %v", err)
+	}
+}
+
+// TestStateRecords: the records appended after the document are read
+// back in order (the last one per device wins); a last record cut short
+// by a kill is ignored, a bad one before it or one of another plan is an
+// error.
+func TestStateRecords(t *testing.T) {
+	p := &plan.Plan{FormatVersion: plan.FormatVersion, Devices: []plan.DevicePlan{{Device: "a1", Fingerprint: "ab"}, {Device: "b2", Fingerprint: "cd"}}}
+	s := &State{FormatVersion: StateVersion, PlanHash: Hash(p), Plan: p}
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := SaveState(path, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []record{
+		{Device: "a1", Status: StatusStarted, Start: &Start{Fingerprint: "ab", Mark: "m1"}},
+		{Device: "b2", Status: StatusStarted, Start: &Start{Fingerprint: "cd"}},
+		{Device: "a1", Status: StatusApplied},
+	} {
+		r.PlanHash = s.PlanHash
+		if err := appendRecord(path, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := ReadState(path)
+	if err != nil || got.Devices["a1"] != StatusApplied || got.Devices["b2"] != StatusStarted || len(got.Started) != 1 || got.Started["b2"].Fingerprint != "cd" {
+		t.Fatalf("ReadState: %v %+v", err, got)
+	}
+	if in := got.Interrupted(); len(in) != 1 || in[0] != "b2" {
+		t.Errorf("interrupted: %v", in)
+	}
+	whole, _ := os.ReadFile(path)
+	cut := append(slices.Clone(whole), []byte(`{"plan_hash":"`+s.PlanHash+`","device":"b2","sta`)...)
+	if err := os.WriteFile(path, cut, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadState(path); err != nil || got.Devices["b2"] != StatusStarted {
+		t.Errorf("a record cut short: %v %+v", err, got)
+	}
+	for name, extra := range map[string]string{
+		"bad record": "{not json}\n" + `{"plan_hash":"` + s.PlanHash + `","device":"b2","status":"applied"}` + "\n",
+		"other plan": `{"plan_hash":"other","device":"b2","status":"applied"}` + "\n",
+		"no device":  `{"plan_hash":"` + s.PlanHash + `","status":"applied"}` + "\n",
+	} {
+		if err := os.WriteFile(path, append(slices.Clone(whole), extra...), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadState(path); err == nil {
+			t.Errorf("%s: read without error", name)
+		}
 	}
 }

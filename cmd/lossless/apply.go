@@ -54,7 +54,13 @@ Options:
   -auto-approve     apply without asking
   -confirm-timeout DUR
                     commit timer of vendors that confirm by timer (EOS
-                    commit timer, Huawei commit trial); default 2m
+                    commit timer, Huawei commit trial); default 2m. A
+                    device that rounds or clamps it to its own range (EOS
+                    whole seconds, Huawei commit trial 60 s or more) runs
+                    its own value, and apply says so on stderr
+  -require-atomic   refuse every device whose push is not atomic on the
+                    device itself (the plan says "Crash-atomic: no" and
+                    why): nothing is sent to it and it counts as failed
 ` + fleetUsage + stagingUsage + `
 With -lab, apply also plans again afterwards and prints that summary, as
 the lab lives only as long as the command.
@@ -82,6 +88,7 @@ func applyWith(ctx context.Context, args []string, stdout, stderr io.Writer, ask
 	f.register(fs)
 	auto := fs.Bool("auto-approve", false, "apply without asking")
 	confirm := fs.Duration("confirm-timeout", vendors.DefaultConfirmTimeout, "commit timer `DUR`ation")
+	requireAtomic := fs.Bool("require-atomic", false, "refuse devices whose push is not atomic on the device")
 	var sf stagingFlags
 	sf.register(fs)
 	stderr = &lockedWriter{w: stderr}
@@ -111,6 +118,15 @@ func applyWith(ctx context.Context, args []string, stdout, stderr io.Writer, ask
 	}
 	o, closeFleet := applyOptions(&f, &sf, staging, *confirm, stdout, stderr)
 	defer closeFleet()
+	load := o.Load
+	o.Load = func(src *plan.Source) (*apply.Fleet, error) {
+		fl, err := load(src)
+		if err == nil {
+			fl.Options.RequireAtomic = *requireAtomic
+			warnConfirmTimeout(stderr, fl.Devices, *confirm)
+		}
+		return fl, err
+	}
 	o.Approve = ask.approve
 	if *auto {
 		o.Approve = apply.AutoApprove
@@ -188,6 +204,26 @@ func applyOptions(f *fleetFlags, sf *stagingFlags, staging apply.Staging, confir
 	return o, func() {
 		if fl != nil {
 			fl.close()
+		}
+	}
+}
+
+// warnConfirmTimeout says, once per vendor of devs, when its devices run
+// another commit timer than the -confirm-timeout asked for.
+func warnConfirmTimeout(w io.Writer, devs []plan.Device, want time.Duration) {
+	seen := map[string]bool{}
+	for _, d := range devs {
+		name := d.Intent.Vendor
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		v, ok := vendors.Lookup(name)
+		if !ok || v.ConfirmTimeout == nil {
+			continue
+		}
+		if got := v.ConfirmTimeout(want); got != want {
+			fmt.Fprintf(w, "lossless apply: warning: %s devices run a commit timer of %s, not the -confirm-timeout %s asked for\n", name, got, want)
 		}
 	}
 }

@@ -51,3 +51,42 @@ func TestApplyPrompt(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyRequireAtomic: -require-atomic sends nothing to a device whose
+// push is not atomic on the device (SONiC's apply-patch), names why, and
+// applies the others; the plan says which devices are not crash-atomic.
+func TestApplyRequireAtomic(t *testing.T) {
+	r := cli(t, "apply", "-lab", "-auto-approve", "-require-atomic", "-target", "leaf2", "-target", "leaf4", "../../examples/ai-fabric")
+	if r.code != 1 {
+		t.Fatalf("want exit 1 (leaf4 refused):\n%s", r)
+	}
+	for _, want := range []string{
+		"Crash-atomic: no, config apply-patch applies the patch operation by operation",
+		"leaf4: refused by -require-atomic: a push to this device is not atomic on the device: config apply-patch",
+		"; nothing was sent",
+		"1 applied, 0 unchanged, 1 failed",
+		"Plan after apply: 1 to change, 1 unchanged, 0 failed",
+	} {
+		if !strings.Contains(r.stdout+r.stderr, want) {
+			t.Errorf("output lacks %q:\n%s", want, r)
+		}
+	}
+}
+
+// TestApplySaysWhatItWeakens: a -confirm-timeout a vendor's devices round
+// or clamp is said once per vendor, and each insecure flag is said.
+func TestApplySaysWhatItWeakens(t *testing.T) {
+	r := cli(t, "apply", "-lab", "-auto-approve", "-confirm-timeout", "1500ms", "-insecure-ignore-host-key", "-target", "leaf2", "-target", "spine2", "-target", "leaf3", "../../examples/ai-fabric")
+	if r.code != 0 {
+		t.Fatalf("apply:\n%s", r)
+	}
+	for _, want := range []string{
+		"lossless apply: warning: eos devices run a commit timer of 2s, not the -confirm-timeout 1.5s asked for\n",
+		"lossless apply: warning: huawei-ce devices run a commit timer of 1m0s, not the -confirm-timeout 1.5s asked for\n",
+		"lossless: warning: -insecure-ignore-host-key: SSH host keys are not checked",
+	} {
+		if strings.Count(r.stderr, want) != 1 {
+			t.Errorf("stderr has %q %d times, want once:\n%s", want, strings.Count(r.stderr, want), r.stderr)
+		}
+	}
+}

@@ -124,6 +124,19 @@ func (fl *fleet) close() {
 	}
 }
 
+// warnInsecure says on stderr which checks the insecure flags turn off.
+func warnInsecure(w io.Writer, f *fleetFlags) {
+	if f.insecure {
+		fmt.Fprintln(w, "lossless: warning: -insecure-ignore-host-key: SSH host keys are not checked; anyone on the path can impersonate a device and read its login")
+	}
+	if f.skipVerify {
+		fmt.Fprintln(w, "lossless: warning: -insecure-skip-verify: gNMI server certificates are not checked; anyone on the path can impersonate a device")
+	}
+	if f.plaintext {
+		fmt.Fprintln(w, "lossless: warning: -plaintext: gNMI runs without TLS; logins and configs cross the network in the clear")
+	}
+}
+
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
@@ -142,6 +155,7 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 		return nil, false
 	}
 	fl := &fleet{source: src, log: log}
+	warnInsecure(stderr, f)
 	home, _ := os.UserHomeDir()
 	in := plan.Access{Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: f.insecure,
 		InsecureSkipVerify: f.skipVerify, Plaintext: f.plaintext, Logger: log}

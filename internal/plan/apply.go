@@ -29,6 +29,10 @@ func (r Result) Unchanged() bool { return r.Err == nil && r.Change.Empty() }
 // changed since the saved plan was made.
 var ErrStale = errors.New("running config changed since the plan was made")
 
+// ErrNotAtomic is wrapped by the error of a device refused under
+// Options.RequireAtomic.
+var ErrNotAtomic = errors.New("refused by -require-atomic: a push to this device is not atomic on the device")
+
 // ResultCounts counts applied, unchanged and failed devices.
 func ResultCounts(rs []Result) Counts {
 	var c Counts
@@ -119,6 +123,14 @@ func applyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan,
 		}
 	}
 	*session = drv
+	if l, ok := drv.(vendors.DeviceLocker); ok {
+		// The device's own lock, held from the read to the commit: no
+		// other client changes the configuration in between.
+		if err := l.LockConfig(ctx); err != nil {
+			return fail(fmt.Errorf("%s: lock the device's configuration: %w; nothing was sent", d.Intent.Name, err))
+		}
+		defer func() { _ = l.UnlockConfig(context.WithoutCancel(ctx)) }()
+	}
 	running, err := drv.Running(ctx)
 	if err != nil {
 		return fail(err)
@@ -133,6 +145,9 @@ func applyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan,
 		return fail(fmt.Errorf("%s: diff: %w", d.Intent.Name, err))
 	}
 	ch.Warnings = doc.Warnings
+	if !ch.Empty() {
+		ch.NotCrashAtomic = notCrashAtomic(drv)
+	}
 	if entry != nil {
 		if why := ChangeDiff(entry.Change, ch); why != "" {
 			return fail(fmt.Errorf("%s: %w: %s; nothing was sent (run plan again)", d.Intent.Name, ErrNotReviewed, why))
@@ -142,6 +157,9 @@ func applyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan,
 	if ch.Empty() {
 		r.Duration = opts.Now.Since(start)
 		return r
+	}
+	if opts.RequireAtomic && ch.NotCrashAtomic != "" {
+		return fail(fmt.Errorf("%s: %w: %s; nothing was sent", d.Intent.Name, ErrNotAtomic, ch.NotCrashAtomic))
 	}
 	if opts.Journal != nil {
 		if err := opts.Journal.Started(ctx, d, drv, fp, ch); err != nil {

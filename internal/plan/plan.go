@@ -56,6 +56,9 @@ type Options struct {
 	Golden string
 	// ConfirmTimeout is passed to drivers that commit on a timer.
 	ConfirmTimeout time.Duration
+	// RequireAtomic refuses to apply a device whose push is not atomic on
+	// the device itself (Change.NotCrashAtomic): nothing is sent to it.
+	RequireAtomic bool
 	// Logger receives milestones; nil is silent.
 	Logger *slog.Logger
 	// Progress, when set, is called as each device starts and ends (from

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/internal/plan/plantest"
+	"github.com/lossless-net/lossless/vendors"
 )
 
 // fake is a vendor whose devices live in memory: device D runs
@@ -178,5 +179,31 @@ func TestPlanCarriesWarnings(t *testing.T) {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("saved plan lacks %s:\n%s", want, raw)
 		}
+	}
+}
+
+// TestApplyTakesDeviceLock: a driver with the device's own configuration
+// lock holds it from the read to the commit and releases it; a device
+// another session has locked is refused before anything is sent.
+func TestApplyTakesDeviceLock(t *testing.T) {
+	free := fake.Device("lk1", "old", "new")
+	busy := fake.Device("lk2", "old", "new")
+	fake.HoldLock("lk2", "admin on vty 3")
+	defer fake.HoldLock("lk2", "")
+	rs, err := plan.Apply(t.Context(), []plan.Device{free, busy}, nil, plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Err != nil || !rs[0].Applied || fake.Running("lk1") != "new" {
+		t.Errorf("lk1: %+v, running %q", rs[0], fake.Running("lk1"))
+	}
+	if taken, held := fake.Locks("lk1"); taken != 1 || held {
+		t.Errorf("lk1 lock taken %d times, still held %v; want once, released", taken, held)
+	}
+	if !errors.Is(rs[1].Err, vendors.ErrDeviceLocked) || !strings.Contains(rs[1].Err.Error(), "admin on vty 3") || !strings.Contains(rs[1].Err.Error(), "nothing was sent") {
+		t.Errorf("lk2: err %v, want the device lock refusal naming the holder", rs[1].Err)
+	}
+	if fake.Running("lk2") != "old" {
+		t.Errorf("lk2 changed to %q", fake.Running("lk2"))
 	}
 }

@@ -7,6 +7,7 @@ package plantest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -28,12 +29,16 @@ type Memory struct {
 	mu      sync.Mutex
 	running map[string]string
 	dialErr map[string]error
+	// lockedBy is who holds a device's configuration lock ("" none);
+	// locks counts the LockConfig calls that took it.
+	lockedBy map[string]string
+	locks    map[string]int
 }
 
 // NewMemory registers an in-memory vendor under name, which must be
 // unique in the test binary (vendors.Register panics otherwise).
 func NewMemory(name string) *Memory {
-	m := &Memory{name: name, running: map[string]string{}, dialErr: map[string]error{}}
+	m := &Memory{name: name, running: map[string]string{}, dialErr: map[string]error{}, lockedBy: map[string]string{}, locks: map[string]int{}}
 	vendors.Register(vendors.Vendor{Name: name, Scope: "everything", Dial: m.dial,
 		Render: func(d *intent.Device) (*config.Document, error) {
 			doc := &config.Document{Device: d.Name, Format: config.CLI, Text: []byte(d.Options["want"])}
@@ -99,7 +104,24 @@ func (m *Memory) dial(_ context.Context, t vendors.Target) (vendors.Driver, erro
 	return &driver{m: m, name: t.Device}, nil
 }
 
-// driver is a session to one device of a Memory.
+// HoldLock makes holder hold device's configuration lock, as another
+// session would ("" releases it): a driver's LockConfig then fails.
+func (m *Memory) HoldLock(device, holder string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.lockedBy[device] = holder
+}
+
+// Locks returns how many times a driver took device's configuration lock,
+// and whether one holds it now.
+func (m *Memory) Locks(device string) (taken int, held bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.locks[device], m.lockedBy[device] != ""
+}
+
+// driver is a session to one device of a Memory. It implements
+// vendors.DeviceLocker.
 type driver struct {
 	m    *Memory
 	name string
@@ -121,6 +143,26 @@ func (d *driver) Apply(_ context.Context, c *vendors.Change, _ vendors.ApplyOpti
 }
 
 func (d *driver) Close() error { return nil }
+
+func (d *driver) LockConfig(context.Context) error {
+	d.m.mu.Lock()
+	defer d.m.mu.Unlock()
+	if h := d.m.lockedBy[d.name]; h != "" {
+		return fmt.Errorf("%s: %w (held by %s)", d.name, vendors.ErrDeviceLocked, h)
+	}
+	d.m.lockedBy[d.name] = "lossless"
+	d.m.locks[d.name]++
+	return nil
+}
+
+func (d *driver) UnlockConfig(context.Context) error {
+	d.m.mu.Lock()
+	defer d.m.mu.Unlock()
+	if d.m.lockedBy[d.name] == "lossless" {
+		delete(d.m.lockedBy, d.name)
+	}
+	return nil
+}
 
 // Load loads the fabric in dir as the CLI does (load.Fabric, then
 // plan.Devices), reading the credentials' environment variables from env.

@@ -61,6 +61,8 @@ var requiringTables = map[string]bool{
 }
 
 // errNoSorting is PatchSorter's failure (patch_sorter.py PatchSorter.sort).
+//
+//lint:ignore ST1005 SONiC's own wording, which the driver shows
 var errNoSorting = errors.New("There is no possible sorting")
 
 // edit is one write of a move: a whole table, a whole key or one field,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,7 +15,7 @@ import (
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
-	_ "github.com/lossless-net/lossless/internal/lab/sonic"
+	labsonic "github.com/lossless-net/lossless/internal/lab/sonic"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
@@ -45,7 +47,7 @@ func dbOf(n *lab.Node) config.DB { return config.DB(n.Device().(device.ConfigDB)
 // what apply must leave byte-identical.
 func outside(t *testing.T, db config.DB, desired *config.Document) string {
 	t.Helper()
-	sc := newScope(desired.DB, db)
+	sc := newScope(desired.DB, db, false)
 	out := config.DB{}
 	for tn, keys := range db {
 		for k, fields := range keys {
@@ -106,7 +108,7 @@ func converge(t *testing.T, want *config.Document) {
 	_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
 	vendortest.Converged(t, again)
 	// Inside the scope the device holds the rendering, key for key.
-	scoped := newScope(want.DB, after).scoped()
+	scoped := newScope(want.DB, after, false).scoped()
 	if d := cmp.Diff(want.DB, scoped); d != "" {
 		t.Errorf("scoped CONFIG_DB differs from the rendering (-want +got):\n%s", d)
 	}
@@ -244,6 +246,143 @@ func TestDropAnywhere(t *testing.T) {
 	for _, k := range ks {
 		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
 			vendortest.DropAt(t, Vendor, Dial, LabSeed(want.Text), want, planLines+k, running)
+		})
+	}
+}
+
+// lossless returns db with the lossless priorities of port set to prios,
+// as the renderer writes them: pfc_enable and pfcwd_sw_enable, BUFFER_PG
+// |0 lossy and the lossless ranges (buffermgrd's grouping), BUFFER_QUEUE
+// ranges over queues 0–6.
+func lossless(db config.DB, port string, prios ...int) config.DB {
+	db = cloneDB(db)
+	var list []string
+	for _, p := range prios {
+		list = append(list, strconv.Itoa(p))
+	}
+	db["PORT_QOS_MAP"][port]["pfc_enable"] = strings.Join(list, ",")
+	db["PORT_QOS_MAP"][port]["pfcwd_sw_enable"] = strings.Join(list, ",")
+	for _, tn := range []string{"BUFFER_PG", "BUFFER_QUEUE"} {
+		for k := range db[tn] {
+			if strings.HasPrefix(k, port+"|") {
+				delete(db[tn], k)
+			}
+		}
+	}
+	db["BUFFER_PG"][port+"|0"] = map[string]string{"profile": "ingress_lossy_profile"}
+	isLossless := func(q int) bool { return slices.Contains(prios, q) }
+	for q := 0; q <= 6; {
+		e := q
+		for e+1 <= 6 && isLossless(e+1) == isLossless(q) {
+			e++
+		}
+		rng := strconv.Itoa(q)
+		if e > q {
+			rng += "-" + strconv.Itoa(e)
+		}
+		if isLossless(q) {
+			db["BUFFER_PG"][port+"|"+rng] = map[string]string{"profile": "pg_lossless_100000_5m_profile"}
+			db["BUFFER_QUEUE"][port+"|"+rng] = map[string]string{"profile": "egress_lossless_profile"}
+		} else {
+			db["BUFFER_QUEUE"][port+"|"+rng] = map[string]string{"profile": "egress_lossy_profile"}
+		}
+		q = e + 1
+	}
+	return db
+}
+
+// uncovered returns the lossless priorities (pfc_enable) of the managed
+// ports that are admin up and have no BUFFER_PG entry holding them.
+func uncovered(db map[string]map[string]map[string]string, ports []string) []string {
+	var bad []string
+	for _, p := range ports {
+		if db["PORT"][p]["admin_status"] != "up" {
+			continue // no traffic: GCU holds the port down for the change
+		}
+		for _, prio := range strings.Split(db["PORT_QOS_MAP"][p]["pfc_enable"], ",") {
+			n, err := strconv.Atoi(prio)
+			if err != nil {
+				continue
+			}
+			held := false
+			for k := range db["BUFFER_PG"] {
+				if lo, hi, ok := indexRange(k); ok && portOf("BUFFER_PG", k) == p && lo <= n && n <= hi {
+					held = true
+				}
+			}
+			if !held {
+				bad = append(bad, p+" priority "+prio)
+			}
+		}
+	}
+	return bad
+}
+
+// TestRangeChangeSafeInEveryStep: a lossless priority set that grows,
+// shrinks or moves changes the ports' PG range keys. The lab applies the
+// patch as GCU does, change by change and key by key (internal/lab/sonic
+// gcu.go): after every write, every lossless priority of every managed
+// port that is up has a BUFFER_PG entry, because GCU takes a port admin
+// down while it changes the port's PGs and the old range goes just before
+// the new one comes; the device ends at the rendering with the ports up.
+// (Adding the new range before removing the old one would be worse, not
+// better: bufferorch's DEL of a range key sets every PG of the range to
+// no profile, sonic-swss orchagent/bufferorch.cpp processPriorityGroup,
+// so PGs the new range also holds would lose their headroom for good.)
+func TestRangeChangeSafeInEveryStep(t *testing.T) {
+	canon := canonical(t).DB
+	ports := []string{"Ethernet0", "Ethernet4"}
+	with := func(db config.DB, prios ...int) config.DB {
+		for _, p := range ports {
+			db = lossless(db, p, prios...)
+		}
+		return db
+	}
+	for _, tc := range []struct {
+		name     string
+		from, to []int
+		prune    bool // a moved PG leaves one lossless no longer renders
+	}{
+		{"3 grows to 3-4", []int{3}, []int{3, 4}, false},
+		{"3-4 grows to 3-5", []int{3, 4}, []int{3, 4, 5}, false},
+		{"3-5 shrinks to 3-4", []int{3, 4, 5}, []int{3, 4}, false},
+		{"3 moves to 4", []int{3}, []int{4}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			run := with(canon, tc.from...)
+			want := &config.Document{Device: vendortest.DeviceName, Format: config.ConfigDB, DB: with(canon, tc.to...), Prune: tc.prune}
+			want.Text = render.Text(want.DB)
+			n, tgt := vendortest.StartLab(t, Vendor, base(t, run, nil))
+			dev := n.Device().(*labsonic.Device)
+			var writes, down int
+			dev.Watch(func(w labsonic.Write, db map[string]map[string]map[string]string) {
+				writes++
+				if w.Table == "PORT" && w.Fields["admin_status"] == "down" {
+					down++
+				}
+				if bad := uncovered(db, ports); len(bad) > 0 {
+					t.Errorf("after write %d (change %d/%d, %s|%s): no BUFFER_PG for %v", writes, w.Change, w.Changes, w.Table, w.Key, bad)
+				}
+			})
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
+			t.Logf("patch:\n%s", ch.Patch)
+			if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+				t.Fatalf("apply: %+v", res)
+			}
+			dev.Watch(nil)
+			if down != len(ports) {
+				t.Errorf("GCU took %d ports down, want each of %v once", down, ports)
+			}
+			after := dbOf(n)
+			if bad := uncovered(after, ports); len(bad) > 0 {
+				t.Errorf("after the apply: no BUFFER_PG for %v", bad)
+			}
+			if d := cmp.Diff(want.DB, newScope(want.DB, after, false).scoped()); d != "" {
+				t.Errorf("scoped CONFIG_DB differs from the rendering (-want +got):\n%s", d)
+			}
+			_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
+			vendortest.Converged(t, again)
 		})
 	}
 }

@@ -49,7 +49,13 @@ type sku struct {
 
 // buffers are the BUFFER_POOL and BUFFER_PROFILE rows a SKU's buffer
 // template writes on a factory switch.
-type buffers struct{ pools, profiles map[string]map[string]string }
+type buffers struct {
+	pools, profiles map[string]map[string]string
+	// ingressList and egressList are every port's
+	// BUFFER_PORT_INGRESS_PROFILE_LIST and BUFFER_PORT_EGRESS_PROFILE_LIST
+	// profile_list; "" for none.
+	ingressList, egressList string
+}
 
 // defaultBuffers are the default SKU's rows, reference/sonic.md §5.
 func defaultBuffers() *buffers {
@@ -90,6 +96,9 @@ func mellanoxBuffers(ingress, egressLossless string) *buffers {
 			"egress_lossy_profile":     {"pool": "egress_lossy_pool", "size": "9216", "dynamic_th": "7"},
 			"q_lossy_profile":          {"pool": "egress_lossy_pool", "size": "0", "dynamic_th": "3"},
 		},
+		// generate_profile_lists, for active ports.
+		ingressList: "ingress_lossless_profile,ingress_lossy_profile",
+		egressList:  "egress_lossless_profile,egress_lossy_profile",
 	}
 }
 
@@ -204,7 +213,8 @@ func (k *Kind) New(hostname string, seed []byte) (device.Device, error) {
 // ports: each one missing from PORT (the factory's or the seed's) gets a
 // row, as SONiC's PORT table is whatever the platform and breakout mode
 // made it (an inventory's Ethernet4 on an 8-lane SKU is a breakout port);
-// a name that is not Ethernet<N> is an error.
+// a name that is not Ethernet<N> is an error. A seed whose
+// DEVICE_METADATA|localhost names no hwsku or platform gets the model's.
 func (k *Kind) NewSpec(hostname string, seed []byte, spec device.Spec) (device.Device, error) {
 	return k.newSpecDevice(hostname, seed, spec)
 }
@@ -235,6 +245,23 @@ func (k *Kind) newSpecDevice(hostname string, seed []byte, spec device.Spec) (*D
 		d.db = factory(hostname, sk)
 	} else if d.db, err = parseDB(seed); err != nil {
 		return nil, fmt.Errorf("new %s: seed: %w", hostname, err)
+	}
+	if seed != nil && spec.Model != "" {
+		// The platform writes its SKU's names at first boot; a seed that
+		// leaves them out is the rest of the config.
+		md := d.db["DEVICE_METADATA"]["localhost"]
+		if md == nil {
+			md = map[string]string{}
+			if d.db["DEVICE_METADATA"] == nil {
+				d.db["DEVICE_METADATA"] = map[string]map[string]string{}
+			}
+			d.db["DEVICE_METADATA"]["localhost"] = md
+		}
+		for f, v := range map[string]string{"hwsku": sk.hwsku, "platform": sk.platform} {
+			if _, ok := md[f]; !ok {
+				md[f] = v
+			}
+		}
 	}
 	addPorts(d.db, sk, spec.Ports)
 	d.hostname = hostname
@@ -344,9 +371,19 @@ func factory(hostname string, sk sku) db {
 		for l := range lanes {
 			lanes[l] = strconv.Itoa(sk.lanes*i + l + 1)
 		}
-		d["PORT"][fmt.Sprintf("Ethernet%d", sk.lanes*i)] = map[string]string{
+		name := fmt.Sprintf("Ethernet%d", sk.lanes*i)
+		d["PORT"][name] = map[string]string{
 			"admin_status": "up", "alias": fmt.Sprintf("Ethernet%d/1", i+1), "index": fmt.Sprint(i + 1),
 			"lanes": strings.Join(lanes, ","), "mtu": "9100", "speed": sk.speed,
+		}
+		for tn, list := range map[string]string{"BUFFER_PORT_INGRESS_PROFILE_LIST": buf.ingressList, "BUFFER_PORT_EGRESS_PROFILE_LIST": buf.egressList} {
+			if list == "" {
+				continue
+			}
+			if d[tn] == nil {
+				d[tn] = map[string]map[string]string{}
+			}
+			d[tn][name] = map[string]string{"profile_list": list}
 		}
 	}
 	return d

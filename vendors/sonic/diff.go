@@ -146,6 +146,9 @@ type scope struct {
 	have config.DB
 	// kept lists what stays in the tables lossless manages, and why.
 	kept []vendors.Kept
+	// ranges indexes the desired range-table keys per table and port
+	// (overlapping).
+	ranges map[string]map[string][]string
 }
 
 // keys returns the keys of table tn on either side, in natural order.
@@ -365,7 +368,7 @@ func (s *scope) ops() ([]*op, []string) {
 			case want == nil && len(have) == len(full):
 				o := &op{Op: "remove", Path: pointer(tn, k), table: tn, key: k}
 				if rangeTables[tn] {
-					o.rekey = overlapping(wantT, k)
+					o.rekey = s.overlapping(tn, k)
 				}
 				tableOps = append(tableOps, o)
 				removedKeys++

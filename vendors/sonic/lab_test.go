@@ -386,3 +386,52 @@ func TestRangeChangeSafeInEveryStep(t *testing.T) {
 		})
 	}
 }
+
+// TestAIFabricLeaf4: the ai-fabric example's SN4700 leaf (an NVIDIA
+// Spectrum-3) renders the PFC priority → PG map and binds it on every
+// port, as SONiC's qos_config.j2 does on Mellanox ASICs
+// (reference/sonic.md §2.5), and its lossy queues get the template's
+// q_lossy_profile; planned against the lab's seed (what `plan -lab`
+// runs), it removes nothing: the stale extra class on queue 1 that
+// lossless does not render is kept and listed, and no port goes down.
+func TestAIFabricLeaf4(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("..", "..", "golden", "ai-fabric", "want", "leaf4.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if copied := vendortest.Testdata(t, "ai-fabric-leaf4.json"); string(copied) != string(golden) {
+		t.Fatal("testdata/ai-fabric-leaf4.json is not golden/ai-fabric/want/leaf4.json: copy it over")
+	}
+	want := document(t, golden)
+	if got := want.DB["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"]; !cmp.Equal(got, map[string]map[string]string{"ROCE": {"3": "3"}}) {
+		t.Errorf("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP = %v, want ROCE {3: 3}", got)
+	}
+	for p, f := range want.DB["PORT_QOS_MAP"] {
+		if p != globalQoS && f["pfc_to_pg_map"] != "ROCE" {
+			t.Errorf("PORT_QOS_MAP|%s pfc_to_pg_map = %q, want ROCE", p, f["pfc_to_pg_map"])
+		}
+	}
+	for k, f := range want.DB["BUFFER_QUEUE"] {
+		if f["profile"] == "egress_lossy_profile" {
+			t.Errorf("BUFFER_QUEUE|%s uses egress_lossy_profile; the Mellanox template's lossy queues use q_lossy_profile", k)
+		}
+	}
+	ch, err := Diff("leaf4", LabSeed(golden), want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range decodePatch(t, ch.Patch) {
+		if o.Op == "remove" {
+			t.Errorf("the plan removes %s", o.Path)
+		}
+	}
+	if len(ch.Disruptive) != 0 {
+		t.Errorf("disruptive: %q", ch.Disruptive)
+	}
+	if m := missing(kept(ch), []string{
+		"QUEUE|Ethernet0|1: not rendered by lossless",
+		"SCHEDULER|ROCE_BULK: used by QUEUE|Ethernet0|1, QUEUE|Ethernet4|1, QUEUE|Ethernet8|1 and 5 more",
+	}); len(m) > 0 {
+		t.Errorf("Kept lacks %q; it is:\n%s", m, strings.Join(kept(ch), "\n"))
+	}
+}

@@ -67,23 +67,32 @@ func indexRange(key string) (lo, hi int, ok bool) {
 
 // overlapping returns the first key (natural order) of desired table tn
 // on k's port whose index range shares an index with k's, or "".
-func overlapping(desired map[string]map[string]string, k string) string {
+func (s *scope) overlapping(tn, k string) string {
 	lo, hi, ok := indexRange(k)
 	if !ok {
 		return ""
 	}
-	port := portOf("QUEUE", k)
-	first := ""
-	for d := range desired {
-		if portOf("QUEUE", d) != port {
-			continue
-		}
-		dlo, dhi, ok := indexRange(d)
-		if ok && dlo <= hi && lo <= dhi && (first == "" || sonicyang.NaturalCompare(d, first) < 0) {
-			first = d
+	if s.ranges == nil {
+		// The desired range keys per table and port, built once.
+		s.ranges = map[string]map[string][]string{}
+		for t := range rangeTables {
+			byPort := map[string][]string{}
+			for d := range s.desired[t] {
+				p := portOf(t, d)
+				byPort[p] = append(byPort[p], d)
+			}
+			for _, ks := range byPort {
+				slices.SortFunc(ks, sonicyang.NaturalCompare)
+			}
+			s.ranges[t] = byPort
 		}
 	}
-	return first
+	for _, d := range s.ranges[tn][portOf(tn, k)] {
+		if dlo, dhi, ok := indexRange(d); ok && dlo <= hi && lo <= dhi {
+			return d
+		}
+	}
+	return ""
 }
 
 // origin says whose an object lossless does not render probably is, from
@@ -159,16 +168,23 @@ func newScope(desired, running config.DB, prune bool) *scope {
 		}
 		return nil
 	}
-	addRef := func(rfs []refField, entry map[string]string, outside func(f string) bool, label string) {
+	// addRef records the references of the fields of row tn|k that
+	// outside says are outside the scope (nil: all of them).
+	addRef := func(rfs []refField, tn, k string, entry map[string]string, outside func(f string) bool) {
 		for _, rf := range rfs {
 			v, ok := entry[rf.field]
-			if !ok || !outside(rf.field) {
+			if !ok || outside != nil && !outside(rf.field) {
 				continue
 			}
 			m := refOut[rf.target]
 			if m == nil {
 				m = map[string][]string{}
 				refOut[rf.target] = m
+			}
+			label := tn + "|" + k
+			if !strings.Contains(v, ",") {
+				m[v] = append(m[v], label)
+				continue
 			}
 			for _, name := range strings.Split(v, ",") {
 				m[name] = append(m[name], label)
@@ -178,13 +194,21 @@ func newScope(desired, running config.DB, prune bool) *scope {
 	for _, tr := range refFields {
 		for _, entry := range desired[tr.table] {
 			for _, rf := range tr.fields {
-				if v, ok := entry[rf.field]; ok {
-					if refDesired[rf.target] == nil {
-						refDesired[rf.target] = map[string]bool{}
-					}
-					for _, name := range strings.Split(v, ",") {
-						refDesired[rf.target][name] = true
-					}
+				v, ok := entry[rf.field]
+				if !ok {
+					continue
+				}
+				set := refDesired[rf.target]
+				if set == nil {
+					set = map[string]bool{}
+					refDesired[rf.target] = set
+				}
+				if !strings.Contains(v, ",") {
+					set[v] = true
+					continue
+				}
+				for _, name := range strings.Split(v, ",") {
+					set[name] = true
 				}
 			}
 		}
@@ -194,7 +218,6 @@ func newScope(desired, running config.DB, prune bool) *scope {
 	for _, tn := range referrerTables {
 		rfs := refFieldsOf(tn)
 		for k, entry := range running[tn] {
-			label := tn + "|" + k
 			want := desired[tn][k]
 			switch {
 			case tn == "CABLE_LENGTH":
@@ -209,7 +232,7 @@ func newScope(desired, running config.DB, prune bool) *scope {
 						}
 						mine[f] = v
 					default:
-						keep(label+" "+f, "not rendered by lossless")
+						keep(tn+"|"+k+" "+f, "not rendered by lossless")
 					}
 				}
 				if mine != nil {
@@ -228,49 +251,50 @@ func newScope(desired, running config.DB, prune bool) *scope {
 					switch {
 					case mine != nil && hasField(mine, f):
 					case f == "BIG_RED_SWITCH":
-						keep(label+" "+f, "the operator's PFC watchdog emergency switch, never changed")
+						keep(tn+"|"+k+" "+f, "the operator's PFC watchdog emergency switch, never changed")
 					default:
-						keep(label+" "+f, "not rendered by lossless; GCU never removes PFC_WD GLOBAL or its POLL_INTERVAL (reference/sonic.md §7.2)")
+						keep(tn+"|"+k+" "+f, "not rendered by lossless; GCU never removes PFC_WD GLOBAL or its POLL_INTERVAL (reference/sonic.md §7.2)")
 					}
 				}
 				continue
 			case tn == "PORT_QOS_MAP" && k == globalQoS && want == nil:
-				keep(label, "not rendered by lossless; the switch-wide binding is never removed")
-				addRef(rfs, entry, func(string) bool { return true }, label)
+				keep(tn+"|"+k, "not rendered by lossless; the switch-wide binding is never removed")
+				addRef(rfs, tn, k, entry, nil)
 				continue
 			case tn == "PORT_QOS_MAP" && k == globalQoS:
 			case !s.ports[portOf(tn, k)]:
 				p := portOf(tn, k)
 				unmanaged[p] = append(unmanaged[p], tn)
-				addRef(rfs, entry, func(string) bool { return true }, label)
+				addRef(rfs, tn, k, entry, nil)
 				continue
 			}
 			switch {
 			case want != nil:
-				mine := pick(entry, func(f string) bool { return hasField(want, f) || prune })
+				mine := entry
+				if !prune && !fieldsIn(entry, want) {
+					mine = pick(entry, func(f string) bool { return hasField(want, f) })
+					for _, f := range sortedKeys(entry) {
+						if !hasField(mine, f) {
+							keep(tn+"|"+k+" "+f, "not rendered by lossless")
+						}
+					}
+					addRef(rfs, tn, k, entry, func(f string) bool { return !hasField(mine, f) })
+				}
 				if mine != nil {
 					own(tn, k, mine)
 				}
-				if len(mine) < len(entry) {
-					for _, f := range sortedKeys(entry) {
-						if !hasField(mine, f) {
-							keep(label+" "+f, "not rendered by lossless")
-						}
-					}
-					addRef(rfs, entry, func(f string) bool { return !hasField(mine, f) }, label)
-				}
-			case rangeTables[tn] && overlapping(desired[tn], k) != "", prune:
+			case prune || rangeTables[tn] && s.overlapping(tn, k) != "":
 				own(tn, k, entry)
 			default:
-				keep(label, "not rendered by lossless")
-				addRef(rfs, entry, func(string) bool { return true }, label)
+				keep(tn+"|"+k, "not rendered by lossless")
+				addRef(rfs, tn, k, entry, nil)
 			}
 		}
 	}
 	for _, tn := range readOnlyTables {
 		rfs := refFieldsOf(tn)
 		for k, entry := range running[tn] {
-			addRef(rfs, entry, func(string) bool { return true }, tn+"|"+k)
+			addRef(rfs, tn, k, entry, nil)
 		}
 	}
 	// Objects: what lossless renders, and what carries its names or (with
@@ -278,11 +302,12 @@ func newScope(desired, running config.DB, prune bool) *scope {
 	// nothing in the rendering uses it.
 	for _, tn := range objectTables {
 		for k, entry := range running[tn] {
-			label := tn + "|" + k
 			refs := refOut[tn][k]
+			label := tn + "|" + k
 			switch {
 			case desired[tn][k] != nil:
 				own(tn, k, entry)
+				continue
 			case len(refs) > 0:
 				keep(label, usedBy(refs))
 			case refDesired[tn][k]:
@@ -305,6 +330,19 @@ func newScope(desired, running config.DB, prune bool) *scope {
 	}
 	s.kept = vendors.SortKept(s.kept)
 	return s
+}
+
+// fieldsIn reports whether every field of entry is a field of want.
+func fieldsIn(entry, want map[string]string) bool {
+	if len(entry) > len(want) {
+		return false
+	}
+	for f := range entry {
+		if _, ok := want[f]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func hasField(m map[string]string, f string) bool {

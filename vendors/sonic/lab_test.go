@@ -292,7 +292,8 @@ func lossless(db config.DB, port string, prios ...int) config.DB {
 }
 
 // uncovered returns the lossless priorities (pfc_enable) of the managed
-// ports that are admin up and have no BUFFER_PG entry holding them.
+// ports that are admin up and have no BUFFER_PG entry holding them, or no
+// BUFFER_QUEUE entry holding their queue (TC = queue = priority).
 func uncovered(db map[string]map[string]map[string]string, ports []string) []string {
 	var bad []string
 	for _, p := range ports {
@@ -304,14 +305,16 @@ func uncovered(db map[string]map[string]map[string]string, ports []string) []str
 			if err != nil {
 				continue
 			}
-			held := false
-			for k := range db["BUFFER_PG"] {
-				if lo, hi, ok := indexRange(k); ok && portOf("BUFFER_PG", k) == p && lo <= n && n <= hi {
-					held = true
+			for _, tn := range []string{"BUFFER_PG", "BUFFER_QUEUE"} {
+				held := false
+				for k := range db[tn] {
+					if lo, hi, ok := indexRange(k); ok && portOf(tn, k) == p && lo <= n && n <= hi {
+						held = true
+					}
 				}
-			}
-			if !held {
-				bad = append(bad, p+" priority "+prio)
+				if !held {
+					bad = append(bad, tn+" "+p+" priority "+prio)
+				}
 			}
 		}
 	}
@@ -322,7 +325,8 @@ func uncovered(db map[string]map[string]map[string]string, ports []string) []str
 // shrinks or moves changes the ports' PG range keys. The lab applies the
 // patch as GCU does, change by change and key by key (internal/lab/sonic
 // gcu.go): after every write, every lossless priority of every managed
-// port that is up has a BUFFER_PG entry, because GCU takes a port admin
+// port that is up has a BUFFER_PG entry (and its queue a BUFFER_QUEUE
+// entry), because GCU takes a port admin
 // down while it changes the port's PGs and the old range goes just before
 // the new one comes; the device ends at the rendering with the ports up.
 // (Adding the new range before removing the old one would be worse, not
@@ -362,7 +366,7 @@ func TestRangeChangeSafeInEveryStep(t *testing.T) {
 					down++
 				}
 				if bad := uncovered(db, ports); len(bad) > 0 {
-					t.Errorf("after write %d (change %d/%d, %s|%s): no BUFFER_PG for %v", writes, w.Change, w.Changes, w.Table, w.Key, bad)
+					t.Errorf("after write %d (change %d/%d, %s|%s): nothing holds %v", writes, w.Change, w.Changes, w.Table, w.Key, bad)
 				}
 			})
 			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
@@ -376,7 +380,7 @@ func TestRangeChangeSafeInEveryStep(t *testing.T) {
 			}
 			after := dbOf(n)
 			if bad := uncovered(after, ports); len(bad) > 0 {
-				t.Errorf("after the apply: no BUFFER_PG for %v", bad)
+				t.Errorf("after the apply: nothing holds %v", bad)
 			}
 			if d := cmp.Diff(want.DB, newScope(want.DB, after, false).scoped()); d != "" {
 				t.Errorf("scoped CONFIG_DB differs from the rendering (-want +got):\n%s", d)

@@ -6,12 +6,19 @@
 // TC→PG and PFC-priority→queue maps, PORT_QOS_MAP (with `global`),
 // SCHEDULER, QUEUE, WRED_PROFILE, PFC_WD, CABLE_LENGTH, BUFFER_PG and
 // BUFFER_QUEUE of the managed ports, and the lossless PG BUFFER_PROFILE of
-// each (speed, cable) pair, computed from the port's headroom. Tables it
-// leaves to the switch: PORT (not the tool's, §4), BUFFER_POOL
-// (`config apply-patch` refuses any change, §7.2; pool sizes are per SKU)
-// and the platform template's lossy and egress profiles
-// (`ingress_lossy_profile`, `egress_lossy_profile`,
+// each (speed, cable) pair, computed from the port's headroom. Where the
+// platform's own templates render more in those tables, so does the
+// rendering (family.go): on Mellanox (NVIDIA Spectrum) and Barefoot ASICs
+// the PFC priority → PG map and its pfc_to_pg_map binding (§2.5), and on
+// every ASIC the BUFFER_QUEUE ranges and lossy queue profile of its
+// template. Tables it leaves to the switch: PORT (not the tool's, §4),
+// BUFFER_POOL (`config apply-patch` refuses any change, §7.2; pool sizes
+// are per SKU) and the platform template's lossy and egress profiles
+// (`ingress_lossy_profile`, `egress_lossy_profile` or `q_lossy_profile`,
 // `egress_lossless_profile`, §3), which the rendering refers to by name.
+//
+// OwnName tells the SONiC driver which names of objects it does not render
+// are nevertheless lossless' own (left over from an earlier rendering).
 package sonic
 
 import (
@@ -44,6 +51,7 @@ const (
 	ingressLossyProfile   = "ingress_lossy_profile"
 	egressLossyProfile    = "egress_lossy_profile"
 	egressLosslessProfile = "egress_lossless_profile"
+	qLossyProfile         = "q_lossy_profile" // Mellanox and Barefoot lossy queues (family.go)
 	globalKey             = "global"
 	wdGlobal              = "GLOBAL"
 )
@@ -58,7 +66,6 @@ const (
 	pollMin, pollMax       = 100 * time.Millisecond, 1000 * time.Millisecond
 	wredMax                = 1<<31 - 1 // orchagent parses thresholds with stoi (§2.8)
 	mapNameMax             = 32
-	bufferQueueLast        = 6 // template BUFFER_QUEUE covers queues 0–6 (§2.14, §5)
 	defaultDynamicTh       = 0 // the threshold column of pg_profile_lookup.ini rows (§2.12, §4)
 	pfcStatHistory         = "disable"
 	dynThMin, dynThMax     = -8, 7 // BUFFER_PROFILE dynamic_th int32 −8..7
@@ -311,7 +318,9 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 type renderer struct {
-	d        *intent.Device
+	d *intent.Device
+	// fam is what the platform's own templates do (family.go).
+	fam      family
 	db       config.DB
 	warnings []config.Warning
 	// names of the objects per QoS content, so per-port overrides get
@@ -400,6 +409,7 @@ func (r *renderer) render() error {
 	if d.QoS == nil {
 		return r.unsupported("QoS", "the device has no QoS profile")
 	}
+	r.fam = familyOf(d.Platform)
 	r.mapNames = map[string]string{}
 	r.byPtr = map[*intent.QoS]string{}
 	r.profiles = map[*intent.QoS]*profile{}
@@ -489,6 +499,15 @@ func (r *renderer) maps(q *intent.QoS) (string, error) {
 		}
 		r.set("TC_TO_PRIORITY_GROUP_MAP", name, s, pg)
 	}
+	if r.fam.pfcToPG {
+		// What qos_config.j2 renders on this ASIC, for the intent's
+		// lossless priorities: each pauses its own PG, as the TC→PG map
+		// puts it (family.go; reference/sonic.md §2.5).
+		for _, p := range lossless {
+			s := strconv.Itoa(p)
+			r.set("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", name, s, s)
+		}
+	}
 	return name, nil
 }
 
@@ -546,12 +565,15 @@ func (r *renderer) port(p *intent.Port) error {
 		return err
 	}
 	name := pr.maps
-	m := r.row("PORT_QOS_MAP", p.Name, len(r.d.Ports)+1, 6)
+	m := r.row("PORT_QOS_MAP", p.Name, len(r.d.Ports)+1, 7)
 	m["dscp_to_tc_map"] = name
 	m["tc_to_queue_map"] = name
 	m["tc_to_pg_map"] = name
 	m["pfc_to_queue_map"] = name
 	m["pfc_enable"] = pr.pfc
+	if r.fam.pfcToPG && len(pr.lossless) > 0 {
+		m["pfc_to_pg_map"] = name // bound as qos_config.j2 binds it (family.go)
+	}
 	if q.PFC.Watchdog != nil {
 		// The intent decides which priorities the watchdog watches; they
 		// are the lossless ones (reference Errata: never copied blindly,
@@ -1037,13 +1059,13 @@ func (r *renderer) bufferObjects(p *intent.Port, k bufferKey, lossless []int) (b
 	}
 	b := bufferObjects{profile: prof, pgs: ranges(lossless, func(int) bool { return true })}
 	isLossless := func(q int) bool { return slices.Contains(lossless, q) }
-	last := max(bufferQueueLast, lossless[len(lossless)-1])
+	last := max(r.fam.lastQueue, lossless[len(lossless)-1])
 	all := make([]int, last+1)
 	for i := range all {
 		all[i] = i
 	}
 	for _, rg := range ranges(all, isLossless) {
-		prof := egressLossyProfile
+		prof := r.fam.lossyQueueProfile
 		first, _, _ := strings.Cut(rg, "-")
 		if n, _ := strconv.Atoi(first); isLossless(n) {
 			prof = egressLosslessProfile

@@ -123,6 +123,13 @@ func TestCanonical(t *testing.T) {
 func platformRows(t *testing.T, db config.DB) config.DB {
 	t.Helper()
 	base, _ := readDB(t, filepath.Join("testdata", "platform.json"))
+	for _, f := range db["BUFFER_QUEUE"] {
+		if f["profile"] == qLossyProfile {
+			// The Mellanox and Barefoot templates' lossy queue profile
+			// (ACS-MSN2700 buffers_defaults_objects.j2, family.go).
+			base["BUFFER_PROFILE"][qLossyProfile] = map[string]string{"pool": "egress_lossy_pool", "size": "0", "dynamic_th": "3"}
+		}
+	}
 	for _, table := range []string{"PORT_QOS_MAP", "CABLE_LENGTH", "PFC_WD", "QUEUE", "BUFFER_PG", "BUFFER_QUEUE"} {
 		for key, fields := range db[table] {
 			names := []string{strings.Split(key, "|")[0]}

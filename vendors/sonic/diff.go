@@ -13,11 +13,13 @@ import (
 )
 
 // Scope is the part of a SONiC CONFIG_DB lossless reads and may change;
-// the plan prints it.
-const Scope = "show runningconfiguration all, QoS tables only: the DSCP/TC/PG/PFC maps, SCHEDULER, WRED_PROFILE and BUFFER_PROFILE " +
-	"entries lossless renders or that only its ports use; PORT_QOS_MAP (with global), QUEUE, BUFFER_PG, BUFFER_QUEUE and PFC_WD " +
-	"entries of managed ports; their CABLE_LENGTH fields; the PFC_WD GLOBAL fields it renders. PORT, BUFFER_POOL and everything " +
-	"else are never touched."
+// the plan prints it. The rules are the package documentation's.
+const Scope = "show runningconfiguration all, QoS tables only. lossless changes what it renders: the maps, SCHEDULER, WRED_PROFILE " +
+	"and lossless PG BUFFER_PROFILE entries it names, the fields it renders of the managed ports' PORT_QOS_MAP, QUEUE, BUFFER_PG, " +
+	"BUFFER_QUEUE and PFC_WD rows and CABLE_LENGTH (with the PG and queue ranges that hold a rendered index), of PORT_QOS_MAP global " +
+	"and of PFC_WD GLOBAL; it removes objects with its own names that nothing else uses. The rest of those tables is kept and listed " +
+	"(removed with unmanaged = \"prune\" unless something outside the scope uses it). Other ports' rows, PORT, BUFFER_POOL and other " +
+	"tables are never touched."
 
 // Tables lossless changes. Object tables hold named objects that the
 // referrer tables point at; both lists are in creation order (an object
@@ -92,14 +94,6 @@ const (
 // other change to an existing profile is refused.
 var bufferProfileInPlace = map[string]bool{"dynamic_th": true, "xoff": true}
 
-var isObject = func() map[string]bool {
-	m := map[string]bool{}
-	for _, t := range objectTables {
-		m[t] = true
-	}
-	return m
-}()
-
 var readTables = func() map[string]bool {
 	m := map[string]bool{}
 	for _, l := range [][]string{objectTables, referrerTables, readOnlyTables} {
@@ -134,14 +128,11 @@ func portOf(table, key string) string {
 }
 
 // scope is the part of a running config lossless owns for one desired
-// rendering.
+// rendering (see ownership.go).
 type scope struct {
 	desired, running config.DB
+	prune            bool
 	ports            map[string]bool
-	// refOut and refDesired hold the objects (table → name) referenced
-	// from outside the scope and from the rendering; refIn those
-	// referenced from keys inside the scope.
-	refIn, refOut, refDesired map[string]map[string]bool
 	// order memoises keys.
 	order map[string][]string
 	// runOrder, when not nil, has the keys of each running table in the
@@ -150,8 +141,14 @@ type scope struct {
 	// §7.4, and the lab's output), keys merges them with the desired keys
 	// instead of sorting both; otherwise it sorts.
 	runOrder map[string][]string
-	// have memoises scoped.
+	// have is the running config in scope: the rows and fields lossless
+	// owns.
 	have config.DB
+	// kept lists what stays in the tables lossless manages, and why.
+	kept []vendors.Kept
+	// ranges indexes the desired range-table keys per table and port
+	// (overlapping).
+	ranges map[string]map[string][]string
 }
 
 // keys returns the keys of table tn on either side, in natural order.
@@ -205,145 +202,6 @@ func (s *scope) merged(tn string) []string {
 	return append(out, extra[j:]...)
 }
 
-func newScope(desired, running config.DB) *scope {
-	s := &scope{desired: desired, running: running, ports: map[string]bool{},
-		refIn: map[string]map[string]bool{}, refOut: map[string]map[string]bool{}, refDesired: map[string]map[string]bool{}, order: map[string][]string{}}
-	for _, tn := range referrerTables {
-		for k, fields := range desired[tn] {
-			if tn == "CABLE_LENGTH" {
-				for p := range fields {
-					s.ports[p] = true
-				}
-				continue
-			}
-			if k != globalQoS && k != globalWD {
-				s.ports[portOf(tn, k)] = true
-			}
-		}
-	}
-	addRefs := func(m map[string]map[string]bool, rfs []refField, entry map[string]string) {
-		for _, rf := range rfs {
-			v, ok := entry[rf.field]
-			if !ok {
-				continue
-			}
-			set := m[rf.target]
-			if set == nil {
-				set = map[string]bool{}
-				m[rf.target] = set
-			}
-			if !strings.Contains(v, ",") {
-				set[v] = true
-				continue
-			}
-			for _, name := range strings.Split(v, ",") {
-				set[name] = true
-			}
-		}
-	}
-	for _, tr := range refFields {
-		for k, entry := range running[tr.table] {
-			// PORT_QOS_MAP|global is lossless' when it renders it: the
-			// maps it names are its to replace.
-			if s.wholeKey(tr.table, k) || tr.table == "PORT_QOS_MAP" && k == globalQoS && desired[tr.table][k] != nil {
-				addRefs(s.refIn, tr.fields, entry)
-			} else {
-				addRefs(s.refOut, tr.fields, entry)
-			}
-		}
-		for _, entry := range desired[tr.table] {
-			addRefs(s.refDesired, tr.fields, entry)
-		}
-	}
-	return s
-}
-
-// wholeKey reports whether a running key of a referrer table is lossless'
-// with all its fields.
-func (s *scope) wholeKey(tn, k string) bool {
-	switch {
-	case tn == "CABLE_LENGTH" || slices.Contains(readOnlyTables, tn):
-		return false
-	case tn == "PORT_QOS_MAP" && k == globalQoS, tn == "PFC_WD" && k == globalWD:
-		return false
-	}
-	return s.ports[portOf(tn, k)]
-}
-
-// fields returns the fields of running key tn|k that are in scope; nil
-// when none are.
-func (s *scope) fields(tn, k string) map[string]string {
-	return s.fieldsOf(tn, k, s.running[tn][k])
-}
-
-// fieldsOf is fields given entry, the running fields of tn|k.
-func (s *scope) fieldsOf(tn, k string, entry map[string]string) map[string]string {
-	if entry == nil {
-		return nil
-	}
-	switch {
-	case isObject[tn]:
-		if s.desired[tn][k] != nil || (s.refIn[tn][k] && !s.refOut[tn][k] && !s.refDesired[tn][k]) {
-			return entry
-		}
-		return nil
-	case s.wholeKey(tn, k):
-		return entry
-	case tn == "CABLE_LENGTH":
-		if s.desired[tn][k] == nil {
-			return nil
-		}
-		return pick(entry, func(f string) bool { return s.ports[f] })
-	case tn == "PORT_QOS_MAP" && k == globalQoS:
-		if s.desired[tn][k] == nil {
-			return nil
-		}
-		return entry
-	case tn == "PFC_WD" && k == globalWD:
-		// Only the fields lossless renders: GLOBAL and its POLL_INTERVAL
-		// can never be removed (§7.2), and BIG_RED_SWITCH is an
-		// operator's emergency switch.
-		d := s.desired[tn][k]
-		return pick(entry, func(f string) bool { _, ok := d[f]; return ok })
-	}
-	return nil
-}
-
-func pick(entry map[string]string, keep func(string) bool) map[string]string {
-	var out map[string]string
-	for f, v := range entry {
-		if keep(f) {
-			if out == nil {
-				out = map[string]string{}
-			}
-			out[f] = v
-		}
-	}
-	return out
-}
-
-// scoped returns the part of the running config in scope, computed once.
-func (s *scope) scoped() config.DB {
-	if s.have != nil {
-		return s.have
-	}
-	out := config.DB{}
-	s.have = out
-	for _, tn := range owned() {
-		var t map[string]map[string]string
-		for k, entry := range s.running[tn] {
-			if f := s.fieldsOf(tn, k, entry); f != nil {
-				if t == nil {
-					t = make(map[string]map[string]string, len(s.running[tn]))
-					out[tn] = t
-				}
-				t[k] = f
-			}
-		}
-	}
-	return out
-}
-
 func owned() []string { return append(slices.Clip(objectTables), referrerTables...) }
 
 // op is one RFC 6902 operation with what orders it.
@@ -357,6 +215,12 @@ type op struct {
 	// shrink is true for a scheduler weight that goes down: sent before
 	// the weights that go up.
 	shrink bool
+	// rekey, on the removal of a PG or queue range key, is the rendered
+	// key of the same port that takes over its indices: the removal is
+	// sent just before that key's addition, which is the order GCU
+	// applies them in (BulkKeyLevelMoveGenerator offers removals first),
+	// while GCU holds the port admin down (portDownNote).
+	rekey string
 	// phase and rank are order()'s result, set by ops.
 	phase, rank int
 }
@@ -369,6 +233,8 @@ func (o *op) order() (phase, table int) {
 	obj := slices.Index(objectTables, o.table)
 	ref := slices.Index(referrerTables, o.table)
 	switch {
+	case o.rekey != "":
+		return 1, ref
 	case o.Op != "remove" && obj >= 0:
 		return 0, obj
 	case o.Op != "remove":
@@ -389,6 +255,23 @@ func compareOps(a, b *op) int {
 		return ta - tb
 	case a.shrink != b.shrink:
 		if a.shrink {
+			return -1
+		}
+		return 1
+	}
+	ka, kb := a.key, b.key
+	if a.rekey != "" {
+		ka = a.rekey
+	}
+	if b.rekey != "" {
+		kb = b.rekey
+	}
+	if c := sonicyang.NaturalCompare(ka, kb); c != 0 {
+		return c
+	}
+	if (a.rekey != "") != (b.rekey != "") {
+		// The range that gives up its indices goes first.
+		if a.rekey != "" {
 			return -1
 		}
 		return 1
@@ -445,13 +328,17 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 		}
 	}
 	slices.Sort(ch.Disruptive)
-	sc := newScope(want, have)
+	sc := newScope(want, have, desired.Prune)
 	sc.runOrder = order
+	ch.Kept = sc.kept
 	ops, skipped := sc.ops()
 	ch.Disruptive = append(ch.Disruptive, skipped...)
 	if len(ops) > 0 {
 		ch.Patch = patchJSON(ops)
 		if note := bufferNote(ops); note != "" {
+			ch.Disruptive = append(ch.Disruptive, note)
+		}
+		if note := portDownNote(ops); note != "" {
 			ch.Disruptive = append(ch.Disruptive, note)
 		}
 		for _, o := range ops {
@@ -479,7 +366,11 @@ func (s *scope) ops() ([]*op, []string) {
 			switch {
 			case want == nil && have == nil:
 			case want == nil && len(have) == len(full):
-				tableOps = append(tableOps, &op{Op: "remove", Path: pointer(tn, k), table: tn, key: k})
+				o := &op{Op: "remove", Path: pointer(tn, k), table: tn, key: k}
+				if rangeTables[tn] {
+					o.rekey = s.overlapping(tn, k)
+				}
+				tableOps = append(tableOps, o)
 				removedKeys++
 			case want == nil:
 				for f := range have {
@@ -576,6 +467,30 @@ func bufferNote(ops []*op) string {
 		return ""
 	}
 	return strings.Join(touched, ", ") + ": buffermgrd and orchagent reprogram the ports' priority groups and buffers as these change, which may drop or pause traffic on those ports while they do"
+}
+
+// portDownNote says which ports GCU takes admin down while it applies the
+// patch: it changes a port's BUFFER_PG, BUFFER_QUEUE, QUEUE and
+// PORT_QOS_MAP rows only with the port admin down, turning it down before
+// and up after, one port after the other (sonic-utilities 691b1bbc
+// generic_config_updater/patch_sorter.py RequiredValueIdentifier,
+// RequiredValueMoveExtender; PR #1998). A port already admin down stays
+// down.
+func portDownNote(ops []*op) string {
+	var ports []string
+	for _, o := range ops {
+		if !portCritical[o.table] || o.table == "PORT_QOS_MAP" && o.key == globalQoS {
+			continue
+		}
+		if p := portOf(o.table, o.key); !slices.Contains(ports, p) {
+			ports = append(ports, p)
+		}
+	}
+	if len(ports) == 0 {
+		return ""
+	}
+	slices.SortFunc(ports, sonicyang.NaturalCompare)
+	return "ports " + strings.Join(ports, ", ") + ": config apply-patch turns each admin down while it changes the port's BUFFER_PG, BUFFER_QUEUE, QUEUE or PORT_QOS_MAP rows and up again after, one port at a time (GCU's RequiredValueIdentifier, sonic-utilities PR #1998), so their links go down during the apply"
 }
 
 // patchJSON prints ops as a JSON Patch, one operation per line (each line

@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/textdiff"
 	render "github.com/lossless-net/lossless/renderers/sonic"
+	"github.com/lossless-net/lossless/vendors"
 )
 
 // testOp is one decoded operation of a Change's patch.
@@ -130,7 +132,7 @@ func base(t *testing.T, want config.DB, edit func(db config.DB)) []byte {
 			db[tn][k] = map[string]string{}
 		}
 		db[tn][k][f] = v
-	}, nil)
+	}, nil, false)
 	if edit != nil {
 		edit(db)
 	}
@@ -177,6 +179,38 @@ func diff(t *testing.T, running []byte, want config.DB) (*config.Document, []tes
 		t.Fatal(err)
 	}
 	return doc, decodePatch(t, ch.Patch), ch.Disruptive, ch.Diff
+}
+
+// diffChange is Diff of running against want, with the intent's unmanaged =
+// "prune" when prune.
+func diffChange(t *testing.T, running []byte, want config.DB, prune bool) *vendors.Change {
+	t.Helper()
+	doc := &config.Document{Device: "leaf1", Format: config.ConfigDB, DB: want, Text: render.Text(want), Prune: prune}
+	ch, err := Diff("leaf1", running, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+// kept prints a change's Kept list, one "object: reason" per line.
+func kept(ch *vendors.Change) []string {
+	var out []string
+	for _, k := range ch.Kept {
+		out = append(out, k.Object+": "+k.Reason)
+	}
+	return out
+}
+
+// missing returns the lines of want missing from got.
+func missing(got, want []string) []string {
+	var out []string
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func paths(ops []testOp) []string {
@@ -240,32 +274,34 @@ func TestReplaceInOneStep(t *testing.T) {
 		t.Errorf("patch (-want +got):\n%s", d)
 	}
 	got := walk(t, running, ops)
-	if d := cmp.Diff(want, newScope(want, got).scoped()); d != "" {
+	if d := cmp.Diff(want, newScope(want, got, false).scoped()); d != "" {
 		t.Errorf("patched config (-want +got):\n%s", d)
 	}
 }
 
-// TestReferrersBeforeObjects: a renamed scheduler and WRED profile and a
-// stale class: the new objects are created before any queue points at
+// TestReferrersBeforeObjects: a scheduler and a WRED profile an earlier
+// rendering named (lossless' names, renderers/sonic OwnName) and objects
+// of other names: the new objects are created before any queue points at
 // them, and the queues leave the old ones before they are removed, so no
-// reference dangles and no table empties at any step; objects another
-// team's port still uses stay.
+// reference dangles and no table empties at any step. What lossless does
+// not render stays and is listed, with what still uses it.
 func TestReferrersBeforeObjects(t *testing.T) {
 	want := canonical(t).DB
 	running := base(t, want, func(db config.DB) {
 		for _, p := range []string{"Ethernet0", "Ethernet4"} {
-			db["QUEUE"][p+"|3"] = map[string]string{"scheduler": "OLD_LOSSLESS", "wred_profile": "OLD_WRED"}
+			db["QUEUE"][p+"|3"] = map[string]string{"scheduler": "ROCE_LOSSLESS_3", "wred_profile": "ROCE_LOSSLESS_100G"}
 			db["QUEUE"][p+"|1"] = map[string]string{"scheduler": "scheduler.0"}
 			db["PORT_QOS_MAP"][p]["pfc_to_pg_map"] = "OLD"
 		}
 		db["QUEUE"]["Ethernet8|1"] = map[string]string{"scheduler": "scheduler.0"}
-		db["SCHEDULER"]["OLD_LOSSLESS"] = map[string]string{"type": "DWRR", "weight": "15"}
+		db["SCHEDULER"]["ROCE_LOSSLESS_3"] = map[string]string{"type": "DWRR", "weight": "15"}
 		db["SCHEDULER"]["scheduler.0"] = map[string]string{"type": "DWRR", "weight": "14"}
-		db["WRED_PROFILE"] = map[string]map[string]string{"OLD_WRED": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1", "green_max_threshold": "2"}}
+		db["WRED_PROFILE"] = map[string]map[string]string{"ROCE_LOSSLESS_100G": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1", "green_max_threshold": "2"}}
 		db["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"] = map[string]map[string]string{"OLD": {"3": "3"}}
 		delete(db["SCHEDULER"], "ROCE_LOSSLESS")
 	})
-	_, ops, _, _ := diff(t, running, want)
+	ch := diffChange(t, running, want, false)
+	ops := decodePatch(t, ch.Patch)
 	wantOps := []string{
 		"add /SCHEDULER/ROCE_LOSSLESS",
 		"add /WRED_PROFILE/ROCE_LOSSLESS",
@@ -273,20 +309,26 @@ func TestReferrersBeforeObjects(t *testing.T) {
 		"replace /QUEUE/Ethernet0|3/wred_profile",
 		"replace /QUEUE/Ethernet4|3/scheduler",
 		"replace /QUEUE/Ethernet4|3/wred_profile",
-		"remove /QUEUE/Ethernet0|1",
-		"remove /QUEUE/Ethernet4|1",
-		"remove /PORT_QOS_MAP/Ethernet0/pfc_to_pg_map",
-		"remove /PORT_QOS_MAP/Ethernet4/pfc_to_pg_map",
-		"remove /WRED_PROFILE/OLD_WRED",
-		"remove /SCHEDULER/OLD_LOSSLESS",
-		"remove /PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
+		"remove /WRED_PROFILE/ROCE_LOSSLESS_100G",
+		"remove /SCHEDULER/ROCE_LOSSLESS_3",
 	}
 	if d := cmp.Diff(wantOps, paths(ops)); d != "" {
 		t.Errorf("patch (-want +got):\n%s", d)
 	}
 	got := walk(t, running, ops)
-	if got["SCHEDULER"]["scheduler.0"] == nil || got["QUEUE"]["Ethernet8|1"] == nil {
-		t.Error("removed an object or queue of a port lossless does not manage")
+	if got["SCHEDULER"]["scheduler.0"] == nil || got["QUEUE"]["Ethernet8|1"] == nil || got["QUEUE"]["Ethernet0|1"] == nil {
+		t.Error("removed an object or queue lossless does not render")
+	}
+	if m := missing(kept(ch), []string{
+		"Ethernet8 (QUEUE): a port lossless does not manage: outside the scope, never changed",
+		"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|OLD: used by PORT_QOS_MAP|Ethernet0, PORT_QOS_MAP|Ethernet4",
+		"PORT_QOS_MAP|Ethernet0 pfc_to_pg_map: not rendered by lossless",
+		"QUEUE|Ethernet0|1: not rendered by lossless",
+		"QUEUE|Ethernet4|1: not rendered by lossless",
+		"SCHEDULER|scheduler.0: used by QUEUE|Ethernet0|1, QUEUE|Ethernet4|1, QUEUE|Ethernet8|1",
+		"BUFFER_PROFILE|egress_lossy_profile: used by lossless' rendering (SONiC's buffer template)",
+	}); len(m) > 0 {
+		t.Errorf("Kept lacks %q; it is:\n%s", m, strings.Join(kept(ch), "\n"))
 	}
 }
 
@@ -359,15 +401,21 @@ func TestNeverTouched(t *testing.T) {
 }
 
 // TestEmptiedTableRemovedWhole: GCU refuses a config with an empty table,
-// so a table whose every key goes is removed as a table.
+// so a table whose every key goes is removed as a table. The intent's
+// unmanaged = "prune" removes what lossless does not render: the
+// watchdog of an intent without one (never GLOBAL), a PFC priority → PG
+// map on an ASIC whose template has none.
 func TestEmptiedTableRemovedWhole(t *testing.T) {
 	want := canonical(t).DB
 	noWD := cloneDB(want)
 	delete(noWD, "PFC_WD")
 	running := base(t, want, nil)
-	_, ops, _, _ := diff(t, running, noWD)
+	if ops := decodePatch(t, diffChange(t, running, noWD, false).Patch); len(ops) != 0 {
+		t.Errorf("without prune, the watchdog lossless does not render is kept; patch %v", paths(ops))
+	}
 	// GLOBAL is not lossless' to remove once the intent has no watchdog:
 	// the port entries go, key by key.
+	ops := decodePatch(t, diffChange(t, running, noWD, true).Patch)
 	if d := cmp.Diff([]string{"remove /PFC_WD/Ethernet0", "remove /PFC_WD/Ethernet4"}, paths(ops)); d != "" {
 		t.Errorf("patch (-want +got):\n%s", d)
 	}
@@ -375,7 +423,14 @@ func TestEmptiedTableRemovedWhole(t *testing.T) {
 		db["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"] = map[string]map[string]string{"ROCE": {"3": "3"}}
 		db["PORT_QOS_MAP"]["Ethernet0"]["pfc_to_pg_map"] = "ROCE"
 	})
-	_, ops, _, _ = diff(t, running, want)
+	ch := diffChange(t, running, want, false)
+	if ops := decodePatch(t, ch.Patch); len(ops) != 0 {
+		t.Errorf("without prune, the map the rendering has not on this ASIC is kept; patch %v", paths(ops))
+	}
+	if m := missing(kept(ch), []string{"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|ROCE: used by PORT_QOS_MAP|Ethernet0"}); len(m) > 0 {
+		t.Errorf("Kept lacks %q: %q", m, kept(ch))
+	}
+	ops = decodePatch(t, diffChange(t, running, want, true).Patch)
 	if d := cmp.Diff([]string{"remove /PORT_QOS_MAP/Ethernet0/pfc_to_pg_map", "remove /PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"}, paths(ops)); d != "" {
 		t.Errorf("patch (-want +got):\n%s", d)
 	}
@@ -446,7 +501,7 @@ func TestLineDiff(t *testing.T) {
 	one := cloneDB(canon)
 	one["WRED_PROFILE"]["ROCE_LOSSLESS"]["green_min_threshold"] = "1"
 	pairs := map[string][2]config.DB{
-		"seeded":       {newScope(canon, seeded).scoped(), canon},
+		"seeded":       {newScope(canon, seeded, false).scoped(), canon},
 		"one change":   {one, canon},
 		"empty":        {config.DB{}, canon},
 		"table gone":   {canon, config.DB{"QUEUE": canon["QUEUE"]}},
@@ -517,29 +572,163 @@ func TestReason(t *testing.T) {
 }
 
 // TestRenamedMap: maps renamed under the ports and the global binding are
-// created first, bound, and the old ones removed last; a map another
-// port still uses stays.
+// created first, bound, and the old ones removed last when they carry
+// lossless' names (ROCE_2, an earlier per-port variant); a map of another
+// name is kept and listed (removed with prune); a map another port still
+// uses stays either way.
 func TestRenamedMap(t *testing.T) {
 	want := canonical(t).DB
-	running := base(t, want, func(db config.DB) {
-		db["DSCP_TO_TC_MAP"]["OLD"] = db["DSCP_TO_TC_MAP"]["ROCE"]
-		delete(db["DSCP_TO_TC_MAP"], "ROCE")
-		db["DSCP_TO_TC_MAP"]["AZURE"] = map[string]string{"0": "0"}
-		for _, k := range []string{"Ethernet0", "Ethernet4", "global"} {
-			db["PORT_QOS_MAP"][k]["dscp_to_tc_map"] = "OLD"
-		}
-		db["PORT_QOS_MAP"]["Ethernet8"] = map[string]string{"dscp_to_tc_map": "AZURE"}
-	})
-	_, ops, _, _ := diff(t, running, want)
-	wantOps := []string{
+	seed := func(old string) []byte {
+		return base(t, want, func(db config.DB) {
+			db["DSCP_TO_TC_MAP"][old] = db["DSCP_TO_TC_MAP"]["ROCE"]
+			delete(db["DSCP_TO_TC_MAP"], "ROCE")
+			db["DSCP_TO_TC_MAP"]["AZURE"] = map[string]string{"0": "0"}
+			for _, k := range []string{"Ethernet0", "Ethernet4", "global"} {
+				db["PORT_QOS_MAP"][k]["dscp_to_tc_map"] = old
+			}
+			db["PORT_QOS_MAP"]["Ethernet8"] = map[string]string{"dscp_to_tc_map": "AZURE"}
+		})
+	}
+	bind := []string{
 		"add /DSCP_TO_TC_MAP/ROCE",
 		"replace /PORT_QOS_MAP/Ethernet0/dscp_to_tc_map",
 		"replace /PORT_QOS_MAP/Ethernet4/dscp_to_tc_map",
 		"replace /PORT_QOS_MAP/global/dscp_to_tc_map",
-		"remove /DSCP_TO_TC_MAP/OLD",
+	}
+	for _, tc := range []struct {
+		old   string
+		prune bool
+		ops   []string
+		kept  string
+	}{
+		{"ROCE_2", false, append(slices.Clone(bind), "remove /DSCP_TO_TC_MAP/ROCE_2"), ""},
+		{"OLD", false, bind, "DSCP_TO_TC_MAP|OLD: not rendered by lossless"},
+		{"OLD", true, append(slices.Clone(bind), "remove /DSCP_TO_TC_MAP/OLD"), ""},
+	} {
+		t.Run(fmt.Sprintf("%s prune=%v", tc.old, tc.prune), func(t *testing.T) {
+			running := seed(tc.old)
+			ch := diffChange(t, running, want, tc.prune)
+			ops := decodePatch(t, ch.Patch)
+			if d := cmp.Diff(tc.ops, paths(ops)); d != "" {
+				t.Errorf("patch (-want +got):\n%s", d)
+			}
+			walk(t, running, ops)
+			wantKept := []string{"DSCP_TO_TC_MAP|AZURE: used by PORT_QOS_MAP|Ethernet8"}
+			if tc.kept != "" {
+				wantKept = append(wantKept, tc.kept)
+			}
+			if m := missing(kept(ch), wantKept); len(m) > 0 {
+				t.Errorf("Kept lacks %q: %q", m, kept(ch))
+			}
+		})
+	}
+}
+
+// TestKeptAndPruned: rows and objects in the tables lossless manages that
+// it does not render (a hand-added PG, SONiC's template WRED profile and
+// buffer profile, an operator's queue and the WRED profile it uses, even
+// one with lossless' name) are left alone and listed, each with why; a
+// template queue range that holds a rendered queue is lossless' and goes.
+// With unmanaged = "prune" they are removed, except what a port lossless
+// does not manage still uses.
+func TestKeptAndPruned(t *testing.T) {
+	want := canonical(t).DB
+	running := base(t, want, func(db config.DB) {
+		db["BUFFER_PG"]["Ethernet0|6"] = map[string]string{"profile": "pg_lossless_100000_5m_profile"}
+		db["BUFFER_QUEUE"]["Ethernet0|5-6"] = map[string]string{"profile": "egress_lossy_profile"}
+		db["WRED_PROFILE"]["AZURE_LOSSLESS"] = map[string]string{"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1048576", "green_max_threshold": "2097152", "green_drop_probability": "5"}
+		db["WRED_PROFILE"]["ROCE_LOSSLESS_5"] = map[string]string{"ecn": "ecn_green", "wred_green_enable": "true", "green_min_threshold": "1", "green_max_threshold": "2"}
+		db["QUEUE"]["Ethernet0|5"] = map[string]string{"wred_profile": "ROCE_LOSSLESS_5"}
+		db["BUFFER_PROFILE"]["ingress_lossless_profile"] = map[string]string{"pool": "ingress_lossless_pool", "size": "0", "dynamic_th": "7"}
+		db["SCHEDULER"]["scheduler.0"] = map[string]string{"type": "DWRR", "weight": "14"}
+		db["QUEUE"]["Ethernet8|0"] = map[string]string{"scheduler": "scheduler.0"}
+	})
+	keep := diffChange(t, running, want, false)
+	ops := decodePatch(t, keep.Patch)
+	if d := cmp.Diff([]string{"remove /BUFFER_QUEUE/Ethernet0|5-6"}, paths(ops)); d != "" {
+		t.Errorf("patch (-want +got):\n%s", d)
+	}
+	walk(t, running, ops)
+	used := []string{
+		"SCHEDULER|scheduler.0: used by QUEUE|Ethernet8|0",
+		"Ethernet8 (QUEUE): a port lossless does not manage: outside the scope, never changed",
+	}
+	if m := missing(kept(keep), append([]string{
+		"BUFFER_PG|Ethernet0|6: not rendered by lossless",
+		"WRED_PROFILE|AZURE_LOSSLESS: not rendered by lossless (SONiC's QoS template)",
+		"BUFFER_PROFILE|ingress_lossless_profile: not rendered by lossless (SONiC's buffer template)",
+		"QUEUE|Ethernet0|5: not rendered by lossless",
+		"WRED_PROFILE|ROCE_LOSSLESS_5: used by QUEUE|Ethernet0|5",
+	}, used...)); len(m) > 0 {
+		t.Errorf("Kept lacks %q; it is:\n%s", m, strings.Join(kept(keep), "\n"))
+	}
+
+	prune := diffChange(t, running, want, true)
+	ops = decodePatch(t, prune.Patch)
+	wantOps := []string{
+		"remove /BUFFER_QUEUE/Ethernet0|5-6",
+		"remove /QUEUE/Ethernet0|5",
+		"remove /BUFFER_PG/Ethernet0|6",
+		"remove /BUFFER_PROFILE/ingress_lossless_profile",
+		"remove /WRED_PROFILE/AZURE_LOSSLESS",
+		"remove /WRED_PROFILE/ROCE_LOSSLESS_5",
+	}
+	if d := cmp.Diff(wantOps, paths(ops)); d != "" {
+		t.Errorf("pruning patch (-want +got):\n%s", d)
+	}
+	got := walk(t, running, ops)
+	if got["SCHEDULER"]["scheduler.0"] == nil || got["QUEUE"]["Ethernet8|0"] == nil {
+		t.Error("pruned what a port lossless does not manage uses")
+	}
+	if m := missing(kept(prune), used); len(m) > 0 {
+		t.Errorf("pruning Kept lacks %q; it is:\n%s", m, strings.Join(kept(prune), "\n"))
+	}
+	for _, k := range kept(prune) {
+		if strings.Contains(k, "not rendered by lossless") {
+			t.Errorf("with prune, %q is still kept", k)
+		}
+	}
+}
+
+// TestRangeRekey: when the lossless priorities of a port change, the PG
+// and queue ranges that held them are removed just before the rendered
+// ranges that take their indices are added, in the order GCU applies them
+// (it offers removals first), and the plan says GCU takes the port down
+// for it.
+func TestRangeRekey(t *testing.T) {
+	canon := canonical(t).DB
+	want := cloneDB(canon)
+	want["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = "3,4"
+	delete(want["BUFFER_PG"], "Ethernet0|3")
+	want["BUFFER_PG"]["Ethernet0|3-4"] = map[string]string{"profile": "pg_lossless_100000_5m_profile"}
+	delete(want["BUFFER_QUEUE"], "Ethernet0|3")
+	delete(want["BUFFER_QUEUE"], "Ethernet0|4-6")
+	want["BUFFER_QUEUE"]["Ethernet0|3-4"] = map[string]string{"profile": "egress_lossless_profile"}
+	want["BUFFER_QUEUE"]["Ethernet0|5-6"] = map[string]string{"profile": "egress_lossy_profile"}
+	running := base(t, canon, nil)
+	ch := diffChange(t, running, want, false)
+	ops := decodePatch(t, ch.Patch)
+	wantOps := []string{
+		"remove /BUFFER_PG/Ethernet0|3",
+		"add /BUFFER_PG/Ethernet0|3-4",
+		"remove /BUFFER_QUEUE/Ethernet0|3",
+		"remove /BUFFER_QUEUE/Ethernet0|4-6",
+		"add /BUFFER_QUEUE/Ethernet0|3-4",
+		"add /BUFFER_QUEUE/Ethernet0|5-6",
+		"replace /PORT_QOS_MAP/Ethernet0/pfc_enable",
 	}
 	if d := cmp.Diff(wantOps, paths(ops)); d != "" {
 		t.Errorf("patch (-want +got):\n%s", d)
 	}
 	walk(t, running, ops)
+	if !slices.ContainsFunc(ch.Disruptive, func(s string) bool {
+		return strings.HasPrefix(s, "ports Ethernet0: config apply-patch turns each admin down")
+	}) {
+		t.Errorf("disruptive does not say GCU takes Ethernet0 down: %q", ch.Disruptive)
+	}
+	if len(ch.Kept) > 0 && slices.ContainsFunc(ch.Kept, func(k vendors.Kept) bool {
+		return strings.HasPrefix(k.Object, "BUFFER_") && strings.Contains(k.Object, "Ethernet0|")
+	}) {
+		t.Errorf("an overlapped range is kept: %q", kept(ch))
+	}
 }

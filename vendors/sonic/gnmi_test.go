@@ -123,7 +123,7 @@ func TestGNMIConverges(t *testing.T) {
 	if got, want := outside(t, after, want), outside(t, before, want); got != want {
 		t.Errorf("config outside the scope changed (-before +after):\n%s", cmp.Diff(want, got))
 	}
-	if d := cmp.Diff(want.DB, newScope(want.DB, after).scoped()); d != "" {
+	if d := cmp.Diff(want.DB, newScope(want.DB, after, false).scoped()); d != "" {
 		t.Errorf("scoped CONFIG_DB differs from the rendering (-want +got):\n%s", d)
 	}
 	if _, again := gnmiPlan(t, tgt, want); !again.Empty() || again.Diff != "" {

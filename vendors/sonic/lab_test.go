@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,7 +15,7 @@ import (
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/lab"
 	"github.com/lossless-net/lossless/internal/lab/device"
-	_ "github.com/lossless-net/lossless/internal/lab/sonic"
+	labsonic "github.com/lossless-net/lossless/internal/lab/sonic"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 	"github.com/lossless-net/lossless/vendors"
 	"github.com/lossless-net/lossless/vendors/vendortest"
@@ -45,7 +47,7 @@ func dbOf(n *lab.Node) config.DB { return config.DB(n.Device().(device.ConfigDB)
 // what apply must leave byte-identical.
 func outside(t *testing.T, db config.DB, desired *config.Document) string {
 	t.Helper()
-	sc := newScope(desired.DB, db)
+	sc := newScope(desired.DB, db, false)
 	out := config.DB{}
 	for tn, keys := range db {
 		for k, fields := range keys {
@@ -106,7 +108,7 @@ func converge(t *testing.T, want *config.Document) {
 	_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
 	vendortest.Converged(t, again)
 	// Inside the scope the device holds the rendering, key for key.
-	scoped := newScope(want.DB, after).scoped()
+	scoped := newScope(want.DB, after, false).scoped()
 	if d := cmp.Diff(want.DB, scoped); d != "" {
 		t.Errorf("scoped CONFIG_DB differs from the rendering (-want +got):\n%s", d)
 	}
@@ -245,5 +247,195 @@ func TestDropAnywhere(t *testing.T) {
 		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
 			vendortest.DropAt(t, Vendor, Dial, LabSeed(want.Text), want, planLines+k, running)
 		})
+	}
+}
+
+// lossless returns db with the lossless priorities of port set to prios,
+// as the renderer writes them: pfc_enable and pfcwd_sw_enable, BUFFER_PG
+// |0 lossy and the lossless ranges (buffermgrd's grouping), BUFFER_QUEUE
+// ranges over queues 0–6.
+func lossless(db config.DB, port string, prios ...int) config.DB {
+	db = cloneDB(db)
+	var list []string
+	for _, p := range prios {
+		list = append(list, strconv.Itoa(p))
+	}
+	db["PORT_QOS_MAP"][port]["pfc_enable"] = strings.Join(list, ",")
+	db["PORT_QOS_MAP"][port]["pfcwd_sw_enable"] = strings.Join(list, ",")
+	for _, tn := range []string{"BUFFER_PG", "BUFFER_QUEUE"} {
+		for k := range db[tn] {
+			if strings.HasPrefix(k, port+"|") {
+				delete(db[tn], k)
+			}
+		}
+	}
+	db["BUFFER_PG"][port+"|0"] = map[string]string{"profile": "ingress_lossy_profile"}
+	isLossless := func(q int) bool { return slices.Contains(prios, q) }
+	for q := 0; q <= 6; {
+		e := q
+		for e+1 <= 6 && isLossless(e+1) == isLossless(q) {
+			e++
+		}
+		rng := strconv.Itoa(q)
+		if e > q {
+			rng += "-" + strconv.Itoa(e)
+		}
+		if isLossless(q) {
+			db["BUFFER_PG"][port+"|"+rng] = map[string]string{"profile": "pg_lossless_100000_5m_profile"}
+			db["BUFFER_QUEUE"][port+"|"+rng] = map[string]string{"profile": "egress_lossless_profile"}
+		} else {
+			db["BUFFER_QUEUE"][port+"|"+rng] = map[string]string{"profile": "egress_lossy_profile"}
+		}
+		q = e + 1
+	}
+	return db
+}
+
+// uncovered returns the lossless priorities (pfc_enable) of the managed
+// ports that are admin up and have no BUFFER_PG entry holding them, or no
+// BUFFER_QUEUE entry holding their queue (TC = queue = priority).
+func uncovered(db map[string]map[string]map[string]string, ports []string) []string {
+	var bad []string
+	for _, p := range ports {
+		if db["PORT"][p]["admin_status"] != "up" {
+			continue // no traffic: GCU holds the port down for the change
+		}
+		for _, prio := range strings.Split(db["PORT_QOS_MAP"][p]["pfc_enable"], ",") {
+			n, err := strconv.Atoi(prio)
+			if err != nil {
+				continue
+			}
+			for _, tn := range []string{"BUFFER_PG", "BUFFER_QUEUE"} {
+				held := false
+				for k := range db[tn] {
+					if lo, hi, ok := indexRange(k); ok && portOf(tn, k) == p && lo <= n && n <= hi {
+						held = true
+					}
+				}
+				if !held {
+					bad = append(bad, tn+" "+p+" priority "+prio)
+				}
+			}
+		}
+	}
+	return bad
+}
+
+// TestRangeChangeSafeInEveryStep: a lossless priority set that grows,
+// shrinks or moves changes the ports' PG range keys. The lab applies the
+// patch as GCU does, change by change and key by key (internal/lab/sonic
+// gcu.go): after every write, every lossless priority of every managed
+// port that is up has a BUFFER_PG entry (and its queue a BUFFER_QUEUE
+// entry), because GCU takes a port admin
+// down while it changes the port's PGs and the old range goes just before
+// the new one comes; the device ends at the rendering with the ports up.
+// (Adding the new range before removing the old one would be worse, not
+// better: bufferorch's DEL of a range key sets every PG of the range to
+// no profile, sonic-swss orchagent/bufferorch.cpp processPriorityGroup,
+// so PGs the new range also holds would lose their headroom for good.)
+func TestRangeChangeSafeInEveryStep(t *testing.T) {
+	canon := canonical(t).DB
+	ports := []string{"Ethernet0", "Ethernet4"}
+	with := func(db config.DB, prios ...int) config.DB {
+		for _, p := range ports {
+			db = lossless(db, p, prios...)
+		}
+		return db
+	}
+	for _, tc := range []struct {
+		name     string
+		from, to []int
+		prune    bool // a moved PG leaves one lossless no longer renders
+	}{
+		{"3 grows to 3-4", []int{3}, []int{3, 4}, false},
+		{"3-4 grows to 3-5", []int{3, 4}, []int{3, 4, 5}, false},
+		{"3-5 shrinks to 3-4", []int{3, 4, 5}, []int{3, 4}, false},
+		{"3 moves to 4", []int{3}, []int{4}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			run := with(canon, tc.from...)
+			want := &config.Document{Device: vendortest.DeviceName, Format: config.ConfigDB, DB: with(canon, tc.to...), Prune: tc.prune}
+			want.Text = render.Text(want.DB)
+			n, tgt := vendortest.StartLab(t, Vendor, base(t, run, nil))
+			dev := n.Device().(*labsonic.Device)
+			var writes, down int
+			dev.Watch(func(w labsonic.Write, db map[string]map[string]map[string]string) {
+				writes++
+				if w.Table == "PORT" && w.Fields["admin_status"] == "down" {
+					down++
+				}
+				if bad := uncovered(db, ports); len(bad) > 0 {
+					t.Errorf("after write %d (change %d/%d, %s|%s): nothing holds %v", writes, w.Change, w.Changes, w.Table, w.Key, bad)
+				}
+			})
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
+			t.Logf("patch:\n%s", ch.Patch)
+			if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+				t.Fatalf("apply: %+v", res)
+			}
+			dev.Watch(nil)
+			if down != len(ports) {
+				t.Errorf("GCU took %d ports down, want each of %v once", down, ports)
+			}
+			after := dbOf(n)
+			if bad := uncovered(after, ports); len(bad) > 0 {
+				t.Errorf("after the apply: nothing holds %v", bad)
+			}
+			if d := cmp.Diff(want.DB, newScope(want.DB, after, false).scoped()); d != "" {
+				t.Errorf("scoped CONFIG_DB differs from the rendering (-want +got):\n%s", d)
+			}
+			_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
+			vendortest.Converged(t, again)
+		})
+	}
+}
+
+// TestAIFabricLeaf4: the ai-fabric example's SN4700 leaf (an NVIDIA
+// Spectrum-3) renders the PFC priority → PG map and binds it on every
+// port, as SONiC's qos_config.j2 does on Mellanox ASICs
+// (reference/sonic.md §2.5), and its lossy queues get the template's
+// q_lossy_profile; planned against the lab's seed (what `plan -lab`
+// runs), it removes nothing: the stale extra class on queue 1 that
+// lossless does not render is kept and listed, and no port goes down.
+func TestAIFabricLeaf4(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("..", "..", "golden", "ai-fabric", "want", "leaf4.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if copied := vendortest.Testdata(t, "ai-fabric-leaf4.json"); string(copied) != string(golden) {
+		t.Fatal("testdata/ai-fabric-leaf4.json is not golden/ai-fabric/want/leaf4.json: copy it over")
+	}
+	want := document(t, golden)
+	if got := want.DB["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"]; !cmp.Equal(got, map[string]map[string]string{"ROCE": {"3": "3"}}) {
+		t.Errorf("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP = %v, want ROCE {3: 3}", got)
+	}
+	for p, f := range want.DB["PORT_QOS_MAP"] {
+		if p != globalQoS && f["pfc_to_pg_map"] != "ROCE" {
+			t.Errorf("PORT_QOS_MAP|%s pfc_to_pg_map = %q, want ROCE", p, f["pfc_to_pg_map"])
+		}
+	}
+	for k, f := range want.DB["BUFFER_QUEUE"] {
+		if f["profile"] == "egress_lossy_profile" {
+			t.Errorf("BUFFER_QUEUE|%s uses egress_lossy_profile; the Mellanox template's lossy queues use q_lossy_profile", k)
+		}
+	}
+	ch, err := Diff("leaf4", LabSeed(golden), want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range decodePatch(t, ch.Patch) {
+		if o.Op == "remove" {
+			t.Errorf("the plan removes %s", o.Path)
+		}
+	}
+	if len(ch.Disruptive) != 0 {
+		t.Errorf("disruptive: %q", ch.Disruptive)
+	}
+	if m := missing(kept(ch), []string{
+		"QUEUE|Ethernet0|1: not rendered by lossless",
+		"SCHEDULER|ROCE_BULK: used by QUEUE|Ethernet0|1, QUEUE|Ethernet4|1, QUEUE|Ethernet8|1 and 5 more",
+	}); len(m) > 0 {
+		t.Errorf("Kept lacks %q; it is:\n%s", m, strings.Join(kept(ch), "\n"))
 	}
 }

@@ -40,8 +40,7 @@ func LabSeed(desired []byte) []byte {
 			db[tn][k] = maps.Clone(f)
 		}
 	}
-	sc := newScope(want, config.DB{})
-	ports := sortedKeys(sc.ports)
+	ports := sortedKeys(managedPorts(want))
 	set := func(tn, k, f, v string) {
 		if db[tn] == nil {
 			db[tn] = map[string]map[string]string{}
@@ -51,7 +50,7 @@ func LabSeed(desired []byte) []byte {
 		}
 		db[tn][k][f] = v
 	}
-	platform(set, ports)
+	platform(set, ports, mellanoxTemplate(want))
 
 	// Stale values from an earlier rendering.
 	for _, f := range db["WRED_PROFILE"] {
@@ -122,7 +121,11 @@ func LabSeed(desired []byte) []byte {
 		set("QUEUE", other+"|3", "scheduler", "scheduler.1")
 		set("QUEUE", other+"|3", "wred_profile", "AZURE_LOSSLESS")
 		set("BUFFER_PG", other+"|0", "profile", "ingress_lossy_profile")
-		set("BUFFER_QUEUE", other+"|0-2", "profile", "egress_lossy_profile")
+		lossyQueue := "egress_lossy_profile"
+		if mellanoxTemplate(want) {
+			lossyQueue = "q_lossy_profile"
+		}
+		set("BUFFER_QUEUE", other+"|0-2", "profile", lossyQueue)
 		set("CABLE_LENGTH", "AZURE", other, "40m")
 	}
 	set("NTP_SERVER", "10.20.0.1", "association_type", "server")
@@ -130,15 +133,37 @@ func LabSeed(desired []byte) []byte {
 	return render.Text(db)
 }
 
+// mellanoxTemplate reports whether a rendering is for a Mellanox (or
+// Barefoot) ASIC: only there does the renderer write the PFC priority →
+// PG map and the q_lossy_profile queues (renderers/sonic family.go).
+func mellanoxTemplate(desired config.DB) bool {
+	if len(desired["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"]) > 0 {
+		return true
+	}
+	for _, f := range desired["BUFFER_QUEUE"] {
+		if f["profile"] == "q_lossy_profile" {
+			return true
+		}
+	}
+	return false
+}
+
 // platform adds the rows a factory switch has: DEVICE_METADATA, a PORT row
 // per front-panel port (and per managed port beyond them), the SKU's
 // buffer pools and template profiles, and watchdog counter polling
-// (reference/sonic.md §2.16, §3, §5).
-func platform(set func(tn, k, f, v string), managed []string) {
-	for k, v := range map[string]string{
-		"hostname": "sonic", "hwsku": "Arista-7060CX-32S-C32", "platform": "x86_64-arista_7060_cx32s",
-		"buffer_model": "traditional", "default_pfcwd_status": "disable", "type": "LeafRouter",
-	} {
+// (reference/sonic.md §2.16, §3, §5). With mellanox, the buffer rows are
+// those of the Mellanox ACS SKUs' template (sonic-buildimage 086b03bd
+// device/mellanox/x86_64-mlnx_msn2700-r0/ACS-MSN2700/buffers_defaults_objects.j2,
+// pool sizes of ACS-MSN4700's buffers_defaults_t1.j2, and every port's
+// BUFFER_PORT_*_PROFILE_LIST), and DEVICE_METADATA
+// names no SKU: the rendering does not say which Spectrum switch it is, so
+// the lab fills in its model's.
+func platform(set func(tn, k, f, v string), managed []string, mellanox bool) {
+	md := map[string]string{"hostname": "sonic", "buffer_model": "traditional", "default_pfcwd_status": "disable", "type": "LeafRouter"}
+	if !mellanox {
+		md["hwsku"], md["platform"] = "Arista-7060CX-32S-C32", "x86_64-arista_7060_cx32s"
+	}
+	for k, v := range md {
 		set("DEVICE_METADATA", "localhost", k, v)
 	}
 	port := func(name string, i int) {
@@ -158,24 +183,49 @@ func platform(set func(tn, k, f, v string), managed []string) {
 	i := seedPorts
 	for _, p := range managed {
 		if !names[p] {
+			names[p] = true
 			port(p, i)
 			i++
 		}
 	}
-	for k, f := range map[string]map[string]string{
+	if mellanox {
+		// generate_profile_lists of the same template, for active ports.
+		for p := range names {
+			set("BUFFER_PORT_INGRESS_PROFILE_LIST", p, "profile_list", "ingress_lossless_profile,ingress_lossy_profile")
+			set("BUFFER_PORT_EGRESS_PROFILE_LIST", p, "profile_list", "egress_lossless_profile,egress_lossy_profile")
+		}
+	}
+	pools := map[string]map[string]string{
 		"egress_lossless_pool":  {"mode": "static", "size": "15982720", "type": "egress"},
 		"egress_lossy_pool":     {"mode": "dynamic", "size": "9243812", "type": "egress"},
 		"ingress_lossless_pool": {"mode": "dynamic", "size": "10875072", "type": "ingress", "xoff": "4194112"},
-	} {
+	}
+	profiles := map[string]map[string]string{
+		"egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "1518", "static_th": "15982720"},
+		"egress_lossy_profile":    {"dynamic_th": "3", "pool": "egress_lossy_pool", "size": "1518"},
+		"ingress_lossy_profile":   {"dynamic_th": "3", "pool": "ingress_lossless_pool", "size": "0"},
+	}
+	if mellanox {
+		pools = map[string]map[string]string{
+			"ingress_lossless_pool": {"size": "20627456", "type": "ingress", "mode": "dynamic"},
+			"ingress_lossy_pool":    {"size": "20627456", "type": "ingress", "mode": "dynamic"},
+			"egress_lossless_pool":  {"size": "60817392", "type": "egress", "mode": "dynamic"},
+			"egress_lossy_pool":     {"size": "20627456", "type": "egress", "mode": "dynamic"},
+		}
+		profiles = map[string]map[string]string{
+			"ingress_lossless_profile": {"pool": "ingress_lossless_pool", "size": "0", "dynamic_th": "7"},
+			"ingress_lossy_profile":    {"pool": "ingress_lossy_pool", "size": "0", "dynamic_th": "3"},
+			"egress_lossless_profile":  {"pool": "egress_lossless_pool", "size": "0", "dynamic_th": "7"},
+			"egress_lossy_profile":     {"pool": "egress_lossy_pool", "size": "9216", "dynamic_th": "7"},
+			"q_lossy_profile":          {"pool": "egress_lossy_pool", "size": "0", "dynamic_th": "3"},
+		}
+	}
+	for k, f := range pools {
 		for n, v := range f {
 			set("BUFFER_POOL", k, n, v)
 		}
 	}
-	for k, f := range map[string]map[string]string{
-		"egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "1518", "static_th": "15982720"},
-		"egress_lossy_profile":    {"dynamic_th": "3", "pool": "egress_lossy_pool", "size": "1518"},
-		"ingress_lossy_profile":   {"dynamic_th": "3", "pool": "ingress_lossless_pool", "size": "0"},
-	} {
+	for k, f := range profiles {
 		for n, v := range f {
 			set("BUFFER_PROFILE", k, n, v)
 		}

@@ -8,6 +8,61 @@
 // -y`, each through `sudo -n`; any failure after the checkpoint runs
 // `config rollback` (reconnecting if the session dropped), since
 // apply-patch is not transactional.
+//
+// # What lossless owns
+//
+// lossless changes or removes a CONFIG_DB row or field only when it
+// renders it for this platform, or when the object carries lossless'
+// names and nothing outside the scope references it (ownership.go):
+//
+//   - Objects (the maps, SCHEDULER, WRED_PROFILE, BUFFER_PROFILE): the
+//     ones the rendering holds, whole; and the ones whose name is one
+//     the renderer derives (renderers/sonic OwnName: <MAP>, <MAP>_<n>,
+//     <MAP>_<KIND>…, pg_lossless_<speed>_<cable>_profile) in a table it
+//     renders on this platform, left by an earlier rendering.
+//   - Rows keyed by port (PORT_QOS_MAP, QUEUE, BUFFER_PG, BUFFER_QUEUE,
+//     PFC_WD) and CABLE_LENGTH fields of the managed ports, the ports the
+//     rendering keys rows by: the fields the rendering holds of the rows it
+//     holds, and whole the QUEUE, BUFFER_PG and BUFFER_QUEUE rows whose
+//     index range shares an index with a rendered row of the port (the
+//     same PG or queue keyed another way: `Ethernet0|3-4` when the
+//     rendering has `Ethernet0|3-5`). Of PORT_QOS_MAP|global and
+//     PFC_WD|GLOBAL, the fields it renders.
+//   - The scope is those rows and fields. "Outside the scope" is
+//     everything else the device has: other ports' rows, the rows and
+//     fields of managed ports and the objects lossless does not own, and
+//     every other table. "References" are the leafrefs of SONiC's YANG
+//     between the tables read (shared/yang/sonic, reference/sonic.md §2):
+//     PORT_QOS_MAP's map and scheduler fields, QUEUE's scheduler and
+//     wred_profile, BUFFER_PG's and BUFFER_QUEUE's profile, and the
+//     BUFFER_PORT_*_PROFILE_LIST profile lists, read in both the bare and
+//     the old [TABLE|name] form. An object referenced from outside the
+//     scope is never removed; one the rendering references (the
+//     platform's buffer profiles) neither.
+//   - Everything else in the tables lossless manages is left alone and
+//     listed in Change.Kept with the reason: "not rendered by lossless"
+//     (naming SONiC's QoS or buffer template or buffermgrd when the name
+//     is theirs), "used by QUEUE|Ethernet124|3", "a port lossless does
+//     not manage". With the intent's unmanaged = "prune"
+//     (Document.Prune), the rows and fields of the managed ports and the
+//     objects lossless does not render are removed too, except what is
+//     referenced from outside the scope or by the rendering; other ports'
+//     rows, PORT_QOS_MAP|global fields lossless does not render,
+//     PFC_WD|GLOBAL (GCU never removes it, §7.2) and BIG_RED_SWITCH are
+//     never removed.
+//
+// # How GCU applies the patch
+//
+// `config apply-patch` does not keep the patch's order: it simulates the
+// patch, diffs running against the result and sorts the difference into
+// changes of its own, removals before additions, and applies them one by
+// one (sonic-utilities generic_config_updater, internal/lab/sonic gcu.go).
+// It turns a port admin down while it changes the port's BUFFER_PG,
+// BUFFER_QUEUE, QUEUE or PORT_QOS_MAP rows and up after (PR #1998); the
+// plan says so in Disruptive. The patch lists a PG or queue range that
+// gives way to a rendered one just before it, the order GCU applies them
+// in; with the port down, no lossless priority of a port carrying traffic
+// is ever without its PG.
 package sonic
 
 import (

@@ -42,6 +42,64 @@ type sku struct {
 	hwsku, platform, asic string
 	ports, lanes          int
 	speed                 string
+	// buf is the SKU template's BUFFER_POOL and BUFFER_PROFILE rows; nil:
+	// the default SKU's (reference/sonic.md §5).
+	buf *buffers
+}
+
+// buffers are the BUFFER_POOL and BUFFER_PROFILE rows a SKU's buffer
+// template writes on a factory switch.
+type buffers struct {
+	pools, profiles map[string]map[string]string
+	// ingressList and egressList are every port's
+	// BUFFER_PORT_INGRESS_PROFILE_LIST and BUFFER_PORT_EGRESS_PROFILE_LIST
+	// profile_list; "" for none.
+	ingressList, egressList string
+}
+
+// defaultBuffers are the default SKU's rows, reference/sonic.md §5.
+func defaultBuffers() *buffers {
+	return &buffers{
+		pools: map[string]map[string]string{
+			"egress_lossless_pool":  {"mode": "static", "size": "15982720", "type": "egress"},
+			"egress_lossy_pool":     {"mode": "dynamic", "size": "9243812", "type": "egress"},
+			"ingress_lossless_pool": {"mode": "dynamic", "size": "10875072", "type": "ingress", "xoff": "4194112"},
+		},
+		profiles: map[string]map[string]string{
+			"egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "1518", "static_th": "15982720"},
+			"egress_lossy_profile":    {"dynamic_th": "3", "pool": "egress_lossy_pool", "size": "1518"},
+			"ingress_lossy_profile":   {"dynamic_th": "3", "pool": "ingress_lossless_pool", "size": "0"},
+		},
+	}
+}
+
+// mellanoxBuffers are the rows of the Mellanox ACS SKUs' template, static
+// buffer model, all ports active: the pools and profiles of
+// generate_buffer_pool_and_profiles_with_inactive_ports in sonic-buildimage
+// 086b03bd device/mellanox/x86_64-mlnx_msn2700-r0/ACS-MSN2700/buffers_defaults_objects.j2
+// (which ACS-MSN3700, ACS-MSN4700, ACS-MSN4600C and ACS-SN5600 link to),
+// with the SKU's buffers_defaults_t1.j2 pool sizes (a LeafRouter: t1,
+// files/build_templates/buffers_config.j2). ingress is the ingress and
+// egress lossy pool size, egressLossless the egress lossless one.
+func mellanoxBuffers(ingress, egressLossless string) *buffers {
+	return &buffers{
+		pools: map[string]map[string]string{
+			"ingress_lossless_pool": {"size": ingress, "type": "ingress", "mode": "dynamic"},
+			"ingress_lossy_pool":    {"size": ingress, "type": "ingress", "mode": "dynamic"},
+			"egress_lossless_pool":  {"size": egressLossless, "type": "egress", "mode": "dynamic"},
+			"egress_lossy_pool":     {"size": ingress, "type": "egress", "mode": "dynamic"},
+		},
+		profiles: map[string]map[string]string{
+			"ingress_lossless_profile": {"pool": "ingress_lossless_pool", "size": "0", "dynamic_th": "7"},
+			"ingress_lossy_profile":    {"pool": "ingress_lossy_pool", "size": "0", "dynamic_th": "3"},
+			"egress_lossless_profile":  {"pool": "egress_lossless_pool", "size": "0", "dynamic_th": "7"},
+			"egress_lossy_profile":     {"pool": "egress_lossy_pool", "size": "9216", "dynamic_th": "7"},
+			"q_lossy_profile":          {"pool": "egress_lossy_pool", "size": "0", "dynamic_th": "3"},
+		},
+		// generate_profile_lists, for active ports.
+		ingressList: "ingress_lossless_profile,ingress_lossy_profile",
+		egressList:  "egress_lossless_profile,egress_lossy_profile",
+	}
 }
 
 // skus are the models a spec may name (the platform catalog's names for
@@ -49,14 +107,15 @@ type sku struct {
 // are [I: sonic-buildimage's device/<vendor>/<platform>/<hwsku> names,
 // with 4-lane ports on 100G Spectrum-3 and Tomahawk, 8-lane ports on
 // Spectrum-2/3 200G/400G and Spectrum-4 (the SN5600's "eth//8" port
-// index); buffer pools stay the default SKU's].
+// index)]. The Mellanox SKUs have their template's buffer rows
+// (mellanoxBuffers), the others the default SKU's.
 var skus = map[string]sku{
-	"Arista-7060CX-32S":  {DefaultHWSKU, "x86_64-arista_7060_cx32s", defaultASIC, 32, 4, "100000"},
-	"SN3700":             {"ACS-MSN3700", "x86_64-mlnx_msn3700-r0", "spc2", 32, 8, "200000"},
-	"SN4600C":            {"ACS-MSN4600C", "x86_64-mlnx_msn4600c-r0", "spc3", 64, 4, "100000"},
-	"SN4700":             {"ACS-MSN4700", "x86_64-mlnx_msn4700-r0", "spc3", 32, 8, "400000"},
-	"SN5600":             {"ACS-SN5600", "x86_64-nvidia_sn5600-r0", "spc4", 64, 8, "800000"},
-	"DellEMC-Z9332f-O32": {"DellEMC-Z9332f-O32", "x86_64-dellemc_z9332f_d1508-r0", "th3", 32, 8, "400000"},
+	"Arista-7060CX-32S":  {DefaultHWSKU, "x86_64-arista_7060_cx32s", defaultASIC, 32, 4, "100000", nil},
+	"SN3700":             {"ACS-MSN3700", "x86_64-mlnx_msn3700-r0", "spc2", 32, 8, "200000", mellanoxBuffers("11622400", "34287552")},
+	"SN4600C":            {"ACS-MSN4600C", "x86_64-mlnx_msn4600c-r0", "spc3", 64, 4, "100000", mellanoxBuffers("20627456", "60817392")},
+	"SN4700":             {"ACS-MSN4700", "x86_64-mlnx_msn4700-r0", "spc3", 32, 8, "400000", mellanoxBuffers("20627456", "60817392")},
+	"SN5600":             {"ACS-SN5600", "x86_64-nvidia_sn5600-r0", "spc4", 64, 8, "800000", mellanoxBuffers("52161690", "158229504")},
+	"DellEMC-Z9332f-O32": {"DellEMC-Z9332f-O32", "x86_64-dellemc_z9332f_d1508-r0", "th3", 32, 8, "400000", nil},
 }
 
 // skuOf returns the SKU named by a model or by its hwsku.
@@ -154,7 +213,8 @@ func (k *Kind) New(hostname string, seed []byte) (device.Device, error) {
 // ports: each one missing from PORT (the factory's or the seed's) gets a
 // row, as SONiC's PORT table is whatever the platform and breakout mode
 // made it (an inventory's Ethernet4 on an 8-lane SKU is a breakout port);
-// a name that is not Ethernet<N> is an error.
+// a name that is not Ethernet<N> is an error. A seed whose
+// DEVICE_METADATA|localhost names no hwsku or platform gets the model's.
 func (k *Kind) NewSpec(hostname string, seed []byte, spec device.Spec) (device.Device, error) {
 	return k.newSpecDevice(hostname, seed, spec)
 }
@@ -164,7 +224,7 @@ func (k *Kind) newDevice(hostname string, seed []byte) (*Device, error) {
 }
 
 func (k *Kind) newSpecDevice(hostname string, seed []byte, spec device.Spec) (*Device, error) {
-	sk := sku{DefaultHWSKU, "x86_64-arista_7060_cx32s", k.asic, k.ports, 4, "100000"}
+	sk := sku{DefaultHWSKU, "x86_64-arista_7060_cx32s", k.asic, k.ports, 4, "100000", nil}
 	if spec.Model != "" {
 		var ok bool
 		if sk, ok = skuOf(spec.Model); !ok {
@@ -185,6 +245,23 @@ func (k *Kind) newSpecDevice(hostname string, seed []byte, spec device.Spec) (*D
 		d.db = factory(hostname, sk)
 	} else if d.db, err = parseDB(seed); err != nil {
 		return nil, fmt.Errorf("new %s: seed: %w", hostname, err)
+	}
+	if seed != nil && spec.Model != "" {
+		// The platform writes its SKU's names at first boot; a seed that
+		// leaves them out is the rest of the config.
+		md := d.db["DEVICE_METADATA"]["localhost"]
+		if md == nil {
+			md = map[string]string{}
+			if d.db["DEVICE_METADATA"] == nil {
+				d.db["DEVICE_METADATA"] = map[string]map[string]string{}
+			}
+			d.db["DEVICE_METADATA"]["localhost"] = md
+		}
+		for f, v := range map[string]string{"hwsku": sk.hwsku, "platform": sk.platform} {
+			if _, ok := md[f]; !ok {
+				md[f] = v
+			}
+		}
 	}
 	addPorts(d.db, sk, spec.Ports)
 	d.hostname = hostname
@@ -270,27 +347,23 @@ func addPorts(d db, sk sku, ports []string) {
 // factory is a freshly installed switch's CONFIG_DB: the parts the
 // platform writes and a QoS rendering must not own (reference/sonic.md §4,
 // §7.5): PORT (the SKU's layout), BUFFER_POOL and the platform's
-// lossy/lossless buffer profiles, with the values of §5.
+// lossy/lossless buffer profiles (the SKU's, or the values of §5).
 func factory(hostname string, sk sku) db {
 	if hostname == "" {
 		hostname = "sonic"
+	}
+	buf := sk.buf
+	if buf == nil {
+		buf = defaultBuffers()
 	}
 	d := db{
 		"DEVICE_METADATA": {"localhost": {
 			"hostname": hostname, "hwsku": sk.hwsku, "platform": sk.platform,
 			"buffer_model": "traditional", "default_pfcwd_status": "disable", "type": "LeafRouter",
 		}},
-		"PORT": {},
-		"BUFFER_POOL": {
-			"egress_lossless_pool":  {"mode": "static", "size": "15982720", "type": "egress"},
-			"egress_lossy_pool":     {"mode": "dynamic", "size": "9243812", "type": "egress"},
-			"ingress_lossless_pool": {"mode": "dynamic", "size": "10875072", "type": "ingress", "xoff": "4194112"},
-		},
-		"BUFFER_PROFILE": {
-			"egress_lossless_profile": {"pool": "egress_lossless_pool", "size": "1518", "static_th": "15982720"},
-			"egress_lossy_profile":    {"dynamic_th": "3", "pool": "egress_lossy_pool", "size": "1518"},
-			"ingress_lossy_profile":   {"dynamic_th": "3", "pool": "ingress_lossless_pool", "size": "0"},
-		},
+		"PORT":               {},
+		"BUFFER_POOL":        copyTable(buf.pools),
+		"BUFFER_PROFILE":     copyTable(buf.profiles),
 		"FLEX_COUNTER_TABLE": {"PFCWD": {"FLEX_COUNTER_STATUS": "enable"}},
 	}
 	for i := 0; i < sk.ports; i++ {
@@ -298,9 +371,19 @@ func factory(hostname string, sk sku) db {
 		for l := range lanes {
 			lanes[l] = strconv.Itoa(sk.lanes*i + l + 1)
 		}
-		d["PORT"][fmt.Sprintf("Ethernet%d", sk.lanes*i)] = map[string]string{
+		name := fmt.Sprintf("Ethernet%d", sk.lanes*i)
+		d["PORT"][name] = map[string]string{
 			"admin_status": "up", "alias": fmt.Sprintf("Ethernet%d/1", i+1), "index": fmt.Sprint(i + 1),
 			"lanes": strings.Join(lanes, ","), "mtu": "9100", "speed": sk.speed,
+		}
+		for tn, list := range map[string]string{"BUFFER_PORT_INGRESS_PROFILE_LIST": buf.ingressList, "BUFFER_PORT_EGRESS_PROFILE_LIST": buf.egressList} {
+			if list == "" {
+				continue
+			}
+			if d[tn] == nil {
+				d[tn] = map[string]map[string]string{}
+			}
+			d[tn][name] = map[string]string{"profile_list": list}
 		}
 	}
 	return d
@@ -322,6 +405,8 @@ type Device struct {
 	files       map[string][]byte
 	// counters are the ports' health counters (counters.go).
 	counters device.Counters
+	// watch, when set, sees every key the change applier writes (Watch).
+	watch func(Write, map[string]map[string]map[string]string)
 }
 
 // Running implements device.Device: `show runningconfiguration all`.
@@ -345,8 +430,9 @@ func (d *Device) DB() map[string]map[string]map[string]string {
 }
 
 // Patch implements device.ConfigDB: the patch is checked exactly as
-// `config apply-patch` checks it and then applied all at once, or not at
-// all. The error text is SONiC's reason (reference/sonic.md §7.2).
+// `config apply-patch` checks it, sorted into GCU's changes and applied
+// change by change (gcu.go), or not at all when a check or the sorting
+// fails. The error text is SONiC's reason (reference/sonic.md §7.2).
 func (d *Device) Patch(patch []byte) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -354,7 +440,11 @@ func (d *Device) Patch(patch []byte) error {
 	if reason != "" {
 		return errors.New(reason)
 	}
-	d.db = target
+	changes, err := d.schema.sortChanges(d.db, target)
+	if err != nil {
+		return err
+	}
+	d.writeChanges(changes, -1)
 	return nil
 }
 

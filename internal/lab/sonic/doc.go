@@ -1,7 +1,10 @@
 // Package sonic is the lab's SONiC personality: the `admin@sonic:~$` bash
 // shell with sudo, `show runningconfiguration all`, `config apply-patch
 // [--dry-run]` (RFC 6902 JSON Patch over CONFIG_DB, checked by GCU's
-// field-operation validators and by SONiC YANG), `config checkpoint`,
+// field-operation validators and by SONiC YANG, then sorted into GCU's
+// changes and written change by change, key by key, turning a port admin
+// down around changes of its buffer and QoS rows as GCU does: gcu.go;
+// Device.Watch sees every write), `config checkpoint`,
 // `rollback`, `replace`, `save` and `load`, and heredoc uploads of patch files
 // (reference/sonic.md §7, §8).
 //

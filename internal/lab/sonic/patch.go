@@ -322,14 +322,20 @@ func union[V any](a, b map[string]V) map[string]bool {
 func copyDB(d db) db {
 	c := make(db, len(d))
 	for tn, keys := range d {
-		c[tn] = make(map[string]map[string]string, len(keys))
-		for k, fields := range keys {
-			f := make(map[string]string, len(fields))
-			for n, v := range fields {
-				f[n] = v
-			}
-			c[tn][k] = f
+		c[tn] = copyTable(keys)
+	}
+	return c
+}
+
+// copyTable deep-copies one table.
+func copyTable(keys map[string]map[string]string) map[string]map[string]string {
+	c := make(map[string]map[string]string, len(keys))
+	for k, fields := range keys {
+		f := make(map[string]string, len(fields))
+		for n, v := range fields {
+			f[n] = v
 		}
+		c[k] = f
 	}
 	return c
 }

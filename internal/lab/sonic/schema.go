@@ -27,6 +27,11 @@ type schema struct {
 	// patterns holds every YANG pattern compiled once at load, so that
 	// validation is read-only and safe for concurrent use.
 	patterns map[string]*regexp.Regexp
+	// refCount counts the leafrefs that point at each table's keys, and
+	// referrers lists the tables holding them (GCU's move order and the
+	// tables a move's validation covers, gcu.go).
+	refCount  map[string]int
+	referrers map[string][]string
 }
 
 // table is one CONFIG_DB table's YANG shape.
@@ -70,7 +75,7 @@ func loadSchema() (*schema, error) {
 	if errs := ms.Process(); len(errs) > 0 {
 		return nil, fmt.Errorf("load sonic yang: %w", errs[0])
 	}
-	s := &schema{tables: map[string]*table{}, patterns: map[string]*regexp.Regexp{}}
+	s := &schema{tables: map[string]*table{}, patterns: map[string]*regexp.Regexp{}, refCount: map[string]int{}, referrers: map[string][]string{}}
 	for _, n := range names {
 		m, errs := ms.GetModule(n)
 		if len(errs) > 0 {
@@ -102,9 +107,43 @@ func loadSchema() (*schema, error) {
 			}
 			s.tables[tname] = t
 			s.compilePatterns(c)
+			s.countRefs(tname, c)
 		}
 	}
+	for tn := range s.referrers {
+		sort.Strings(s.referrers[tn])
+	}
 	return s, nil
+}
+
+// countRefs records the leafrefs of the leaves under e, a container of
+// table tn.
+func (s *schema) countRefs(tn string, e *yang.Entry) {
+	var targets func(t *yang.YangType) []string
+	targets = func(t *yang.YangType) []string {
+		if t == nil {
+			return nil
+		}
+		if t.Kind == yang.Yleafref {
+			if target := leafrefTable(t.Path); target != "" {
+				return []string{target}
+			}
+		}
+		var out []string
+		for _, u := range t.Type {
+			out = append(out, targets(u)...)
+		}
+		return out
+	}
+	for _, target := range targets(e.Type) {
+		s.refCount[target]++
+		if !contains(s.referrers[target], tn) {
+			s.referrers[target] = append(s.referrers[target], tn)
+		}
+	}
+	for _, c := range e.Dir {
+		s.countRefs(tn, c)
+	}
 }
 
 // compilePatterns compiles the patterns of every leaf under e. YANG

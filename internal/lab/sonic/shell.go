@@ -392,11 +392,9 @@ func (s *Session) applyPatch(args []string) string {
 	if reason := s.d.check(target, set["ignore-non-yang"]); reason != "" {
 		return b.String() + fail(scoped(reason))
 	}
-	if set["dry"] {
-		s.status = 0
-		return b.String() + msgPatchOK + "\n"
-	}
-	if reason := s.write(target); reason != "" {
+	log, reason := s.write(target, set["dry"])
+	b.WriteString(log)
+	if reason != "" {
 		return b.String() + fail(scoped(reason))
 	}
 	s.status = 0
@@ -408,23 +406,27 @@ func scoped(reason string) string {
 	return "Failed to apply patch on the following scopes:\n- localhost: " + reason
 }
 
-// write applies the changes from running to target one by one, as GCU's
-// change applier does. It is not transactional (reference/sonic.md §7.2):
-// with the FailCommit fault, the first half of the changes is applied and
-// the rest is not, and the re-read finds the config short of the target.
-// d.mu is held.
-func (s *Session) write(target db) string {
-	changes := diffPatch(s.d.db, target)
-	if !s.faults.Load().FailCommit {
-		s.d.db = target
-		return ""
+// write sorts the move from running to target into GCU's changes and,
+// unless dry, applies them one by one (gcu.go). It is not transactional
+// (reference/sonic.md §7.2): with the FailCommit fault, the first half of
+// the changes is applied and the rest is not, and the re-read finds the
+// config short of the target. It returns GCU's log of the sorting and the
+// reason of a failure. d.mu is held.
+func (s *Session) write(target db, dry bool) (log, reason string) {
+	changes, err := s.d.schema.sortChanges(s.d.db, target)
+	if err != nil {
+		return "", err.Error()
 	}
-	half := changes[:(len(changes)+1)/2]
-	partial, err := applyPatch(s.d.db, half)
-	if err == nil {
-		s.d.db = partial
+	log = describe(changes)
+	if dry {
+		return log, ""
 	}
-	return msgNotUpdated
+	if s.faults.Load().FailCommit {
+		s.d.writeChanges(changes, (len(changes)+1)/2)
+		return log, msgNotUpdated
+	}
+	s.d.writeChanges(changes, -1)
+	return log + fmt.Sprintf("%s: verifying patch updates are reflected on ConfigDB.\n", patchApplierName), ""
 }
 
 func (s *Session) checkpoint(args []string) string {
@@ -490,10 +492,10 @@ func (s *Session) replaceWith(args []string, rollback bool) string {
 	if reason := s.d.check(target, set["ignore-non-yang"]); reason != "" {
 		return out + fail(reason)
 	}
-	if !set["dry"] {
-		if reason := s.write(target); reason != "" {
-			return out + fail(reason)
-		}
+	// GCU's log of the sorting is not repeated here: the replacer's own
+	// progress lines are left out as well [I: abbreviated].
+	if _, reason := s.write(target, set["dry"]); reason != "" {
+		return out + fail(reason)
 	}
 	s.status = 0
 	if rollback {

@@ -198,10 +198,24 @@ func TestLeafLists(t *testing.T) {
 	}
 }
 
+// TestFactoryConfigIsValid: every SKU's factory config is YANG-valid, and
+// a Mellanox SKU has its template's buffer profiles, q_lossy_profile
+// among them (mellanoxBuffers).
 func TestFactoryConfigIsValid(t *testing.T) {
 	d := newTestDevice(t, nil)
 	if msg := d.schema.validate(d.db); msg != "" {
 		t.Fatal(msg)
+	}
+	for _, model := range skuNames() {
+		sk, _ := skuOf(model)
+		f := factory("sonic", sk)
+		if msg := d.schema.validate(f); msg != "" {
+			t.Errorf("%s: %s", model, msg)
+		}
+		_, q := f["BUFFER_PROFILE"]["q_lossy_profile"]
+		if mellanox := strings.HasPrefix(sk.platform, "x86_64-mlnx") || strings.HasPrefix(sk.platform, "x86_64-nvidia"); q != mellanox {
+			t.Errorf("%s: q_lossy_profile present %v, want %v", model, q, mellanox)
+		}
 	}
 }
 
@@ -504,14 +518,31 @@ func TestSave(t *testing.T) {
 	}
 }
 
-// With the FailCommit fault the applier stops part-way: the first changes
-// stay applied, the rest are not, as reference/sonic.md §7.2 says of a
-// failure during apply-patch; a checkpoint rollback restores the config.
+// With the FailCommit fault the applier stops part-way: the first half of
+// GCU's sorted changes stays applied, the rest is not, as
+// reference/sonic.md §7.2 says of a failure during apply-patch; a
+// checkpoint rollback restores the config.
 func TestFailCommitLeavesPartialPatch(t *testing.T) {
 	d := newTestDevice(t, nil)
 	// Without PFC_WD: removing PFC_WD|GLOBAL would make the rollback
 	// below refused (see TestApplyPatchCanonical).
 	patch, _ := canonicalPatch(t, d.db, "PFC_WD")
+	ops, err := parsePatch(patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := applyPatch(d.db, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := d.schema.sortChanges(d.db, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := copyDB(d.db)
+	for _, c := range changes[:(len(changes)+1)/2] {
+		half = c.apply(half)
+	}
 	faults := &device.Faults{}
 	s := d.NewSession("admin", faults)
 	upload(t, s, "/tmp/p.json", patch)
@@ -522,9 +553,8 @@ func TestFailCommitLeavesPartialPatch(t *testing.T) {
 	if !strings.Contains(out, "Failed to apply patch due to: Failed to apply patch on the following scopes:\n- localhost: "+msgNotUpdated+"\n") {
 		t.Fatalf("transcript:\n%s", out)
 	}
-	got := d.DB()
-	if got["BUFFER_PG"] == nil || got["WRED_PROFILE"] != nil {
-		t.Errorf("want the first half applied (BUFFER_PG) and the last not (WRED_PROFILE); tables now: %v", sortedKeys(got))
+	if got := d.DB(); !equalDB(got, half) || equalDB(got, target) || string(d.Running()) == before {
+		t.Errorf("want the first %d of %d changes applied; tables now: %v", (len(changes)+1)/2, len(changes), sortedKeys(got))
 	}
 	faults.Update(func(f *device.Faults) { f.FailCommit = false })
 	out = transcript(s, "sudo config rollback pre")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/inventory"
 )
 
 // Driver talks to one connected device. Its methods are not safe for
@@ -102,10 +103,12 @@ type Kept struct {
 	Reason string `json:"reason"`
 }
 
-// SortKept sorts ks by object, then reason, and drops exact repeats.
+// SortKept sorts ks by object in natural order (QUEUE|Ethernet4|1 before
+// QUEUE|Ethernet12|1: inventory.ComparePorts), then reason, and drops
+// exact repeats.
 func SortKept(ks []Kept) []Kept {
 	slices.SortFunc(ks, func(a, b Kept) int {
-		if c := strings.Compare(a.Object, b.Object); c != 0 {
+		if c := inventory.ComparePorts(a.Object, b.Object); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Reason, b.Reason)

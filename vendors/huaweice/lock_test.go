@@ -3,6 +3,7 @@ package huaweice
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -409,5 +410,85 @@ The time out value of configuration right locked is: 30 second(s)
 	}
 	if got := holderOf(""); got != "an unknown session" {
 		t.Errorf("holderOf(\"\") = %q", got)
+	}
+}
+
+// TestDropInTrialHoldingLock: the connection of an apply that holds the
+// lock drops after its commit trial; the driver reconnects, takes the lock
+// again (the device released it with the old session), aborts its trial
+// and reports the device back at its pre-apply config; UnlockConfig then
+// leaves no lock behind.
+func TestDropInTrialHoldingLock(t *testing.T) {
+	want := canonical(t)
+	seed := LabSeed(want.Text)
+	_, probe := vendortest.Plan(t, t.Context(), Dial, func() vendors.Target { _, tgt := vendortest.StartLab(t, Vendor, seed); return tgt }(), want)
+	// The change lines alone come before the commit trial.
+	for k := len(probe.Commands); ; k++ {
+		if k > 200 {
+			t.Fatal("no drop came after the commit trial")
+		}
+		ctx := t.Context()
+		var logs strings.Builder
+		n, tgt := vendortest.StartLab(t, Vendor, seed)
+		tgt.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+		before := body(n)
+		drv := dial(t, ctx, tgt)
+		if err := drv.LockConfig(ctx); err != nil {
+			t.Fatal(err)
+		}
+		_, ch := planOn(t, ctx, drv, want)
+		n.Faults().Update(func(f *device.Faults) { f.CloseAfter = k })
+		res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+		n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
+		if res.Err == nil || !strings.Contains(res.Err.Error(), "verify: ") {
+			continue
+		}
+		if !res.RolledBack || !strings.Contains(logs.String(), "trial aborted") {
+			t.Errorf("drop after the commit trial: %+v\n%s", res, logs.String())
+		}
+		vendortest.Restored(t, before, body(n))
+		if !drv.locked || !strings.Contains(labLine(n, showLocker), "User Name: ") {
+			t.Error("the lock was not taken again after reconnecting")
+		}
+		if err := drv.UnlockConfig(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if out := labLine(n, showLocker); out != "" {
+			t.Errorf("lock left behind: %q", out)
+		}
+		return
+	}
+}
+
+// TestStaleTrialAbortFails: when LockConfig cannot abort the trial a
+// killed apply left, it says so (the trial, its persist ID and why) and
+// does not report the device locked.
+func TestStaleTrialAbortFails(t *testing.T) {
+	for k := 1; ; k++ {
+		if k > 20 {
+			t.Fatal("the connection never dropped at the abort")
+		}
+		ctx := t.Context()
+		n, tgt := vendortest.StartLab(t, Vendor, nil)
+		s := n.Device().NewSession("admin", nil)
+		for _, l := range []string{"system-view", "drop-profile left", "commit trial 120 persist lossless1k2"} {
+			s.Handle(l)
+		}
+		s.Close()
+		drv := dial(t, ctx, tgt)
+		n.Faults().Update(func(f *device.Faults) { f.CloseAfter = k })
+		err := drv.LockConfig(ctx)
+		if err == nil || !strings.Contains(err.Error(), "abort ") {
+			continue
+		}
+		for _, s := range []string{"lock leaf1: abort the commit trial of an interrupted lossless apply (ACTIVE, persist ID lossless1k2, ", " s left): ", "connection lost"} {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("LockConfig: %q does not say %q", err, s)
+			}
+		}
+		if drv.locked {
+			t.Error("the driver takes itself for the lock's holder")
+		}
+		return
 	}
 }

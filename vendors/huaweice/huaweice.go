@@ -8,7 +8,10 @@
 // `save`. On any failure the candidate is cleared (`clear configuration
 // candidate`), the trial is aborted (`abort trial persist ID`), over a new
 // session when the old one dropped, and the device is checked to be
-// byte-identical to its pre-apply configuration.
+// byte-identical to its pre-apply configuration. A client that dies
+// leaves the old or the new configuration (CrashAtomic). The device's own
+// configuration lock, `configuration exclusive`, is the driver's
+// vendors.DeviceLocker (lock.go).
 package huaweice
 
 import (
@@ -16,6 +19,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -39,7 +43,6 @@ const (
 	showChanges    = "display configuration candidate changes"
 	showTrial      = "display configuration trial status"
 	clearCandidate = "clear configuration candidate"
-	trialActive    = "Trial status: ACTIVE"
 	// questionYN matches the [Y/N] questions of abort trial and save.
 	questionYN      = `Continue\? \[Y/N\]:`
 	abortTrialDone  = "rollback succeeded"
@@ -53,11 +56,15 @@ const (
 const recoverTimeout = 2 * time.Minute
 
 // Driver is a connected CloudEngine device.
-type Driver struct{ vendors.CLI }
+type Driver struct {
+	vendors.CLI
+	// locked is true while the session holds configuration exclusive.
+	locked bool
+}
 
 // Dial connects to a CloudEngine device.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
-	return vendors.DialDriver(ctx, t, Vendor, dialSSH, Diff, func(c vendors.CLI) vendors.Driver { return &Driver{c} })
+	return vendors.DialDriver(ctx, t, Vendor, dialSSH, Diff, func(c vendors.CLI) vendors.Driver { return &Driver{CLI: c} })
 }
 
 // dialSSH opens a session on the platform of platformYAML.
@@ -71,7 +78,15 @@ var dialSSH = vendors.PlatformDialer(platformYAML)
 // queue Q wred` and `dcb pfc enable` are what uses a domain, drop-profile
 // or PFC profile, so the diff sees which ports outside the scope use the
 // objects it keeps (Change.Kept).
+//
+// While a commit trial runs the running config is not the device's own
+// (it reverts unless the trial is confirmed), so Running refuses to read
+// it, wrapping errTrialActive and saying whose trial it is (LockConfig
+// clears one a killed lossless left).
 func (d *Driver) Running(ctx context.Context) ([]byte, error) {
+	if err := d.noTrial(ctx); err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.Target.Device, err)
+	}
 	return d.Session.Read(ctx, showConfig, Scoped)
 }
 
@@ -134,6 +149,14 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.Appl
 		return a.Done(fmt.Errorf("apply %s: read: %w", d.Target.Device, err))
 	}
 	before := Body([]byte(out))
+	// A trial started since the plan read the device: committing on top
+	// of it would confirm it with this change.
+	if err := d.noTrial(ctx); err != nil {
+		if errors.Is(err, errTrialActive) {
+			return a.Done(fmt.Errorf("apply %s: nothing sent: %w", d.Target.Device, err))
+		}
+		return a.Done(fmt.Errorf("apply %s: read: %w", d.Target.Device, err))
+	}
 	id := persistID(a.Start)
 	trialSent, err := d.push(ctx, c, trialSeconds(opts.ConfirmTimeout), id)
 	if err == nil {
@@ -175,10 +198,28 @@ var errTrialReverted = errors.New("the device reverted the trial commit before i
 // persistID names an apply's trial commit, so that a new session can
 // confirm or abort it when the one that started it dropped (§4: `commit
 // trial T persist ID`, `commit persist ID`, `abort trial persist ID`;
-// without persist the trial is tied to its session).
+// without persist the trial is tied to its session). The ID is unique per
+// apply (its start, in nanoseconds) and marks the trial as lossless' own,
+// which LockConfig aborts when a killed apply left it. lossless gives its
+// commits no label (`commit label`): labels must be unique and a device
+// keeps at most 20 labelled rollback points (V300R023 command reference,
+// clear configuration commit label), so a label per apply would run into
+// both; unlabelled points rotate by themselves at 80 (clear configuration
+// commit oldest: "the earliest configuration rollback points are deleted
+// automatically").
 func persistID(now time.Time) string {
-	return vendors.Stamp("lossless", now)
+	return vendors.Stamp(persistPrefix, now)
 }
+
+// persistPrefix starts every persist ID lossless uses.
+const persistPrefix = "lossless"
+
+// persistIDRe matches the IDs persistID makes (vendors.Stamp: the prefix
+// and a base-36 time).
+var persistIDRe = regexp.MustCompile(`^` + persistPrefix + `[0-9a-z]+$`)
+
+// isPersistID reports whether a trial's persist ID is one lossless makes.
+func isPersistID(id string) bool { return persistIDRe.MatchString(id) }
 
 // push enters the lines, commits them on a persistent trial named id,
 // verifies and confirms. trialSent is true once the commit trial was sent.
@@ -192,6 +233,9 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, trial int, id stri
 	}
 	d.Log.Debug("candidate changes", "op", "apply", "changes", changes)
 	if _, err := d.Session.ConfigCommand(ctx, fmt.Sprintf("commit trial %d persist %s", trial, id)); err != nil {
+		if vendors.IsDeviceError(err) && strings.Contains(err.Error(), lockedReply) {
+			err = fmt.Errorf("%w: %w", vendors.ErrDeviceLocked, err)
+		}
 		return true, fmt.Errorf("commit: %w", err)
 	}
 	// reverted wraps err when the trial is no longer active: the device
@@ -242,11 +286,8 @@ func (d *Driver) showConfig(ctx context.Context) ([]byte, error) {
 
 // trialActive asks whether a commit trial is running (§4).
 func (d *Driver) trialActive(ctx context.Context) (bool, error) {
-	out, err := d.Session.Command(ctx, showTrial)
-	if err != nil {
-		return false, err
-	}
-	return strings.Contains(out, trialActive), nil
+	st, err := d.trial(ctx)
+	return st.active(), err
 }
 
 // save writes the startup configuration (§4: commit updates the running
@@ -256,7 +297,7 @@ func (d *Driver) save(ctx context.Context) error {
 	steps := []vendors.Step{{Input: "save", Question: questionYN}, {Input: "y"}}
 	out, err := d.Session.Interact(ctx, "", steps)
 	if errors.Is(err, vendors.ErrConnectionLost) {
-		if derr := d.Redial(ctx); derr != nil {
+		if derr := d.reconnect(ctx); derr != nil {
 			return fmt.Errorf("%w; reconnect: %w", err, derr)
 		}
 		out, err = d.Session.Interact(ctx, "", steps)
@@ -284,26 +325,27 @@ func (d *Driver) recover(ctx context.Context, before []byte, desired *config.Doc
 		if vendors.IsDeviceError(err) {
 			return false, fmt.Errorf("clear candidate: %w", err)
 		}
-		if derr := d.Redial(rctx); derr != nil {
+		if derr := d.reconnect(rctx); derr != nil {
 			return false, fmt.Errorf("reconnect: %w", derr)
 		}
 		d.Log.Info("reconnected", "op", "rollback")
 	}
 	active := false
 	if id != "" {
-		if active, err = d.trialActive(rctx); err != nil {
+		st, err := d.trial(rctx)
+		if err != nil {
 			return false, fmt.Errorf("trial status: %w", err)
 		}
-	}
-	if active {
-		out, err := d.Session.Interact(rctx, "configuration", []vendors.Step{{Input: "abort trial persist " + id, Question: questionYN}, {Input: "y"}})
-		if err != nil {
-			return false, fmt.Errorf("abort trial: %w", err)
+		// Only the apply's own trial: another is not this apply's to undo
+		// (a device that does not show the ID: abort trial persist ID
+		// refuses any other).
+		active = st.active() && (st.persist == id || st.persist == "")
+		if active {
+			if err := d.abortTrial(rctx, id); err != nil {
+				return false, fmt.Errorf("abort trial: %w (the device reverts the trial by itself within %d s)", err, st.left)
+			}
+			d.Log.Info("trial aborted", "op", "rollback")
 		}
-		if !strings.Contains(out, abortTrialDone) {
-			return false, &vendors.DeviceError{Device: d.Target.Device, Line: "abort trial persist " + id, Reply: strings.TrimSpace(out)}
-		}
-		d.Log.Info("trial aborted", "op", "rollback")
 	}
 	out, err := d.Session.Command(rctx, showConfig)
 	if err != nil {

@@ -136,8 +136,9 @@ func TestApplyFaults(t *testing.T) {
 		fault  func(f *device.Faults)
 		reason string
 	}{
-		// The plan took 5 lines (scrapligo's prompt probes count): the
-		// connection drops among the change lines.
+		// The plan took 6 lines (scrapligo's prompt probes count; Running
+		// reads the trial status first), the apply reads the config and
+		// the trial status: the connection drops among the change lines.
 		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 12 }, "configure: connection lost"},
 		{"command rejected", func(f *device.Faults) { f.RejectPattern = "^ecn buffer-size" }, `rejected "ecn buffer-size`},
 		{"commit failure", func(f *device.Faults) { f.FailCommit = true }, "Failed to commit"},

@@ -182,6 +182,9 @@ func grammar() []*command {
 		{views: []view{viewUser}, pattern: "rollback configuration last <n:int:1-80>", run: (*Session).rollback},
 		{views: []view{viewUser}, pattern: "rollback configuration to label <label:text>", run: (*Session).rollback},
 		{views: []view{viewUser}, pattern: "save", run: (*Session).save},
+		{views: anyView, pattern: "configuration exclusive", run: (*Session).lockConfig},
+		{views: anyView, pattern: "undo configuration exclusive", run: (*Session).unlockConfig},
+		{views: anyView, pattern: "display configuration exclusive user", run: (*Session).displayLockUser},
 
 		// System view.
 		{views: sys, pattern: "sysname <host:text>", key: "sysname", rank: 0},

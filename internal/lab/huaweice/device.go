@@ -41,10 +41,19 @@ type Kind struct {
 }
 
 type options struct {
-	model string
-	ports []string
-	clock func() time.Time
+	model     string
+	ports     []string
+	clock     func() time.Time
+	afterFunc func(time.Duration, func()) Timer
 }
+
+// Timer is a scheduled call that can be stopped, as *time.Timer.
+type Timer interface {
+	Stop() bool
+}
+
+// realAfterFunc is time.AfterFunc as a Timer.
+func realAfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
 
 // Option configures a Kind.
 type Option func(*options) error
@@ -87,9 +96,23 @@ func WithClock(now func() time.Time) Option {
 	}
 }
 
+// WithAfterFunc replaces time.AfterFunc for the device's timers (the
+// commit trial timer, the idle timer of the configuration lock), so that
+// a test can make a timer run out without waiting. (*Device).SetAfterFunc
+// does the same for a device a lab has already made.
+func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
+	return func(o *options) error {
+		if af == nil {
+			return errors.New("nil AfterFunc")
+		}
+		o.afterFunc = af
+		return nil
+	}
+}
+
 // NewKind returns a kind with the options applied.
 func NewKind(opts ...Option) (*Kind, error) {
-	o := options{model: DefaultModel, clock: time.Now}
+	o := options{model: DefaultModel, clock: time.Now, afterFunc: realAfterFunc}
 	for i := 1; i <= 32; i++ {
 		o.ports = append(o.ports, fmt.Sprintf("100GE1/0/%d", i))
 	}
@@ -172,11 +195,13 @@ func (k *Kind) newSpecDevice(hostname string, seed []byte, spec device.Spec) (*D
 		hostname = "HUAWEI"
 	}
 	d := &Device{
-		opts:   k.opts,
-		model:  k.opts.model,
-		kind:   k,
-		ports:  k.ports,
-		nextID: 1000000001,
+		opts:        k.opts,
+		model:       k.opts.model,
+		kind:        k,
+		ports:       k.ports,
+		nextID:      1000000001,
+		afterFunc:   k.opts.afterFunc,
+		nextSession: firstSessionID,
 	}
 	if spec.Model != "" {
 		if _, ok := families[spec.Model]; !ok {
@@ -242,6 +267,28 @@ type Device struct {
 	saved   string
 	// counters are the ports' health counters (counters.go).
 	counters device.Counters
+	// afterFunc arms the trial and lock timers (WithAfterFunc).
+	afterFunc func(time.Duration, func()) Timer
+	// live are the open sessions, for their IDs and VTY numbers;
+	// nextSession is the ID the next one gets.
+	live        []*Session
+	nextSession int64
+	// lock is the configuration lock (configuration exclusive), nil when
+	// unlocked.
+	lock *exclusive
+}
+
+// SetAfterFunc replaces time.AfterFunc for the timers the device arms
+// from now on (WithAfterFunc, for a device made by a lab): a test in
+// another package runs a commit trial out at once by calling the function
+// it was handed. Safe while sessions run.
+func (d *Device) SetAfterFunc(af func(dur time.Duration, f func()) Timer) {
+	if af == nil {
+		af = realAfterFunc
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.afterFunc = af
 }
 
 // commitPoint is one entry of display configuration commit list: the
@@ -262,7 +309,7 @@ type trial struct {
 	before  *node
 	owner   *Session
 	persist string
-	timer   *time.Timer
+	timer   Timer
 	ends    time.Time
 }
 
@@ -401,7 +448,7 @@ func (d *Device) startTrialLocked(before *node, owner *Session, persist string, 
 		owner = nil
 	}
 	t := &trial{before: before, owner: owner, persist: persist, ends: d.opts.clock().Add(time.Duration(secs) * time.Second)}
-	t.timer = time.AfterFunc(time.Duration(secs)*time.Second, func() { d.expireTrial(t) })
+	t.timer = d.afterFunc(time.Duration(secs)*time.Second, func() { d.expireTrial(t) })
 	d.trial = t
 }
 

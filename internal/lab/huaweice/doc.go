@@ -5,7 +5,11 @@
 // buffer, DiffServ, drop-profile and interface QoS commands of
 // reference/huawei-ce.md §2, the port-group bulk form, `undo` negation, the
 // per-session candidate with commit, commit trial (also persistent),
-// conflicts between sessions and rollback configuration (§4), display
+// conflicts between sessions and rollback configuration (§4), the
+// session's configuration lock `configuration exclusive` with its 30 s idle
+// timeout, released when the session drops (lock.go, from the V300R023
+// command reference), timers a test can run out at once (WithAfterFunc,
+// (*Device).SetAfterFunc), display
 // current-configuration with its filters (§5), which leaves out lines equal
 // to a default the reference's tables give (§1.1; the V300R023 command
 // reference: "does not display parameters that use default settings") and

@@ -92,11 +92,17 @@ type Session struct {
 	noMore bool
 	canon  string // the canonical form of the exec command being run
 	done   bool
+	// id is the session ID the device shows (a lock refusal names it);
+	// vty its VTY number (lock.go).
+	id  int64
+	vty int
 }
 
 // NewSession implements device.Device.
 func (d *Device) NewSession(user string, f *device.Faults) device.Session {
-	return &Session{d: d, user: user, faults: f, stack: []frame{{v: viewUser}}, screen: defaultScreenLines}
+	s := &Session{d: d, user: user, faults: f, stack: []frame{{v: viewUser}}, screen: defaultScreenLines}
+	d.register(s)
+	return s
 }
 
 // rejected reports whether the RejectPattern fault matches a config line.
@@ -143,11 +149,15 @@ func (s *Session) pending() bool {
 }
 
 // Close implements device.Session: a dropped session discards its
-// candidate (reference/huawei-ce.md §4; issue 4 item 3). An unconfirmed
-// trial it started can no longer be confirmed and runs to expiry.
+// candidate (reference/huawei-ce.md §4; issue 4 item 3) and releases its
+// configuration lock (lock.go). An unconfirmed trial it started can no
+// longer be confirmed and runs to expiry (§4: "a dropped session cannot
+// confirm and must wait for expiry"); a persistent one stays confirmable
+// from any session with commit persist ID.
 func (s *Session) Close() {
 	s.cand, s.base = nil, nil
 	s.done = true
+	s.d.unregister(s)
 }
 
 // Handle implements device.Session.
@@ -155,6 +165,7 @@ func (s *Session) Handle(line string) (string, bool) {
 	if s.done {
 		return "", true
 	}
+	s.touchLock()
 	if s.q != nil {
 		q := s.q
 		out, ok := q.answer(s, strings.TrimSpace(line))
@@ -455,6 +466,9 @@ func (s *Session) commit(a args) string {
 func (s *Session) commitNow(label string, secs int64, trial bool, persist string) string {
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
+	if msg := s.d.lockedByOtherLocked(s); msg != "" {
+		return msg
+	}
 	if s.faults.Load().FailCommit {
 		return msgCommitFailed + "\n"
 	}
@@ -504,6 +518,9 @@ func (s *Session) abortTrial(a args) string {
 	s.q = &question{text: qAbortTrial, answer: yesNo(func(s *Session) string {
 		s.d.mu.Lock()
 		defer s.d.mu.Unlock()
+		if msg := s.d.lockedByOtherLocked(s); msg != "" {
+			return msg
+		}
 		if s.d.trial == nil {
 			return msgNotInTrial + "\n"
 		}
@@ -570,6 +587,9 @@ func (s *Session) rollback(a args) string {
 	s.q = &question{text: qRollback, answer: yesNo(func(s *Session) string {
 		s.d.mu.Lock()
 		defer s.d.mu.Unlock()
+		if msg := s.d.lockedByOtherLocked(s); msg != "" {
+			return msg
+		}
 		if s.faults.Load().FailCommit {
 			return msgRollbackFailed + "\n"
 		}

@@ -116,10 +116,12 @@ func TestApplyFaults(t *testing.T) {
 		reason   string
 		rollback bool // false: the failure came before any change
 	}{
-		// on open: terminal width, terminal length; then show ipqos,
-		// copy run start, checkpoint, configure terminal, and the 2nd
-		// change line.
-		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 8 }, "connection lost", true},
+		// Lines the lab counts (each Enter, a prompt probe's too): on
+		// open terminal width and length, the plan's show ipqos; then
+		// the sessions and checkpoints listed, show ipqos, copy run
+		// start, checkpoint, configure session, and the change lines
+		// from the 15th on: the 20th is one of them.
+		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 20 }, "connection lost", true},
 		{"command rejected", func(f *device.Faults) { f.RejectPattern = "^random-detect" }, "rejected \"random-detect", true},
 		// The lab fails saves and rollbacks alike: the save before the
 		// change catches it with nothing changed.
@@ -146,13 +148,14 @@ func TestHostKey(t *testing.T) {
 	vendortest.HostKey(t, Vendor, Dial, true)
 }
 
-// TestDropAnywhere: wherever the connection drops during an apply (after
-// the save, the checkpoint, any change line, the verification), the device
-// ends either at the desired config or at exactly its pre-apply config.
+// TestDropAnywhere: wherever the connection drops during an apply (in
+// the cleanup, after the save, the checkpoint, any change line, verify,
+// commit, the check after it, the save), the device ends either at the
+// desired config or at exactly its pre-apply config.
 func TestDropAnywhere(t *testing.T) {
 	const planLines = 3 // terminal width, terminal length, show running-config ipqos
 	want := canonical(t)
-	for k := 1; k <= 18; k++ {
+	for k := 1; k <= applyLines; k++ {
 		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
 			vendortest.DropAt(t, Vendor, Dial, LabSeed(want.Text), want, planLines+k, body)
 		})

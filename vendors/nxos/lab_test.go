@@ -150,14 +150,36 @@ func TestHostKey(t *testing.T) {
 
 // TestDropAnywhere: wherever the connection drops during an apply (in
 // the cleanup, after the save, the checkpoint, any change line, verify,
-// commit, the check after it, the save), the device ends either at the
-// desired config or at exactly its pre-apply config.
+// commit, the check after it, the save), the driver reconnects and the
+// device ends at exactly its pre-apply config with the apply reported
+// failed, or at exactly the applied config with the apply reported a
+// success; either way none of lossless' sessions or checkpoints remain.
 func TestDropAnywhere(t *testing.T) {
-	const planLines = 3 // terminal width, terminal length, show running-config ipqos
 	want := canonical(t)
+	seed := LabSeed(want.Text)
+	after := appliedConfig(t, seed, want)
 	for k := 1; k <= applyLines; k++ {
 		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
-			vendortest.DropAt(t, Vendor, Dial, LabSeed(want.Text), want, planLines+k, body)
+			ctx := t.Context()
+			n, tgt := vendortest.StartLab(t, Vendor, seed)
+			before := body(n)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = k })
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
+			t.Logf("result: applied=%v rolled back=%v err=%v", res.Applied, res.RolledBack, res.Err)
+			switch got := body(n); {
+			case res.Err == nil && got != after:
+				t.Errorf("apply reported success but the device is not at the applied config:\n%s", textdiff.Unified("applied", "now", after, got))
+			case res.Err != nil && got != before:
+				t.Errorf("failed apply (%v) left the device changed:\n%s", res.Err, textdiff.Unified("before", "now", before, got))
+			case res.Err != nil && !strings.Contains(res.Err.Error(), vendortest.DeviceName):
+				t.Errorf("error does not name the device: %v", res.Err)
+			}
+			d := labDevice(t, n)
+			if s, c := own(d.Sessions()), own(d.Checkpoints()); len(s)+len(c) > 0 {
+				t.Errorf("lossless' sessions %q and checkpoints %q remain", s, c)
+			}
 		})
 	}
 }

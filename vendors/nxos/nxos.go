@@ -351,11 +351,16 @@ func (d *Driver) rollback(ctx context.Context, cp string) error {
 	return nil
 }
 
-// drop deletes the checkpoint; NX-OS keeps at most 10 (reference/nxos.md
-// §5), so a leftover one is logged, not fatal: the next run's cleanup
-// removes it (session.go).
+// drop deletes the checkpoint, over a new connection if the current one
+// is gone; NX-OS keeps at most 10 (reference/nxos.md §5), so a leftover
+// one is logged, not fatal: the next run's cleanup removes it
+// (session.go).
 func (d *Driver) drop(ctx context.Context, cp string) {
-	if _, err := d.Session.Exec(ctx, "no checkpoint "+cp); err != nil {
+	err := d.retry(ctx, func() error {
+		_, err := d.Session.Exec(ctx, "no checkpoint "+cp)
+		return err
+	})
+	if err != nil {
 		d.Log.Warn("checkpoint not deleted", "op", "checkpoint", "checkpoint", cp, "err", err)
 	}
 }

@@ -146,48 +146,32 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 	}
 	st, err := d.push(ctx, c, name)
 	if err == nil {
-		return d.applied(ctx, a, c, cp, name)
+		a.Applied = true
+		d.drop(ctx, cp)
+		d.Log.Info("applied", "op", "apply", "session", name, "commands", len(c.Commands), "duration", time.Since(a.Start))
+		return a.Done(nil)
 	}
-	applied, how, rbErr := d.recover(ctx, st, name, cp, before, c.Desired)
-	switch {
-	case rbErr != nil:
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+	defer cancel()
+	applied, how, rbErr := d.recover(rctx, st, name, cp, before, c.Desired)
+	if applied {
+		// The commit went through before the connection dropped: save
+		// it as push would have, or undo it when the save is refused.
+		d.Log.Warn("committed; the connection dropped after the commit", "op", "apply", "session", name, "err", err)
+		if err = d.retry(rctx, func() error { return d.save(rctx) }); err == nil {
+			a.Applied = true
+			d.drop(rctx, cp)
+			return a.Done(nil)
+		}
+		how, rbErr = "rolled back to checkpoint "+cp, d.restore(rctx, cp, before)
+	}
+	if rbErr != nil {
 		d.Log.Error("rollback failed", "op", "rollback", "checkpoint", cp, "session", name, "err", rbErr)
 		return a.Done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may not be at its pre-apply config (checkpoint %s, session %s): %w", dev, err, cp, name, rbErr))
-	case applied:
-		// The commit went through before the connection dropped.
-		d.Log.Warn("committed; the connection dropped after the commit", "op", "apply", "session", name, "err", err)
-		if err := d.save(ctx); err != nil {
-			return d.undo(ctx, a, err, cp, before)
-		}
-		return d.applied(ctx, a, nil, cp, name)
 	}
 	a.RolledBack = true
 	d.Log.Warn("rolled back", "op", "rollback", "session", name, "checkpoint", cp, "err", err)
 	return a.Done(fmt.Errorf("apply %s: %w; %s, the device is at its pre-apply config", dev, err, how))
-}
-
-// applied ends a successful apply: the checkpoint is dropped. A nil c
-// skips the log line of the commands.
-func (d *Driver) applied(ctx context.Context, a *vendors.Attempt, c *vendors.Change, cp, name string) vendors.Result {
-	a.Applied = true
-	d.drop(ctx, cp)
-	if c != nil {
-		d.Log.Info("applied", "op", "apply", "session", name, "commands", len(c.Commands), "duration", time.Since(a.Start))
-	}
-	return a.Done(nil)
-}
-
-// undo rolls a committed change back to cp after err (its save failed)
-// and ends the apply.
-func (d *Driver) undo(ctx context.Context, a *vendors.Attempt, err error, cp string, before []byte) vendors.Result {
-	dev := d.Target.Device
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
-	defer cancel()
-	if rbErr := d.restore(rctx, cp, before); rbErr != nil {
-		return a.Done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may not be at its pre-apply config (checkpoint %s): %w", dev, err, cp, rbErr))
-	}
-	a.RolledBack = true
-	return a.Done(fmt.Errorf("apply %s: %w; rolled back to checkpoint %s, the device is at its pre-apply config", dev, err, cp))
 }
 
 // push runs the change through the configuration session name up to its
@@ -232,15 +216,13 @@ func (d *Driver) save(ctx context.Context) error {
 }
 
 // recover brings the device back to before after a push failed at st,
-// on a new connection if the current one is gone or ctx is cancelled:
-// a session never committed is aborted; a commit of unknown outcome is
-// judged by the running config (applied reports that it went through:
-// the device runs desired); a committed change is rolled back to the
-// checkpoint. how says which. The checkpoint is dropped when the device
-// is back.
-func (d *Driver) recover(ctx context.Context, st stage, name, cp string, before []byte, desired *config.Document) (applied bool, how string, err error) {
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
-	defer cancel()
+// on a new connection if the current one is gone (rctx is not the
+// apply's, which may be cancelled): a session never committed is
+// aborted; a commit of unknown outcome is judged by the running config
+// (applied reports that it went through: the device runs desired); a
+// committed change is rolled back to the checkpoint. how says which. The
+// checkpoint is dropped when the device is back.
+func (d *Driver) recover(rctx context.Context, st stage, name, cp string, before []byte, desired *config.Document) (applied bool, how string, err error) {
 	if st == committing {
 		now, err := d.reread(rctx)
 		if err != nil {

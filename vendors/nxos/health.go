@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/lossless-net/lossless/vendors"
 )
@@ -118,16 +117,22 @@ func ParsePFCQueue(out string, cs map[string]vendors.PortCounters) {
 
 // Mark saves a checkpoint of the running config (vendors.Reverter;
 // reference/nxos.md §5: checkpoint names ≤ 32 characters, at most 10
-// kept, so a passed batch's mark is dropped by Forget).
+// kept, so a passed batch's mark is dropped by Forget). The stale
+// sessions and checkpoints of killed runs go first (session.go), so that
+// NX-OS's limit never refuses it for lossless' own leftovers; a refusal
+// is reported as the checkpoint it is.
 func (d *Driver) Mark(ctx context.Context) (string, error) {
-	cp := vendors.Stamp("lossless-pre-", time.Now())
-	out, err := d.Session.Exec(ctx, "checkpoint "+cp)
-	if err != nil {
+	if err := d.tidy(ctx); err != nil {
 		return "", fmt.Errorf("mark %s: %w", d.Target.Device, err)
 	}
-	if strings.Contains(out, "ERROR") {
-		return "", fmt.Errorf("mark %s: %w", d.Target.Device, &vendors.DeviceError{Device: d.Target.Device, Line: "checkpoint " + cp, Reply: strings.TrimSpace(out)})
+	cp := markName(d.now())
+	if err := d.checkpoint(ctx, cp); err != nil {
+		return "", fmt.Errorf("mark %s: %w", d.Target.Device, err)
 	}
+	if d.marks == nil {
+		d.marks = map[string]bool{}
+	}
+	d.marks[cp] = true
 	return cp, nil
 }
 
@@ -138,6 +143,7 @@ func (d *Driver) Revert(ctx context.Context, mark string) error {
 	if err := d.rollback(ctx, mark); err != nil {
 		return fmt.Errorf("revert %s to %s: %w", d.Target.Device, mark, err)
 	}
+	delete(d.marks, mark)
 	if _, err := d.Session.Exec(ctx, saveConfig); err != nil {
 		return fmt.Errorf("revert %s: save: %w", d.Target.Device, err)
 	}
@@ -149,5 +155,6 @@ func (d *Driver) Forget(ctx context.Context, mark string) error {
 	if _, err := d.Session.Exec(ctx, "no checkpoint "+mark); err != nil {
 		return fmt.Errorf("forget %s checkpoint %s: %w", d.Target.Device, mark, err)
 	}
+	delete(d.marks, mark)
 	return nil
 }

@@ -116,10 +116,12 @@ func TestApplyFaults(t *testing.T) {
 		reason   string
 		rollback bool // false: the failure came before any change
 	}{
-		// on open: terminal width, terminal length; then show ipqos,
-		// copy run start, checkpoint, configure terminal, and the 2nd
-		// change line.
-		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 8 }, "connection lost", true},
+		// Lines the lab counts (each Enter, a prompt probe's too): on
+		// open terminal width and length, the plan's show ipqos; then
+		// the sessions and checkpoints listed, show ipqos, copy run
+		// start, checkpoint, configure session, and the change lines
+		// from the 15th on: the 20th is one of them.
+		{"connection dropped mid-apply", func(f *device.Faults) { f.CloseAfter = 20 }, "connection lost", true},
 		{"command rejected", func(f *device.Faults) { f.RejectPattern = "^random-detect" }, "rejected \"random-detect", true},
 		// The lab fails saves and rollbacks alike: the save before the
 		// change catches it with nothing changed.
@@ -146,15 +148,38 @@ func TestHostKey(t *testing.T) {
 	vendortest.HostKey(t, Vendor, Dial, true)
 }
 
-// TestDropAnywhere: wherever the connection drops during an apply (after
-// the save, the checkpoint, any change line, the verification), the device
-// ends either at the desired config or at exactly its pre-apply config.
+// TestDropAnywhere: wherever the connection drops during an apply (in
+// the cleanup, after the save, the checkpoint, any change line, verify,
+// commit, the check after it, the save), the driver reconnects and the
+// device ends at exactly its pre-apply config with the apply reported
+// failed, or at exactly the applied config with the apply reported a
+// success; either way none of lossless' sessions or checkpoints remain.
 func TestDropAnywhere(t *testing.T) {
-	const planLines = 3 // terminal width, terminal length, show running-config ipqos
 	want := canonical(t)
-	for k := 1; k <= 18; k++ {
+	seed := LabSeed(want.Text)
+	after := appliedConfig(t, seed, want)
+	for k := 1; k <= applyLines; k++ {
 		t.Run(fmt.Sprint("after ", k), func(t *testing.T) {
-			vendortest.DropAt(t, Vendor, Dial, LabSeed(want.Text), want, planLines+k, body)
+			ctx := t.Context()
+			n, tgt := vendortest.StartLab(t, Vendor, seed)
+			before := body(n)
+			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = k })
+			res := drv.Apply(ctx, ch, vendors.ApplyOptions{})
+			n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 0 })
+			t.Logf("result: applied=%v rolled back=%v err=%v", res.Applied, res.RolledBack, res.Err)
+			switch got := body(n); {
+			case res.Err == nil && got != after:
+				t.Errorf("apply reported success but the device is not at the applied config:\n%s", textdiff.Unified("applied", "now", after, got))
+			case res.Err != nil && got != before:
+				t.Errorf("failed apply (%v) left the device changed:\n%s", res.Err, textdiff.Unified("before", "now", before, got))
+			case res.Err != nil && !strings.Contains(res.Err.Error(), vendortest.DeviceName):
+				t.Errorf("error does not name the device: %v", res.Err)
+			}
+			d := labDevice(t, n)
+			if s, c := own(d.Sessions()), own(d.Checkpoints()); len(s)+len(c) > 0 {
+				t.Errorf("lossless' sessions %q and checkpoints %q remain", s, c)
+			}
 		})
 	}
 }

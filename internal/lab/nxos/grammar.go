@@ -83,6 +83,18 @@ var entries = []e{
 	{Modes: []string{"exec"}, Syntax: "configure replace <f:file> [verbose] [best-effort] [commit-timeout <s:30-3600>]", No: []string{}, Do: doReplace},
 	{Modes: []string{"exec"}, Syntax: "configure replace commit", No: []string{}, Do: doReplaceCommit},
 	{Modes: []string{"exec"}, Syntax: "configure replace abort", No: []string{}, Do: doReplaceAbort},
+	// Session Manager and the terminal lock (session.go: [sm105], [sm3k],
+	// [ntc], [tl105]). verify, commit and abort are commands of config-s;
+	// from its sub-modes NX-OS's parent-mode fallback reaches them.
+	{Modes: []string{"exec"}, Syntax: "configure session <name:word>", No: []string{}, Do: doSession},
+	{Modes: []string{"config"}, Syntax: "verify", No: []string{}, Do: doVerify, Check: inSession},
+	{Modes: []string{"config"}, Syntax: "commit", No: []string{}, Do: doCommit, Check: inSession},
+	{Modes: []string{"config"}, Syntax: "abort", No: []string{}, Do: doAbort, Check: inSession},
+	{Modes: []string{"exec", anyConfig}, Syntax: "show configuration session summary", No: []string{}, Do: doShowSessions},
+	{Modes: []string{"exec", anyConfig}, Syntax: "show configuration session [<name:word>]", No: []string{}, Do: doShowSession},
+	{Modes: []string{"exec"}, Syntax: "terminal lock [<s:60-43200>]", No: []string{}, Do: doTerminalLock},
+	{Modes: []string{"exec"}, Syntax: "terminal unlock", No: []string{}, Do: doTerminalUnlock},
+	{Modes: []string{"exec", anyConfig}, Syntax: "show terminal lock", No: []string{}, Do: doShowTerminalLock},
 
 	// Global config (nxos.md §2).
 	{Modes: []string{"config"}, Syntax: "priority-flow-control watch-dog-interval <v:on|off>", Key: "priority-flow-control watch-dog-interval", Rank: rankGlobal},
@@ -149,8 +161,10 @@ var entries = []e{
 	{Modes: []string{"config-sys-qos", "config-if", "config-if-range"}, Syntax: "service-policy type qos input <name:word>", Key: "service-policy type qos input", Rank: rankIfSP},
 
 	// interface.
-	{Modes: []string{"config-if", "config-if-range"}, Syntax: "description <text:rest>", Key: "description", Rank: rankIfDescr, No: []string{"description [<text:rest>]"}},
-	{Modes: []string{"config-if", "config-if-range"}, Syntax: "mtu <n:576-9216>", Key: "mtu", Rank: rankIfMTU, No: []string{"mtu [<n:576-9216>]"}, Default: "mtu 1500"},
+	// description and mtu are not QoS: a configuration session refuses
+	// them (session.go [sm105]).
+	{Modes: []string{"config-if", "config-if-range"}, Syntax: "description <text:rest>", Key: "description", Rank: rankIfDescr, No: []string{"description [<text:rest>]"}, Check: notInSession},
+	{Modes: []string{"config-if", "config-if-range"}, Syntax: "mtu <n:576-9216>", Key: "mtu", Rank: rankIfMTU, No: []string{"mtu [<n:576-9216>]"}, Default: "mtu 1500", Check: notInSession},
 	{Modes: []string{"config-if", "config-if-range"}, Syntax: "priority-flow-control mode <m:auto|on|off> [send-tlv]", Key: "priority-flow-control mode",
 		Rank: rankIfPFC, Default: "priority-flow-control mode auto", No: []string{"priority-flow-control mode [<m:auto|on|off>] [send-tlv]"}},
 	{Modes: []string{"config-if", "config-if-range"}, Syntax: "priority-flow-control watch-dog-interval <v:on|off>", Key: "priority-flow-control watch-dog-interval", Rank: rankIfWD},
@@ -305,12 +319,20 @@ func doConfigure(s *session, st *grammar.State, _ grammar.Neg, _ grammar.Match) 
 	return "Enter configuration commands, one per line. End with CNTL/Z.\n", false
 }
 
+// doEnd goes back to exec; a configuration session is left, not ended
+// (session.go [sm105]: a session can end without a commit).
 func doEnd(s *session, st *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
-	st.Frames = st.Frames[:1]
+	s.leave(st)
 	return "", false
 }
 
+// doExit leaves the current mode; from the top of a configuration
+// session it leaves the session as end does [I].
 func doExit(s *session, st *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
+	if s.cfg != nil && len(st.Frames) == 2 {
+		s.leave(st)
+		return "", false
+	}
 	if st.Pop() {
 		return "", false
 	}
@@ -349,16 +371,37 @@ func rangeText(ifs []string) string {
 	return strings.Join(ifs, ",")
 }
 
-// doShowCheckpoints lists the user checkpoints [I: the layout is not in
-// the reference].
+// doShowCheckpoints lists the user checkpoints, oldest first, each with
+// who made it, when, its size and description, as genieparser's NX-OS
+// show checkpoint summary fixture prints them
+// (CiscoTestAutomation/genieparser, nxos show_checkpoint tests); the
+// header and rule above them are [I].
 func doShowCheckpoints(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
 	var b strings.Builder
 	b.WriteString("User Checkpoint Summary\n")
 	b.WriteString("--------------------------------------------------------------------------------\n")
 	for i, name := range s.d.cpOrder {
-		fmt.Fprintf(&b, "%d) %s:\n", i+1, name)
+		m := s.d.cpMeta[name]
+		fmt.Fprintf(&b, "%d) %s:\nCreated by %s\nCreated at %s\nSize is %s bytes\nDescription: %s\n\n",
+			i+1, name, m.by, m.at.Format("Mon, 15:04:05 02 Jan 2006"), thousands(m.size), m.desc)
 	}
 	return b.String(), false
+}
+
+// cpInfo is what show checkpoint summary says of a checkpoint.
+type cpInfo struct {
+	by, desc string
+	at       time.Time
+	size     int
+}
+
+// thousands writes n with comma separators ("26,154").
+func thousands(n int) string {
+	t := strconv.Itoa(n)
+	for i := len(t) - 3; i > 0; i -= 3 {
+		t = t[:i] + "," + t[i:]
+	}
+	return t
 }
 
 // doCheckpoint saves (or with no, deletes) a user checkpoint (nxos.md §5:
@@ -380,6 +423,7 @@ func doCheckpoint(s *session, _ *grammar.State, neg grammar.Neg, m grammar.Match
 			return fmt.Sprintf("ERROR: Checkpoint name %s does not exist\n", name), false
 		}
 		delete(d.checkpoints, name)
+		delete(d.cpMeta, name)
 		for i, n := range d.cpOrder {
 			if n == name {
 				d.cpOrder = append(d.cpOrder[:i], d.cpOrder[i+1:]...)
@@ -396,12 +440,18 @@ func doCheckpoint(s *session, _ *grammar.State, neg grammar.Neg, m grammar.Match
 	}
 	d.checkpoints[name] = d.tree.Clone()
 	d.cpOrder = append(d.cpOrder, name)
+	desc := m.Args["text"]
+	if desc == "" {
+		desc = "None"
+	}
+	d.cpMeta[name] = cpInfo{by: s.user, desc: desc, at: d.now(), size: len(d.body(nil, nil))}
 	return "Done\n", false
 }
 
 func doClearCheckpoints(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
 	s.d.checkpoints = map[string]*grammar.Tree{}
 	s.d.cpOrder = nil
+	s.d.cpMeta = map[string]cpInfo{}
 	return "", false
 }
 
@@ -417,7 +467,9 @@ func doRollback(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (
 	d.tree.Root = cp.Clone().Root
 	d.lastChange = d.now()
 	if len(st.Frames) > 1 {
-		st.Frames = []grammar.Frame{st.Frames[0], {Mode: "config", Nodes: []*grammar.Node{d.tree.Root}}}
+		// st.Tree is the running config, or in a configuration session
+		// its own tree, which a rollback leaves alone.
+		st.Frames = []grammar.Frame{st.Frames[0], {Mode: "config", Nodes: []*grammar.Node{st.Tree.Root}}}
 	}
 	return "Rollback completed successfully.\n", false
 }

@@ -1,9 +1,13 @@
 // Package nxos is the lab's Cisco NX-OS personality (Nexus 9000, 9.3/10.x):
 // prompts and sub-mode prompts, the QoS/PFC/ECN command grammar with its
 // ranges and error texts, the running config as a tree, `show
-// running-config [ipqos | interface X]`, and checkpoint/rollback, all
-// from reference/nxos.md. Lines entered in config mode apply at once, so
-// they stay applied when a session drops, as on a real switch.
+// running-config [ipqos | interface X]`, checkpoint/rollback and
+// configure replace, all from reference/nxos.md; and Session Manager
+// (configure session, verify, commit, abort) and the terminal lock from
+// Cisco's guides (session.go). Lines entered in configure terminal apply
+// at once, so they stay applied when a session drops, as on a real
+// switch; lines entered in a configuration session apply only at its
+// commit, all or none.
 package nxos
 
 import (
@@ -104,6 +108,7 @@ type Device struct {
 	lastChange  time.Time
 	checkpoints map[string]*grammar.Tree
 	cpOrder     []string
+	cpMeta      map[string]cpInfo
 	// startup is the config saved by copy running-config startup-config.
 	startup *grammar.Tree
 	// files are the configs saved on bootflash, by file name.
@@ -114,6 +119,16 @@ type Device struct {
 	afterFunc func(time.Duration, func()) Timer
 	// counters are the ports' health counters (counters.go).
 	counters device.Counters
+	// sessions are the Session Manager configuration sessions, by name,
+	// and lock the terminal lock, if taken (session.go).
+	sessions map[string]*cfgSession
+	lock     *termLock
+	// vtys numbers the CLI sessions (their vty line).
+	vtys int
+	// exec is nxosGrammar.Exec, for the commands that type lines
+	// themselves (a session's commit), which the grammar table cannot
+	// name without an initialization cycle.
+	exec func(s *session, st *grammar.State, line string) grammar.Result
 }
 
 // Timer is a scheduled call that can be stopped, as *time.Timer.
@@ -132,6 +147,19 @@ func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
 			return fmt.Errorf("nxos option: nil AfterFunc")
 		}
 		d.afterFunc = af
+		return nil
+	}
+}
+
+// WithClock replaces time.Now for the device's own times: the show
+// headers, the creation time of configuration sessions and the terminal
+// lock's timer, so that tests can move time on.
+func WithClock(now func() time.Time) Option {
+	return func(d *Device) error {
+		if now == nil {
+			return fmt.Errorf("nxos option: nil clock")
+		}
+		d.now = now
 		return nil
 	}
 }
@@ -180,7 +208,7 @@ type pendingReplace struct {
 // (nil: factory defaults).
 func New(hostname string, seed []byte, opts ...Option) (*Device, error) {
 	d := &Device{host: hostname, now: time.Now, tree: grammar.NewTree(), checkpoints: map[string]*grammar.Tree{},
-		files: map[string]*grammar.Tree{}, model: Model, ports: models[Model],
+		files: map[string]*grammar.Tree{}, sessions: map[string]*cfgSession{}, cpMeta: map[string]cpInfo{}, model: Model, ports: models[Model], exec: nxosGrammar.Exec,
 		afterFunc: func(t time.Duration, f func()) Timer { return time.AfterFunc(t, f) }}
 	for _, o := range opts {
 		if err := o(d); err != nil {
@@ -238,7 +266,12 @@ func (d *Device) Running() []byte {
 // NewSession starts a CLI session in privileged exec mode (the admin
 // landing mode, nxos.md §4).
 func (d *Device) NewSession(user string, f *device.Faults) device.Session {
-	return d.newSession(f)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.vtys++
+	s := d.newSession(f)
+	s.user, s.vty = user, d.vtys
+	return s
 }
 
 func (d *Device) newSession(f *device.Faults) *session {
@@ -249,6 +282,12 @@ type session struct {
 	d      *Device
 	faults *device.Faults
 	st     grammar.State
+	// user is who logged in and vty the session's line number (the
+	// terminal lock names its holder by them).
+	user string
+	vty  int
+	// cfg is the configuration session being edited, if any.
+	cfg *cfgSession
 	// line and linePrompt are the line being run and the prompt it was
 	// typed at, for the caret of a Check's error.
 	line, linePrompt string
@@ -277,49 +316,99 @@ func (s *session) Page() (int, string) {
 func (s *session) Greeting() string { return "" }
 
 // Prompt is HOST# in exec and HOST(MODE)# in config modes, followed by
-// one space (nxos.md §4 Prompts).
+// one space (nxos.md §4 Prompts). In a configuration session config is
+// config-s and a sub-mode config-X is config-s-X (session.go [sm3k]:
+// config-s-acl, config-s-if; the QoS sub-modes by the same rule [I]).
 func (s *session) Prompt() string {
 	m := s.st.Mode()
 	if m == "exec" {
 		return s.d.host + "# "
 	}
+	if s.cfg != nil {
+		m = "config-s" + strings.TrimPrefix(m, "config")
+	}
 	return s.d.host + "(" + m + ")# "
 }
 
-// Handle runs one line. Config lines apply to the running config at once.
+// Handle runs one line. In configure terminal config lines apply to the
+// running config at once; in a configuration session they go to the
+// session (session.go). While another session holds the terminal lock,
+// config commands are refused.
 func (s *session) Handle(line string) (string, bool) {
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
-	prompt := s.Prompt()
 	if strings.TrimSpace(line) == "" {
 		return "", false
+	}
+	if s.cfg != nil && s.d.sessions[s.cfg.name] != s.cfg {
+		// Another CLI session committed or aborted it: nothing is left
+		// to edit [I].
+		s.leave(&s.st)
+	}
+	prompt := s.Prompt()
+	if msg := s.d.lockedOut(s, line); msg != "" {
+		return msg + "\n", false
 	}
 	if f := s.faults.Load(); f.RejectPattern != "" && s.st.Mode() != "exec" {
 		if re, err := regexp.Compile(f.RejectPattern); err == nil && re.MatchString(line) {
 			return caret(prompt, len(line)-len(strings.TrimLeft(line, " "))) + errInvalid + "\n", false
 		}
 	}
-	s.st.Tree = s.d.tree
-	if len(s.st.Frames) > 1 && s.st.Frames[1].Nodes[0] != s.d.tree.Root {
-		// Another session rolled the config back or replaced it: the
-		// stanzas this session was in are gone, so start again from the
-		// top of config mode.
-		s.st.Frames = []grammar.Frame{s.st.Frames[0], {Mode: "config", Nodes: []*grammar.Node{s.d.tree.Root}}}
+	if s.cfg == nil {
+		s.st.Tree = s.d.tree
+		if len(s.st.Frames) > 1 && s.st.Frames[1].Nodes[0] != s.d.tree.Root {
+			// Another session rolled the config back or replaced it: the
+			// stanzas this session was in are gone, so start again from
+			// the top of config mode.
+			s.st.Frames = []grammar.Frame{s.st.Frames[0], {Mode: "config", Nodes: []*grammar.Node{s.d.tree.Root}}}
+		}
 	}
 	s.line, s.linePrompt = line, prompt
-	r := nxosGrammar.Exec(s, &s.st, line)
-	if r.Edited {
-		s.d.lastChange = s.d.now()
-		s.d.counters.Changed(s.faults)
+	cfg, depth, at := s.cfg, len(s.st.Frames), s.st.Frames[len(s.st.Frames)-1].Nodes
+	if cfg != nil && sessionCommand(s.st.Mode(), line) && s.d.sessionLines() >= maxSessionLines {
+		// The limit counts every session's commands [sm105].
+		return errTooManyLines + "\n", false
 	}
+	r := nxosGrammar.Exec(s, &s.st, line)
 	if r.Err != nil || r.Msg != "" {
 		return s.formatPrompt(prompt, r), false
+	}
+	switch {
+	case cfg == nil && r.Edited:
+		s.d.lastChange = s.d.now()
+		s.d.counters.Changed(s.faults)
+	case cfg != nil && s.cfg == cfg && r.Out == "" && (r.Edited || moved(depth, at, s.st.Frames)):
+		// A config command of the session (an edit, or a move between
+		// its modes): kept for the commit.
+		s.record(line)
 	}
 	return r.Out, r.Done
 }
 
-// Close ends the session. NX-OS applies each config line as it is
-// entered, so nothing is pending.
+// moved reports whether the CLI context changed from depth frames with
+// at the nodes of the last.
+func moved(depth int, at []*grammar.Node, frames []grammar.Frame) bool {
+	if len(frames) != depth {
+		return true
+	}
+	now := frames[len(frames)-1].Nodes
+	return len(now) != len(at) || len(at) > 0 && now[0] != at[0]
+}
+
+// sessionLines counts the commands of every configuration session;
+// d.mu is held.
+func (d *Device) sessionLines() int {
+	n := 0
+	for _, c := range d.sessions {
+		n += c.lines()
+	}
+	return n
+}
+
+// Close ends the CLI session when its connection drops. Lines typed in
+// configure terminal are applied already; a configuration session stays
+// on the device, uncommitted, and so does a terminal lock this session
+// took (session.go [I]).
 func (s *session) Close() {}
 
 func (s *session) formatPrompt(prompt string, r grammar.Result) string {

@@ -407,9 +407,15 @@ func (d *Device) sessionLines() int {
 
 // Close ends the CLI session when its connection drops. Lines typed in
 // configure terminal are applied already; a configuration session stays
-// on the device, uncommitted, and so does a terminal lock this session
-// took (session.go [I]).
-func (s *session) Close() {}
+// on the device, uncommitted; a terminal lock this session took is
+// released (session.go [I]).
+func (s *session) Close() {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	if s.d.lock != nil && s.d.lock.holder == s {
+		s.d.lock = nil
+	}
+}
 
 func (s *session) formatPrompt(prompt string, r grammar.Result) string {
 	if r.Msg != "" {

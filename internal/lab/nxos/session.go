@@ -64,7 +64,13 @@ import (
 //     failures start with "ERROR:", the form the push path treats as a
 //     failure (nxos.md §4).
 //   - whether the terminal lock outlives the session that took it. [I] It
-//     stays until its timer expires or `terminal unlock`.
+//     does not: the guide calls it the lock of a VSH session and gives a
+//     timer for a session left idle, so when the session ends there is
+//     no terminal left to hold it, as CloudEngine documents for its
+//     `configuration exclusive` (reference/huawei-ce.md sources). Either
+//     way the driver is safe: were the lock to outlive a killed lossless,
+//     the next apply is refused with the holder named and how to release
+//     it, never half-applied.
 //   - whether PFC commands belong to the QoS feature for Session Manager.
 //     [I] Yes: NX-OS documents PFC and its watchdog in the QoS
 //     configuration guide (nxos.md [pfc105]) and shows them under `show

@@ -208,13 +208,15 @@ func TestTerminalLock(t *testing.T) {
 		t.Errorf("holder's configure terminal: %q", got)
 	}
 	a.Handle("end")
-	a.Close()
-	if got, _ := b.Handle("configure terminal"); got != held {
-		t.Errorf("after the holder's session closed: %q", got)
-	}
 	b.Handle("terminal unlock")
 	if got, _ := b.Handle("configure terminal"); !strings.HasPrefix(got, "Enter configuration") {
 		t.Errorf("after terminal unlock: %q", got)
+	}
+	b.Handle("end")
+	a.Handle("terminal lock")
+	a.Close()
+	if got, _ := b.Handle("configure terminal"); !strings.HasPrefix(got, "Enter configuration") {
+		t.Errorf("after the holder's session closed: %q", got)
 	}
 	b.Handle("end")
 	b.Handle("terminal lock 60")

@@ -144,9 +144,11 @@ func TestApplyConverges(t *testing.T) {
 // the reason.
 func TestApplyFaults(t *testing.T) {
 	// Lines the lab counts before the first change line: terminal width
-	// and length on open, show running-config for the plan and again for
-	// the apply, the prompt probe and configure session NAME.
-	const beforeChange = 6
+	// and length on open, show running-config for the plan, configure
+	// lock and the session list of removeStale (each after a prompt
+	// probe), show running-config for the apply, the prompt probe and
+	// configure session NAME.
+	const beforeChange = 10
 	tests := []struct {
 		name   string
 		fault  func(f *device.Faults, commands int)
@@ -187,7 +189,7 @@ func TestApplyFaults(t *testing.T) {
 func TestDropAroundConfirm(t *testing.T) {
 	// The change lines, end, the diffs review, the commit timer and the
 	// verification read; then the confirm and the read after it.
-	const beforeChange, beforeConfirm = 6, 5
+	const beforeChange, beforeConfirm = 10, 5
 	for _, tc := range []struct {
 		name    string
 		after   int

@@ -152,6 +152,7 @@ var entries = func() []e {
 		{Modes: []string{"exec"}, Syntax: "show session-config named <name:word>", No: []string{}, Do: doShowSession},
 		{Modes: []string{"exec", anyConfig}, Syntax: "show configuration sessions", No: []string{}, Do: doShowSessions},
 		{Modes: []string{"exec", anyConfig}, Syntax: "show configuration sessions | json", No: []string{}, Do: doShowSessionsJSON},
+		{Modes: []string{"exec", anyConfig}, Syntax: "show configuration sessions detail | json", No: []string{}, Do: doShowSessionsJSON},
 		{Modes: []string{"exec"}, Syntax: "copy running-config startup-config", No: []string{}, Do: doWrite},
 		// Checkpoints and replace (eos.md §5 [C:vane, C:napalm]).
 		{Modes: []string{"exec"}, Syntax: "configure checkpoint save <name:word>", No: []string{}, Do: doSaveFile},

@@ -3,6 +3,7 @@ package eos
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lossless-net/lossless/internal/lab/grammar"
@@ -126,15 +127,20 @@ func (d *Device) endSession(c *cfgSession) {
 	}
 }
 
-// sessionsJSON is `show configuration sessions | json`, in the shape eAPI
-// gives (napalm-automation/napalm-eos#149: "maxSavedSessions",
+// sessionsJSON is `show configuration sessions [detail] | json`, in the
+// shape eAPI gives (napalm-automation/napalm-eos#149: "maxSavedSessions",
 // "maxOpenSessions", "sessions" by name with "instances", "state",
 // "description"); the states are EOS's "pending", "pendingCommitTimer"
-// and "completed" (eos.md §5 [C:napalm]).
+// and "completed" (eos.md §5 [C:napalm]). The detail form of EOS 4.32 and
+// later, the lab's release, also names the session whose timed commit
+// awaits its confirm in "commitTimerSessionName" (napalm/eos/eos.py
+// _get_pending_commits); its "commitTimerExpireTime", in seconds of
+// uptime, the lab leaves out (it has no uptime).
 type sessionsJSON struct {
-	MaxSavedSessions int                    `json:"maxSavedSessions"`
-	MaxOpenSessions  int                    `json:"maxOpenSessions"`
-	Sessions         map[string]sessionJSON `json:"sessions"`
+	MaxSavedSessions       int                    `json:"maxSavedSessions"`
+	MaxOpenSessions        int                    `json:"maxOpenSessions"`
+	Sessions               map[string]sessionJSON `json:"sessions"`
+	CommitTimerSessionName string                 `json:"commitTimerSessionName,omitempty"`
 }
 
 type sessionJSON struct {
@@ -144,9 +150,12 @@ type sessionJSON struct {
 }
 
 // doShowSessionsJSON prints sessionsJSON.
-func doShowSessionsJSON(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
+func doShowSessionsJSON(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
 	d := s.d
 	out := sessionsJSON{MaxSavedSessions: 1, MaxOpenSessions: maxPending, Sessions: map[string]sessionJSON{}}
+	if d.timer != nil && strings.Contains(m.Text(), " detail") {
+		out.CommitTimerSessionName = d.timer.name
+	}
 	add := func(name, state string) {
 		out.Sessions[name] = sessionJSON{Instances: map[string]any{}, State: state}
 	}

@@ -110,6 +110,10 @@ func TestSessionsJSON(t *testing.T) {
 	if diff := cmp.Diff(want, states); diff != "" || got.MaxOpenSessions != 5 || got.MaxSavedSessions != 1 {
 		t.Errorf("sessions (-want +got):\n%s\n%s", diff, out)
 	}
+	detail, _ := s.Handle("show configuration sessions detail | json")
+	if !strings.Contains(detail, `"commitTimerSessionName": "t1"`) || strings.Contains(out, "commitTimerSessionName") {
+		t.Errorf("detail names the timed commit, the plain listing does not:\n%s\n%s", detail, out)
+	}
 	text, _ := s.Handle("show configuration sessions")
 	if !strings.Contains(text, "  p1              pending                admin   vty1\n") {
 		t.Errorf("text listing:\n%s", text)

@@ -19,6 +19,15 @@ import (
 	"github.com/lossless-net/lossless/vendors/vendortest"
 )
 
+// linesBeforeChange are the lines the lab counts on a plan's connection
+// before the first change line of its apply: terminal width and length on
+// open; the plan's Running (the session list of armed, after a prompt
+// probe, and show running-config); Apply's configure lock (2 prompt
+// probes and the command), the session list of removeStale (a probe and
+// the command) and its show running-config; the prompt probe and
+// configure session NAME.
+const linesBeforeChange = 12
+
 // commitTimers hold a lab device's commit timers until the test runs
 // them out (RunOut); the 24-hour timeouts of pending sessions never fire.
 type commitTimers struct {
@@ -185,10 +194,10 @@ func TestTenKilledApplies(t *testing.T) {
 	n, tgt := vendortest.StartLab(t, Vendor, seed)
 	timers := holdTimers(t, n)
 	old := running(n)
-	// Lines before the first change line (TestApplyFaults); then the
-	// change; end (+2); the review, 4 lines with its prompt probes (+6);
-	// the timed commit (+8); the verification read (+9), the confirm.
-	const before = 10
+	// Lines before the first change line; then the change; end (+2);
+	// the review, 4 lines with its prompt probes (+6); the timed commit
+	// (+8); the verification read (+9), the confirm.
+	const before = linesBeforeChange
 	for i := range 10 {
 		drv, ch := vendortest.Plan(t, t.Context(), Dial, tgt, want)
 		c := len(ch.Commands)
@@ -217,11 +226,13 @@ func TestTenKilledApplies(t *testing.T) {
 	}
 }
 
-// TestArmedTimedCommit: a killed apply whose timed commit is still armed
-// when the next apply comes is rolled back by it at once (what its timer
-// would do) and the apply stops, saying so: it was planned against that
-// unconfirmed change. The device is then at its old config byte for
-// byte, and the apply after that succeeds.
+// TestArmedTimedCommit: while a killed apply's timed commit is still
+// armed, Running refuses to read (a plan from it would show a change the
+// timer is about to take back), naming the session and how to roll it
+// back; an apply that comes anyway (a saved change) rolls it back at once
+// (what its timer would do) and stops, saying so. The device is then at
+// its old config byte for byte, and the apply after that succeeds. An
+// operator's armed timed commit stops no read.
 func TestArmedTimedCommit(t *testing.T) {
 	want := document(t, readFile(t, "canonical.cfg"))
 	seed := LabSeed(want.Text)
@@ -231,7 +242,7 @@ func TestArmedTimedCommit(t *testing.T) {
 	drv, ch := vendortest.Plan(t, t.Context(), Dial, tgt, want)
 	// Killed after the timed commit, its verification read cut
 	// (TestTenKilledApplies counts the lines).
-	if res := killAt(t, n, drv, ch, 10+len(ch.Commands)+8); res.Err == nil || !strings.Contains(res.Err.Error(), "verify") {
+	if res := killAt(t, n, drv, ch, linesBeforeChange+len(ch.Commands)+8); res.Err == nil || !strings.Contains(res.Err.Error(), "verify") {
 		t.Fatalf("not killed after the timed commit: %v", res.Err)
 	}
 	if running(n) == old {
@@ -242,6 +253,10 @@ func TestArmedTimedCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer drv2.Close()
+	if _, err := drv2.Running(t.Context()); err == nil || !strings.Contains(err.Error(), "awaits its confirm") ||
+		!strings.Contains(err.Error(), "configure session lossless_") || !strings.Contains(err.Error(), vendortest.DeviceName) {
+		t.Errorf("Running with a killed apply's timed commit armed: %v", err)
+	}
 	res := drv2.Apply(t.Context(), ch, vendors.ApplyOptions{})
 	vendortest.Failed(t, res, "timed commit (session lossless_", false)
 	if !strings.Contains(res.Err.Error(), "plan again") {
@@ -254,6 +269,15 @@ func TestArmedTimedCommit(t *testing.T) {
 	}
 	if r := drv3.Apply(t.Context(), again, vendors.ApplyOptions{}); r.Err != nil {
 		t.Errorf("the apply after: %v", r.Err)
+	}
+	ops := n.Device().NewSession("ops", nil)
+	for _, l := range []string{"configure session ops1", "interface Ethernet9", "qos trust cos", "commit timer 00:10:00"} {
+		if out, _ := ops.Handle(l); out != "" {
+			t.Fatalf("%q: %s", l, out)
+		}
+	}
+	if _, err := drv3.Running(t.Context()); err != nil {
+		t.Errorf("Running with the operator's timed commit armed: %v", err)
 	}
 }
 
@@ -273,7 +297,7 @@ func TestPendingLimit(t *testing.T) {
 		ops.Handle("end")
 	}
 	drv, ch := vendortest.Plan(t, t.Context(), Dial, tgt, want)
-	if res := killAt(t, n, drv, ch, 12); res.Err == nil {
+	if res := killAt(t, n, drv, ch, linesBeforeChange+2); res.Err == nil {
 		t.Fatal("not killed")
 	}
 	if s := sessions(t, n); len(s) != 5 {
@@ -332,7 +356,7 @@ func TestSessionNameClock(t *testing.T) {
 	drv.(*Driver).now = func() time.Time { return at }
 	// Killed after its lines and end: the session is pending, full of
 	// the other change.
-	if res := killAt(t, n, drv, ch, 10+len(ch.Commands)+2); res.Err == nil {
+	if res := killAt(t, n, drv, ch, linesBeforeChange+len(ch.Commands)+2); res.Err == nil {
 		t.Fatal("not killed")
 	}
 	if s := sessions(t, n); s[name] != statePending {
@@ -447,7 +471,7 @@ func TestCleanupFailure(t *testing.T) {
 	n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
 	before := running(n)
 	drv, ch := vendortest.Plan(t, t.Context(), Dial, tgt, want)
-	res := killAt(t, n, drv, ch, 7) // the session list's line is cut
+	res := killAt(t, n, drv, ch, linesBeforeChange-3) // removeStale's session list is cut
 	vendortest.Failed(t, res, "remove stale lossless sessions: list them", false)
 	vendortest.Restored(t, before, running(n))
 	if fmt.Sprint(sessions(t, n)) != "map[]" {

@@ -75,8 +75,19 @@ func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
 var dialSSH = vendors.PlatformDialer(platformYAML)
 
 // Running returns the QoS part of `show running-config` (QoSView): the
-// same bytes on every read of an unchanged device.
+// same bytes on every read of an unchanged device. While a killed
+// apply's timed commit awaits its confirm it fails instead (armed): that
+// running config goes back when the timer runs out, and a plan made from
+// it would be wrong.
 func (d *Driver) Running(ctx context.Context) ([]byte, error) {
+	if err := d.armed(ctx); err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.Target.Device, err)
+	}
+	return d.read(ctx)
+}
+
+// read is Running without the check, for Apply's own reads.
+func (d *Driver) read(ctx context.Context) ([]byte, error) {
 	return d.Session.Read(ctx, showRun, QoSView)
 }
 
@@ -124,7 +135,7 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.Appl
 	if err := d.removeStale(ctx); err != nil {
 		return a.Done(fmt.Errorf("apply %s: %w", d.Target.Device, err))
 	}
-	before, err := d.Running(ctx)
+	before, err := d.read(ctx)
 	if err != nil {
 		return a.Done(fmt.Errorf("apply %s: %w", d.Target.Device, err))
 	}
@@ -197,7 +208,7 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, name string, opts 
 	if _, err := d.Session.Exec(ctx, "configure session "+name+" commit timer "+timer(opts.ConfirmTimeout)); err != nil {
 		return false, fmt.Errorf("commit: %w", err)
 	}
-	left, err := vendors.Left(ctx, d.Running, Diff, d.Target.Device, c.Desired)
+	left, err := vendors.Left(ctx, d.read, Diff, d.Target.Device, c.Desired)
 	if err != nil {
 		return true, fmt.Errorf("verify: %w", err)
 	}
@@ -209,7 +220,7 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, name string, opts 
 	}
 	// A confirm that came too late finds no timer and no session (an
 	// error above); check that the change is still running.
-	running, err := d.Running(ctx)
+	running, err := d.read(ctx)
 	if err != nil {
 		return true, fmt.Errorf("verify after confirm: %w", err)
 	}
@@ -243,7 +254,7 @@ func (d *Driver) rollback(ctx context.Context, name string, before []byte, desir
 	if err != nil && !vendors.IsDeviceError(err) {
 		return false, fmt.Errorf("abort: %w", err)
 	}
-	now, rerr := d.Running(rctx)
+	now, rerr := d.read(rctx)
 	if rerr != nil {
 		return false, fmt.Errorf("check: %w", rerr)
 	}

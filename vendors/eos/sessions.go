@@ -74,6 +74,50 @@ func ownSession(name string) bool {
 	return err == nil && strconv.FormatInt(n, 36) == stamp && n >= time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
 }
 
+// sessions reads listSessions.
+func (d *Driver) sessions(ctx context.Context) (sessionList, error) {
+	var l sessionList
+	out, err := d.Session.Exec(ctx, listSessions)
+	if err != nil {
+		return l, err
+	}
+	if err := json.Unmarshal([]byte(out), &l); err != nil {
+		return l, fmt.Errorf("%q: %w", listSessions, err)
+	}
+	return l, nil
+}
+
+// armedOwn returns the lossless sessions whose timed commit awaits its
+// confirm (state pendingCommitTimer, or EOS 4.32's
+// commitTimerSessionName), sorted.
+func (l sessionList) armedOwn() []string {
+	var armed []string
+	for name, s := range l.Sessions {
+		if ownSession(name) && (s.State == stateCommitTimer || name == l.CommitTimerSessionName) {
+			armed = append(armed, name)
+		}
+	}
+	if n := l.CommitTimerSessionName; ownSession(n) && !slices.Contains(armed, n) {
+		armed = append(armed, n)
+	}
+	slices.Sort(armed)
+	return armed
+}
+
+// armed fails when a lossless timed commit awaits its confirm: only a
+// killed apply leaves one (a live one holds the configure lock and reads
+// with read). Running calls it.
+func (d *Driver) armed(ctx context.Context) error {
+	l, err := d.sessions(ctx)
+	if err != nil {
+		return fmt.Errorf("list the configuration sessions: %w", err)
+	}
+	if armed := l.armedOwn(); len(armed) > 0 {
+		return fmt.Errorf("a killed lossless apply's timed commit (session %s) awaits its confirm: the running config goes back to what it was before that apply when its commit timer runs out; plan after that, or roll it back now on the device (configure session %s abort)", strings.Join(armed, ", "), armed[0])
+	}
+	return nil
+}
+
 // removeStale aborts the lossless sessions on the device: a pending one
 // is discarded; one whose timed commit awaits its confirm is rolled back
 // now, as its timer would do, and then Apply stops, since the plan was
@@ -82,32 +126,22 @@ func ownSession(name string) bool {
 // left pending, all the operator's, are as many as EOS keeps, Apply stops
 // too, naming them: EOS would refuse lossless' own.
 func (d *Driver) removeStale(ctx context.Context) error {
-	out, err := d.Session.Exec(ctx, listSessions)
+	l, err := d.sessions(ctx)
 	if err != nil {
 		return fmt.Errorf("remove stale lossless sessions: list them: %w", err)
 	}
-	var l sessionList
-	if err := json.Unmarshal([]byte(out), &l); err != nil {
-		return fmt.Errorf("remove stale lossless sessions: list them: %q: %w", listSessions, err)
-	}
-	var stale, armed, others []string
+	armed := l.armedOwn()
+	var stale, others []string
 	for name, s := range l.Sessions {
 		switch {
-		case !ownSession(name):
-			if s.State == statePending {
-				others = append(others, name)
-			}
-		case s.State == stateCommitTimer || name == l.CommitTimerSessionName:
-			armed = append(armed, name)
-		case s.State == statePending:
+		case s.State != statePending || slices.Contains(armed, name):
+		case ownSession(name):
 			stale = append(stale, name)
+		default:
+			others = append(others, name)
 		}
 	}
-	if n := l.CommitTimerSessionName; ownSession(n) && !slices.Contains(armed, n) {
-		armed = append(armed, n)
-	}
 	slices.Sort(stale)
-	slices.Sort(armed)
 	for _, name := range slices.Concat(stale, armed) {
 		if _, err := d.Session.Exec(ctx, "configure session "+name+" abort"); err != nil {
 			return fmt.Errorf("remove stale lossless session %s: %w", name, err)

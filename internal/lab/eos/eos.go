@@ -407,6 +407,10 @@ func (d *Device) ConfigureAtomic(lines []string) error {
 		if r.Err != nil || r.Msg != "" {
 			return fmt.Errorf("configure %s: %q: %s", d.host, l, strings.TrimSpace(errText(r)))
 		}
+		if out := strings.TrimSpace(r.Out); strings.HasPrefix(out, "%") {
+			// a command's own refusal (a commit inside the Set)
+			return fmt.Errorf("configure %s: %q: %s", d.host, l, out)
+		}
 		if s.cfg == nil || s.st.Mode() == "exec" {
 			return fmt.Errorf("configure %s: %q leaves the configuration session", d.host, l)
 		}

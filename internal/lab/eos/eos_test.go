@@ -432,6 +432,24 @@ func TestConfigureAtomic(t *testing.T) {
 	}
 }
 
+// TestConfigureAtomicCommitLine: a commit or abort among a gNMI Set's
+// lines cannot end its session early: the Set is refused whole and the
+// running config keeps none of its lines (before issue 12's work a commit
+// line made the lines before it running although the Set failed).
+func TestConfigureAtomicCommitLine(t *testing.T) {
+	for _, l := range []string{"commit", "commit timer 00:01:00", "abort"} {
+		d := newDevice(t, "")
+		before := string(d.Running())
+		err := d.ConfigureAtomic([]string{"qos map dscp 48 to traffic-class 6", l, "qos map dscp 40 to traffic-class 6"})
+		if err == nil {
+			t.Errorf("%q in a Set: accepted", l)
+		}
+		if got := string(d.Running()); got != before {
+			t.Errorf("%q in a refused Set changed the running config:\n%s", l, cmp.Diff(before, got))
+		}
+	}
+}
+
 // TestRejectPattern: a matching line is refused with % Invalid input.
 func TestRejectPattern(t *testing.T) {
 	d := newDevice(t, "")

@@ -113,10 +113,10 @@ func confirmTimeout(d time.Duration) time.Duration {
 // without on a release that lacks the command), first removes the
 // sessions killed applies left (removeStale), and refuses c when the
 // running config read under the lock is no longer the one c was planned
-// from (its human diff differs). On any failure after that
-// the device is brought back to the running config it had before (the
-// session aborted, or the timed commit rolled back), checked by a
-// re-read, over a new connection when the old one dropped.
+// from (its human diff differs). On any failure after that the device
+// is brought back to the running config it had before (the session
+// aborted, or the timed commit rolled back), checked by a re-read, over a
+// new connection when the old one dropped.
 func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.ApplyOptions) vendors.Result {
 	a := vendors.Begin(d.Target.Device)
 	if c.Empty() {
@@ -143,7 +143,11 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.Appl
 	// from: a change another session made in between (a second checkout's
 	// apply) would otherwise be overwritten by one planned without it.
 	if c.Desired != nil {
-		if now, err := Diff(d.Target.Device, before, c.Desired); err != nil || now.Diff != c.Diff {
+		now, err := Diff(d.Target.Device, before, c.Desired)
+		if err != nil {
+			return a.Done(fmt.Errorf("apply %s: check the change against the running config: %w", d.Target.Device, err))
+		}
+		if now.Diff != c.Diff {
 			return a.Done(fmt.Errorf("apply %s: the running config changed since this change was planned (another session changed it before the lock was taken); nothing was sent, plan again", d.Target.Device))
 		}
 	}

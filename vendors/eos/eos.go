@@ -4,13 +4,15 @@
 // negations and safe remediation order, changing only what lossless owns
 // and listing what it keeps (own.go, map.go), and applies a change
 // atomically in a configuration session as reference/eos.md §5
-// recommends: the commands go into `configure session NAME`, `configure
-// session NAME commit timer` makes them running with an automatic
-// rollback armed, a re-read must show no difference, and only then
-// `configure session NAME commit` confirms and `write memory` saves. A
-// refused line or a failed commit aborts the session; a dropped
-// connection makes EOS discard the session (or the timer roll it back),
-// and the driver reconnects to abort and check.
+// recommends: under the device's configure lock (lock.go), with the stale
+// sessions of killed runs removed (sessions.go), the commands go into
+// `configure session NAME`, `configure session NAME commit timer` makes
+// them running with an automatic rollback armed, a re-read must show no
+// difference, and only then `configure session NAME commit` confirms and
+// `write memory` saves. A refused line or a failed commit aborts the
+// session; a dropped connection leaves the session pending, never
+// applied, or the timed commit armed, which EOS rolls back when its timer
+// runs out, and the driver reconnects to abort and check.
 package eos
 
 import (
@@ -54,26 +56,39 @@ const rollbackTimeout = 2 * time.Minute
 const maxTimer = 100*time.Hour - time.Second
 
 // Driver is a connected EOS device.
-type Driver struct{ vendors.CLI }
+type Driver struct {
+	vendors.CLI
+	// locked is the session that holds the configure lock, if any: a
+	// session replaced by Redial took its lock with it.
+	locked *vendors.Session
+	// now, when set, stamps session names instead of the apply's start
+	// (tests).
+	now func() time.Time
+}
 
 // Dial connects to an EOS device.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
-	return vendors.DialDriver(ctx, t, Vendor, dialSSH, Diff, func(c vendors.CLI) vendors.Driver { return &Driver{c} })
+	return vendors.DialDriver(ctx, t, Vendor, dialSSH, Diff, func(c vendors.CLI) vendors.Driver { return &Driver{CLI: c} })
 }
 
 // dialSSH opens a session on the platform of platformYAML.
 var dialSSH = vendors.PlatformDialer(platformYAML)
 
 // Running returns the QoS part of `show running-config` (QoSView): the
-// same bytes on every read of an unchanged device.
+// same bytes on every read of an unchanged device. While a killed
+// apply's timed commit awaits its confirm it fails instead (armed): that
+// running config goes back when the timer runs out, and a plan made from
+// it would be wrong.
 func (d *Driver) Running(ctx context.Context) ([]byte, error) {
-	return d.Session.Read(ctx, showRun, QoSView)
+	if err := d.armed(ctx); err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.Target.Device, err)
+	}
+	return d.read(ctx)
 }
 
-// sessionName is unique per apply; EOS prompts show its first 6
-// characters, "lossle" (reference/eos.md §1c).
-func sessionName(now time.Time) string {
-	return vendors.Stamp("lossless_", now)
+// read is Running without the check, for Apply's own reads.
+func (d *Driver) read(ctx context.Context) ([]byte, error) {
+	return d.Session.Read(ctx, showRun, QoSView)
 }
 
 // timer writes a commit timer as hh:mm:ss, rounded up to whole seconds
@@ -93,20 +108,54 @@ func confirmTimeout(d time.Duration) time.Duration {
 }
 
 // Apply sends c in a configuration session, commits it with a timer,
-// verifies the running config and confirms. On any failure the device is
-// brought back to the running config it had before (the session aborted,
-// or the timed commit rolled back), checked by a re-read, over a new
-// connection when the old one dropped.
+// verifies the running config and confirms. It holds the configure lock
+// throughout, taking it itself when the caller has not (and going on
+// without on a release that lacks the command), first removes the
+// sessions killed applies left (removeStale), and refuses c when the
+// running config read under the lock is no longer the one c was planned
+// from (its human diff differs). On any failure after that the device
+// is brought back to the running config it had before (the session
+// aborted, or the timed commit rolled back), checked by a re-read, over a
+// new connection when the old one dropped.
 func (d *Driver) Apply(ctx context.Context, c *vendors.Change, opts vendors.ApplyOptions) vendors.Result {
 	a := vendors.Begin(d.Target.Device)
 	if c.Empty() {
 		return a.Done(nil)
 	}
-	before, err := d.Running(ctx)
+	if !d.holdsLock() {
+		switch err := d.lock(ctx); {
+		case err == nil:
+			defer d.unlockAfter(ctx)
+		case errors.Is(err, errNoLock):
+			d.Log.Warn("applying without the configure lock", "op", "lock", "err", err)
+		default:
+			return a.Done(fmt.Errorf("apply %s: lock: %w", d.Target.Device, err))
+		}
+	}
+	if err := d.removeStale(ctx); err != nil {
+		return a.Done(fmt.Errorf("apply %s: %w", d.Target.Device, err))
+	}
+	before, err := d.read(ctx)
 	if err != nil {
 		return a.Done(fmt.Errorf("apply %s: %w", d.Target.Device, err))
 	}
-	name := sessionName(a.Start)
+	// Read under the lock, the device must still be where c was planned
+	// from: a change another session made in between (a second checkout's
+	// apply) would otherwise be overwritten by one planned without it.
+	if c.Desired != nil {
+		now, err := Diff(d.Target.Device, before, c.Desired)
+		if err != nil {
+			return a.Done(fmt.Errorf("apply %s: check the change against the running config: %w", d.Target.Device, err))
+		}
+		if now.Diff != c.Diff {
+			return a.Done(fmt.Errorf("apply %s: the running config changed since this change was planned (another session changed it before the lock was taken); nothing was sent, plan again", d.Target.Device))
+		}
+	}
+	start := a.Start
+	if d.now != nil {
+		start = d.now()
+	}
+	name := sessionName(start)
 	committed, err := d.push(ctx, c, name, opts)
 	if err == nil {
 		a.Applied = true
@@ -163,7 +212,7 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, name string, opts 
 	if _, err := d.Session.Exec(ctx, "configure session "+name+" commit timer "+timer(opts.ConfirmTimeout)); err != nil {
 		return false, fmt.Errorf("commit: %w", err)
 	}
-	left, err := vendors.Left(ctx, d.Running, Diff, d.Target.Device, c.Desired)
+	left, err := vendors.Left(ctx, d.read, Diff, d.Target.Device, c.Desired)
 	if err != nil {
 		return true, fmt.Errorf("verify: %w", err)
 	}
@@ -175,7 +224,7 @@ func (d *Driver) push(ctx context.Context, c *vendors.Change, name string, opts 
 	}
 	// A confirm that came too late finds no timer and no session (an
 	// error above); check that the change is still running.
-	running, err := d.Running(ctx)
+	running, err := d.read(ctx)
 	if err != nil {
 		return true, fmt.Errorf("verify after confirm: %w", err)
 	}
@@ -209,7 +258,7 @@ func (d *Driver) rollback(ctx context.Context, name string, before []byte, desir
 	if err != nil && !vendors.IsDeviceError(err) {
 		return false, fmt.Errorf("abort: %w", err)
 	}
-	now, rerr := d.Running(rctx)
+	now, rerr := d.read(rctx)
 	if rerr != nil {
 		return false, fmt.Errorf("check: %w", rerr)
 	}

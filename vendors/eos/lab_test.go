@@ -143,10 +143,7 @@ func TestApplyConverges(t *testing.T) {
 // exactly its pre-apply running config and the error names the device and
 // the reason.
 func TestApplyFaults(t *testing.T) {
-	// Lines the lab counts before the first change line: terminal width
-	// and length on open, show running-config for the plan and again for
-	// the apply, the prompt probe and configure session NAME.
-	const beforeChange = 6
+	const beforeChange = linesBeforeChange
 	tests := []struct {
 		name   string
 		fault  func(f *device.Faults, commands int)
@@ -187,7 +184,7 @@ func TestApplyFaults(t *testing.T) {
 func TestDropAroundConfirm(t *testing.T) {
 	// The change lines, end, the diffs review, the commit timer and the
 	// verification read; then the confirm and the read after it.
-	const beforeChange, beforeConfirm = 6, 5
+	const beforeChange, beforeConfirm = linesBeforeChange, 5
 	for _, tc := range []struct {
 		name    string
 		after   int

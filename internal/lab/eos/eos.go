@@ -2,9 +2,10 @@
 // without a trailing space, session prompts truncated to six characters,
 // the QoS/PFC/ECN command grammar with ranges and EOS's one-line errors,
 // the running config as a tree printed with "!" separators and three-space
-// indentation, and configuration sessions (diffs, commit, commit timer
-// with confirm, abort; discarded when the CLI session that opened them
-// drops), all from reference/eos.md.
+// indentation, configuration sessions (diffs, commit, commit timer with
+// confirm, abort; kept pending when the CLI session that opened them
+// drops, at most five, for 24 hours) and the configure lock (lock.go), all
+// from reference/eos.md and the public sources lock.go cites.
 package eos
 
 import (
@@ -38,10 +39,6 @@ const (
 	errUnavailable = "% Unavailable command (not supported on this hardware platform)"
 	errCommit      = "% Cannot commit"
 )
-
-// maxPending is how many uncommitted sessions EOS keeps [I: 5 is the
-// "Maximum number of pending sessions" a 53bits transcript shows].
-const maxPending = 5
 
 func init() { device.Register(kind{}) }
 
@@ -83,7 +80,15 @@ type Device struct {
 	tree     *grammar.Tree
 	sessions map[string]*cfgSession
 	// timer is the pending commit timer, if any.
-	timer   *commitTimer
+	timer *commitTimer
+	// completed is the last session committed and confirmed: EOS lists
+	// one ("Maximum number of completed sessions: 1", eos.md §5).
+	completed string
+	// lock is the CLI session holding the configure lock, if any
+	// (lock.go).
+	lock *session
+	// vtys numbers the CLI sessions for their terminal names ("vty1").
+	vtys    int
 	startup *grammar.Tree
 	// files are saved configs: "checkpoint:NAME" and "flash:NAME".
 	files map[string]*grammar.Tree
@@ -94,11 +99,16 @@ type Device struct {
 	counters device.Counters
 }
 
-// cfgSession is one configuration session (eos.md §5).
+// cfgSession is one configuration session (eos.md §5), kept until
+// committed, aborted or timed out (lock.go).
 type cfgSession struct {
-	name  string
-	tree  *grammar.Tree
-	owner *session // the CLI session that opened it; nil once ended
+	name string
+	tree *grammar.Tree
+	// user and tty are who opened it, as show configuration sessions
+	// lists them.
+	user, tty string
+	// expiry discards it after pendingTimeout.
+	expiry Timer
 }
 
 // commitTimer is a commit awaiting its confirm.
@@ -116,8 +126,9 @@ type Timer interface {
 // Option configures a Device.
 type Option func(*Device) error
 
-// WithAfterFunc replaces time.AfterFunc for commit timers, so that tests
-// can make a timer run out without waiting.
+// WithAfterFunc replaces time.AfterFunc for commit timers and the
+// timeout of pending sessions, so that tests can make a timer run out
+// without waiting.
 func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
 	return func(d *Device) error {
 		if af == nil {
@@ -126,6 +137,17 @@ func WithAfterFunc(af func(d time.Duration, f func()) Timer) Option {
 		d.afterFunc = af
 		return nil
 	}
+}
+
+// SetAfterFunc is WithAfterFunc on a device already made (one a lab
+// added): timers armed from now on use af. A nil af is ignored.
+func (d *Device) SetAfterFunc(af func(d time.Duration, f func()) Timer) {
+	if af == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.afterFunc = af
 }
 
 // WithModel makes the device one of the models the lab emulates
@@ -229,16 +251,24 @@ func (d *Device) Running() []byte {
 	return []byte(d.showRun(d.tree))
 }
 
-// NewSession starts a CLI session in privileged exec mode.
+// NewSession starts a CLI session in privileged exec mode, on the next
+// terminal (vty1, vty2, …).
 func (d *Device) NewSession(user string, f *device.Faults) device.Session {
-	return &session{d: d, faults: f, st: grammar.State{Tree: d.tree, Frames: []grammar.Frame{{Mode: "exec"}}}}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.vtys++
+	return &session{d: d, faults: f, login: user, tty: fmt.Sprintf("vty%d", d.vtys),
+		st: grammar.State{Tree: d.tree, Frames: []grammar.Frame{{Mode: "exec"}}}}
 }
 
 // session is one CLI session.
 type session struct {
 	d      *Device
 	faults *device.Faults
-	st     grammar.State
+	// login and tty name it in show configuration sessions and in the
+	// configure lock's refusal.
+	login, tty string
+	st         grammar.State
 	// cfg is the configuration session being edited, if any.
 	cfg *cfgSession
 	// user is true in unprivileged exec (switch>).
@@ -325,15 +355,14 @@ func (s *session) handleUser(line string) (string, bool) {
 	return r.Out, r.Done
 }
 
-// Close ends the CLI session: configuration sessions it opened and did
-// not commit are discarded. A commit timer keeps running.
+// Close ends the CLI session (exit, or the connection dropped): the
+// configure lock it held goes with it; configuration sessions it opened
+// stay pending and a commit timer keeps running (lock.go).
 func (s *session) Close() {
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
-	for name, c := range s.d.sessions {
-		if c.owner == s {
-			delete(s.d.sessions, name)
-		}
+	if s.d.lock == s {
+		s.d.lock = nil
 	}
 }
 
@@ -353,11 +382,19 @@ func errText(r grammar.Result) string {
 
 // ConfigureAtomic runs lines as one configuration session: every line is
 // accepted or nothing changes (eos.md §6: each gNMI cli Set is one
-// session). The error carries EOS's text for the first refused line.
+// session). The error carries EOS's text for the first refused line. As a
+// session it cannot open while maxPending sessions are pending, nor
+// commit while a CLI session holds the configure lock [I: lock.go].
 func (d *Device) ConfigureAtomic(lines []string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	s := &session{d: d}
+	if msg := s.lockedOut(); msg != "" {
+		return fmt.Errorf("configure %s: %s", d.host, msg)
+	}
+	if len(d.sessions) >= maxPending {
+		return fmt.Errorf("configure %s: %s", d.host, errPendingLimit)
+	}
 	d.seq++
 	c := &cfgSession{name: fmt.Sprintf("session%d", d.seq), tree: d.tree.Clone()}
 	s.cfg = c
@@ -369,6 +406,10 @@ func (d *Device) ConfigureAtomic(lines []string) error {
 		r := eosGrammar.Exec(s, &s.st, strings.TrimSpace(l))
 		if r.Err != nil || r.Msg != "" {
 			return fmt.Errorf("configure %s: %q: %s", d.host, l, strings.TrimSpace(errText(r)))
+		}
+		if out := strings.TrimSpace(r.Out); strings.HasPrefix(out, "%") {
+			// a command's own refusal (a commit inside the Set)
+			return fmt.Errorf("configure %s: %q: %s", d.host, l, out)
 		}
 		if s.cfg == nil || s.st.Mode() == "exec" {
 			return fmt.Errorf("configure %s: %q leaves the configuration session", d.host, l)
@@ -398,6 +439,13 @@ func (d *Device) Restore(cp []byte) error {
 // confirmed in time; an ExpireCommitTimer fault makes that happen at once.
 func (s *session) commit(c *cfgSession, timer time.Duration) string {
 	d := s.d
+	if msg := s.lockedOut(); msg != "" {
+		return msg + "\n"
+	}
+	if d.sessions[c.name] != c {
+		// aborted or timed out under the CLI session editing it [I].
+		return errInvalid + "\n"
+	}
 	if s.faults.Load().FailCommit {
 		return errCommit + "\n"
 	}
@@ -406,9 +454,10 @@ func (s *session) commit(c *cfgSession, timer time.Duration) string {
 	}
 	previous := d.tree
 	d.tree = c.tree
-	delete(d.sessions, c.name)
+	d.endSession(c)
 	d.counters.Changed(s.faults)
 	if timer <= 0 {
+		d.completed = c.name
 		return ""
 	}
 	ct := &commitTimer{name: c.name, previous: previous}
@@ -442,6 +491,7 @@ func (d *Device) confirm(name string) bool {
 	if d.timer.t != nil {
 		d.timer.t.Stop()
 	}
+	d.completed = name
 	d.timer = nil
 	return true
 }

@@ -349,29 +349,49 @@ func TestSessions(t *testing.T) {
 			t.Error("the session did not survive the failed commit")
 		}
 	})
-	t.Run("session discarded when the CLI session drops", func(t *testing.T) {
+	// EOS keeps a session its CLI session left, ended or not (lock.go:
+	// arista.com's configure session page, NAPALM's one eAPI request per
+	// step). This subtest said the opposite until the crash-safety work
+	// of issue 12 checked it against those sources.
+	t.Run("session kept pending when the CLI session drops", func(t *testing.T) {
 		d := newDevice(t, "")
 		s := d.NewSession("admin", nil)
-		mustRun(t, s, "configure session s6", "qos map dscp 48 to traffic-class 6", "end")
+		mustRun(t, s, "configure session s6", "qos map dscp 48 to traffic-class 6", "end", "configure session s6b", "qos map dscp 40 to traffic-class 6")
 		s.Close()
-		s2 := d.NewSession("admin", nil)
-		if out, _ := s2.Handle("configure session s6 commit"); out != "% Invalid input\n" {
-			t.Errorf("commit of a dropped session: %q", out)
-		}
 		if body(t, string(d.Running())) != "" {
-			t.Error("dropped session reached the running config")
+			t.Fatal("a dropped session reached the running config")
+		}
+		s2 := d.NewSession("admin", nil)
+		for _, n := range []string{"s6", "s6b"} {
+			if out, _ := s2.Handle("show session-config named " + n + " diffs"); !strings.Contains(out, "+qos map dscp") {
+				t.Errorf("session %s of the dropped CLI session: %q", n, out)
+			}
+		}
+		mustRun(t, s2, "configure session s6b abort", "configure session s6 commit")
+		if got := body(t, string(d.Running())); got != "qos map dscp 48 to traffic-class 6\n" {
+			t.Errorf("running after committing the dropped session: %q", got)
 		}
 	})
 	t.Run("too many pending sessions", func(t *testing.T) {
 		d := newDevice(t, "")
 		s := d.NewSession("admin", nil)
-		for _, n := range []string{"a", "b", "c", "d", "e"} {
+		for _, n := range []string{"a", "b", "c", "d"} {
 			mustRun(t, s, "configure session "+n, "end")
 		}
+		// The fifth is left by a CLI session that dropped: it counts.
+		gone := d.NewSession("admin", nil)
+		mustRun(t, gone, "configure session e", "qos map dscp 48 to traffic-class 6")
+		gone.Close()
 		if out, _ := s.Handle("configure session f"); out != "Maximum number of pending sessions has been reached\n" {
 			t.Errorf("6th session: %q", out)
 		}
-		mustRun(t, s, "configure session a abort", "configure session f", "end")
+		if s.Prompt() != "switch#" {
+			t.Errorf("a refused session entered config mode: %q", s.Prompt())
+		}
+		if err := d.ConfigureAtomic([]string{"qos map dscp 40 to traffic-class 6"}); err == nil || !strings.Contains(err.Error(), "Maximum number of pending sessions") {
+			t.Errorf("a gNMI Set (a session too) with five pending: %v", err)
+		}
+		mustRun(t, s, "configure session e abort", "configure session f", "end")
 	})
 	t.Run("clean-config and copy running", func(t *testing.T) {
 		d := newDevice(t, canon)
@@ -409,6 +429,24 @@ func TestConfigureAtomic(t *testing.T) {
 	}
 	if diff := cmp.Diff(before, string(d.Running())); diff != "" {
 		t.Errorf("restore (-want +got):\n%s", diff)
+	}
+}
+
+// TestConfigureAtomicCommitLine: a commit or abort among a gNMI Set's
+// lines cannot end its session early: the Set is refused whole and the
+// running config keeps none of its lines (before issue 12's work a commit
+// line made the lines before it running although the Set failed).
+func TestConfigureAtomicCommitLine(t *testing.T) {
+	for _, l := range []string{"commit", "commit timer 00:01:00", "abort"} {
+		d := newDevice(t, "")
+		before := string(d.Running())
+		err := d.ConfigureAtomic([]string{"qos map dscp 48 to traffic-class 6", l, "qos map dscp 40 to traffic-class 6"})
+		if err == nil {
+			t.Errorf("%q in a Set: accepted", l)
+		}
+		if got := string(d.Running()); got != before {
+			t.Errorf("%q in a refused Set changed the running config:\n%s", l, cmp.Diff(before, got))
+		}
 	}
 }
 
@@ -453,7 +491,9 @@ func TestCommitTimerRunsOut(t *testing.T) {
 	var timers []*manualTimer
 	clock := eos.WithAfterFunc(func(d time.Duration, f func()) eos.Timer {
 		m := &manualTimer{d: d, f: f}
-		timers = append(timers, m)
+		if d != 24*time.Hour { // the pending sessions' timeout
+			timers = append(timers, m)
+		}
 		return m
 	})
 	canon := readFile(t, "testdata/canonical.txt")

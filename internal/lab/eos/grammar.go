@@ -133,6 +133,9 @@ var entries = func() []e {
 		{Modes: []string{"exec"}, Syntax: "configure session <name:word> commit", No: []string{}, Do: doSessionCommit},
 		{Modes: []string{"exec"}, Syntax: "configure session <name:word> commit timer <t:hms>", No: []string{}, Do: doSessionCommit},
 		{Modes: []string{"exec"}, Syntax: "configure session <name:word> abort", No: []string{}, Do: doSessionAbort},
+		// The configure lock (lock.go).
+		{Modes: []string{"exec"}, Syntax: "configure lock", No: []string{}, Do: doLock},
+		{Modes: []string{"exec"}, Syntax: "configure unlock", No: []string{}, Do: doUnlock},
 		{Modes: []string{"exec"}, Syntax: "enable", No: []string{}, Do: doNothing},
 		{Modes: []string{"exec"}, Syntax: "disable", No: []string{}, Do: doDisable},
 		{Modes: []string{anyConfig}, Syntax: "end", No: []string{}, Do: doEnd},
@@ -148,6 +151,8 @@ var entries = func() []e {
 		{Modes: []string{anyConfig}, Syntax: "show session-config", No: []string{}, Do: doShowSession},
 		{Modes: []string{"exec"}, Syntax: "show session-config named <name:word>", No: []string{}, Do: doShowSession},
 		{Modes: []string{"exec", anyConfig}, Syntax: "show configuration sessions", No: []string{}, Do: doShowSessions},
+		{Modes: []string{"exec", anyConfig}, Syntax: "show configuration sessions | json", No: []string{}, Do: doShowSessionsJSON},
+		{Modes: []string{"exec", anyConfig}, Syntax: "show configuration sessions detail | json", No: []string{}, Do: doShowSessionsJSON},
 		{Modes: []string{"exec"}, Syntax: "copy running-config startup-config", No: []string{}, Do: doWrite},
 		// Checkpoints and replace (eos.md §5 [C:vane, C:napalm]).
 		{Modes: []string{"exec"}, Syntax: "configure checkpoint save <name:word>", No: []string{}, Do: doSaveFile},
@@ -382,8 +387,12 @@ func doDisable(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (st
 }
 
 // doConfigure enters config mode; configure terminal prints no banner
-// (eos.md §1c).
+// (eos.md §1c). Its lines change the running config at once, so it is
+// refused while another session holds the configure lock (lock.go).
 func doConfigure(s *session, st *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
+	if msg := s.lockedOut(); msg != "" {
+		return msg + "\n", false
+	}
 	s.cfg = nil
 	st.Tree = s.d.tree
 	st.Push(grammar.Frame{Mode: "config", Nodes: []*grammar.Node{st.Tree.Root}})
@@ -391,7 +400,8 @@ func doConfigure(s *session, st *grammar.State, _ grammar.Neg, _ grammar.Match) 
 }
 
 // doSession opens or re-enters a configuration session: a copy of the
-// running config edited apart until commit (eos.md §5).
+// running config edited apart until commit (eos.md §5), whoever opened
+// it (lock.go).
 func doSession(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
 	d := s.d
 	name := m.Args["name"]
@@ -401,12 +411,10 @@ func doSession(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (s
 	}
 	c := d.sessions[name]
 	if c == nil {
-		if len(d.sessions) >= maxPending {
-			// The text as eos.md §4 gives it [C:ansible].
-			return "Maximum number of pending sessions has been reached\n", false
+		var msg string
+		if c, msg = s.openSession(name); c == nil {
+			return msg + "\n", false
 		}
-		c = &cfgSession{name: name, tree: d.tree.Clone(), owner: s}
-		d.sessions[name] = c
 	}
 	s.cfg = c
 	st.Tree = c.tree
@@ -452,7 +460,7 @@ func doCommit(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (st
 }
 
 func doAbort(s *session, st *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
-	delete(s.d.sessions, s.cfg.name)
+	s.d.endSession(s.cfg)
 	s.leave(st)
 	return "", false
 }
@@ -486,21 +494,26 @@ func doSessionCommit(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Matc
 	return s.commit(c, timerOf(m)), false
 }
 
-// doSessionAbort rolls a timed commit back now, or discards a pending
-// session.
+// doSessionAbort rolls a timed commit back now (not while another
+// session holds the configure lock: it changes the running config), or
+// discards a pending session.
 func doSessionAbort(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
 	d, name := s.d, m.Args["name"]
 	if d.timer != nil && d.timer.name == name {
+		if msg := s.lockedOut(); msg != "" {
+			return msg + "\n", false
+		}
 		if d.timer.t != nil {
 			d.timer.t.Stop()
 		}
 		d.expire(d.timer)
 		return "", false
 	}
-	if _, ok := d.sessions[name]; !ok {
+	c, ok := d.sessions[name]
+	if !ok {
 		return errInvalid + "\n", false
 	}
-	delete(d.sessions, name)
+	d.endSession(c)
 	return "", false
 }
 
@@ -519,13 +532,18 @@ func doDiffs(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (stri
 }
 
 // doShowSessions lists the configuration sessions (eos.md §5: the text
-// starts with the two "Maximum number" lines [T:53bits]).
+// starts with the two "Maximum number" lines [T:53bits]; a row is name,
+// state, user and terminal, "*" marking the CLI session's own, as in
+// comocutor_contrib's EOS fixture, lock.go).
 func doShowSessions(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
 	var b strings.Builder
 	b.WriteString("Maximum number of completed sessions: 1\n")
 	fmt.Fprintf(&b, "Maximum number of pending sessions: %d\n\n", maxPending)
 	b.WriteString("  Name            State                  User    Terminal\n")
 	b.WriteString("  --------------- ---------------------- ------- --------\n")
+	if n := s.d.completed; n != "" {
+		fmt.Fprintf(&b, "  %-15s %-22s\n", n, "completed")
+	}
 	if t := s.d.timer; t != nil {
 		fmt.Fprintf(&b, "  %-15s %-22s\n", t.name, "pendingCommitTimer")
 	}
@@ -534,7 +552,8 @@ func doShowSessions(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match
 		if s.cfg != nil && s.cfg.name == n {
 			mark = "*"
 		}
-		fmt.Fprintf(&b, "%s %-15s %-22s\n", mark, n, "pending")
+		c := s.d.sessions[n]
+		fmt.Fprintf(&b, "%s %-15s %-22s %-7s %s\n", mark, n, "pending", c.user, c.tty)
 	}
 	return b.String(), false
 }
@@ -633,6 +652,9 @@ func doReplace(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (s
 	t, ok := d.files[fileKey(m)]
 	if !ok {
 		return "% Error: " + fileKey(m) + " not found\n", false
+	}
+	if msg := s.lockedOut(); msg != "" {
+		return msg + "\n", false
 	}
 	if s.faults.Load().FailCommit {
 		return errCommit + "\n", false

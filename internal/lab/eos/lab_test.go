@@ -163,9 +163,11 @@ func TestScrapligoFixtures(t *testing.T) {
 	}
 }
 
-// TestDropDiscardsSession: a connection dropped mid-session (CloseAfter)
-// discards the session; the running config is untouched.
-func TestDropDiscardsSession(t *testing.T) {
+// TestDropKeepsSession: a connection dropped mid-session (CloseAfter)
+// leaves the session pending, not running (lock.go: EOS keeps a session
+// whose CLI session ended). It said "discards" until issue 12's
+// crash-safety work checked it against those sources.
+func TestDropKeepsSession(t *testing.T) {
 	n := startLab(t, "")
 	n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 3 })
 	c, err := ssh.Dial("tcp", n.Addr(), &ssh.ClientConfig{User: lab.DefaultUser,
@@ -189,7 +191,7 @@ func TestDropDiscardsSession(t *testing.T) {
 		t.Errorf("running config after the drop: %q", got)
 	}
 	s2 := n.Device().NewSession("admin", nil)
-	if out, _ := s2.Handle("show session-config named drop1 diffs"); out != "% Invalid input\n" {
-		t.Errorf("the dropped session survived: %q", out)
+	if out, _ := s2.Handle("show session-config named drop1 diffs"); !strings.Contains(out, "+qos map dscp 48 to traffic-class 6\n") {
+		t.Errorf("the dropped session is not pending: %q", out)
 	}
 }

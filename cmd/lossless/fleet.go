@@ -202,30 +202,9 @@ func (fl *fleet) startLab(password vendors.Secret) error {
 		return err
 	}
 	fl.lab = l
-	nodes := map[string]*lab.Node{}
-	for _, d := range fl.devs {
-		v, ok := vendors.Lookup(d.Intent.Vendor)
-		if !ok || v.LabKind == "" {
-			return fmt.Errorf("-lab: device %s: the lab emulates no %s device", d.Intent.Name, d.Intent.Vendor)
-		}
-		var seed []byte
-		if v.LabSeed != nil {
-			if doc, err := v.Render(d.Intent); err == nil {
-				seed = v.LabSeed(doc.Text)
-			}
-		}
-		spec := labSpec(fl.loaded.Inventory.Device(d.Intent.Name))
-		n, err := l.Add(v.LabKind, d.Intent.Name, seed, spec...)
-		if err != nil && seed != nil {
-			// A seed the emulator refuses is the seed's bug, not a
-			// reason to stop: start that device from factory defaults.
-			fl.log.Warn("lab refused the seed; starting from factory defaults", "device", d.Intent.Name, "err", err)
-			n, err = l.Add(v.LabKind, d.Intent.Name, nil, spec...)
-		}
-		if err != nil {
-			return fmt.Errorf("-lab: %w", err)
-		}
-		nodes[d.Intent.Name] = n
+	nodes, err := seedLab(l, fl.devs, fl.loaded.Inventory, fl.log)
+	if err != nil {
+		return err
 	}
 	if fl.tmp, err = os.MkdirTemp("", "lossless-lab-"); err != nil {
 		return fmt.Errorf("-lab: %w", err)
@@ -248,6 +227,38 @@ func (fl *fleet) startLab(password vendors.Secret) error {
 	}
 	fl.log.Info("lab started", "devices", len(fl.devs))
 	return nil
+}
+
+// seedLab adds to l one emulated device per device of devs, named, of
+// the lab kind that emulates its vendor and built as the model with the
+// ports inv says, seeded by the vendor's LabSeed from its rendering.
+func seedLab(l *lab.Lab, devs []plan.Device, inv *inventory.Inventory, log *slog.Logger) (map[string]*lab.Node, error) {
+	nodes := map[string]*lab.Node{}
+	for _, d := range devs {
+		v, ok := vendors.Lookup(d.Intent.Vendor)
+		if !ok || v.LabKind == "" {
+			return nil, fmt.Errorf("-lab: device %s: the lab emulates no %s device", d.Intent.Name, d.Intent.Vendor)
+		}
+		var seed []byte
+		if v.LabSeed != nil {
+			if doc, err := v.Render(d.Intent); err == nil {
+				seed = v.LabSeed(doc.Text)
+			}
+		}
+		spec := labSpec(inv.Device(d.Intent.Name))
+		n, err := l.Add(v.LabKind, d.Intent.Name, seed, spec...)
+		if err != nil && seed != nil {
+			// A seed the emulator refuses is the seed's bug, not a
+			// reason to stop: start that device from factory defaults.
+			log.Warn("lab refused the seed; starting from factory defaults", "device", d.Intent.Name, "err", err)
+			n, err = l.Add(v.LabKind, d.Intent.Name, nil, spec...)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("-lab: %w", err)
+		}
+		nodes[d.Intent.Name] = n
+	}
+	return nodes, nil
 }
 
 // options builds the plan options of the flags, with a progress display

@@ -12,7 +12,8 @@ import (
 // leaves GCU's first n sorted changes written and nothing after them: no
 // verification, no success line, no prompt (the session is over); the
 // fault is used once, and a rollback to the checkpoint taken before puts
-// the config back byte for byte.
+// the config back byte for byte. A rollback killed part-way is finished
+// by the next one; a dry run does not set the fault off.
 func TestDropSessionAfter(t *testing.T) {
 	d := newTestDevice(t, nil)
 	patch, _ := canonicalPatch(t, d.db, "PFC_WD")
@@ -66,6 +67,26 @@ func TestDropSessionAfter(t *testing.T) {
 			transcript(s, "sudo config delete-checkpoint pre")
 		})
 	}
+	// A rollback dies the same way, after its first change; the next
+	// rollback goes on from what it left and restores the config.
+	t.Run("rollback", func(t *testing.T) {
+		s := d.NewSession("admin", &device.Faults{})
+		upload(t, s, "/tmp/p.json", patch)
+		transcript(s, "sudo config checkpoint pre", "sudo config apply-patch /tmp/p.json")
+		applied := d.DB()
+		d.DropSessionAfter(1)
+		if out, done := s.Handle("sudo config rollback pre"); !done || strings.Contains(out, msgRollbackOK) {
+			t.Fatalf("the rollback did not die:\n%s", out)
+		}
+		if got := d.DB(); equalDB(got, applied) || string(d.Running()) == before {
+			t.Fatal("want the rollback's first change written, and only it")
+		}
+		s = d.NewSession("admin", &device.Faults{})
+		if out := transcript(s, "sudo config rollback pre"); !strings.HasSuffix(out, msgRollbackOK+"\n") || string(d.Running()) != before {
+			t.Fatalf("the second rollback did not restore the config:\n%s", out)
+		}
+		transcript(s, "sudo config delete-checkpoint pre")
+	})
 	// A dry run is not the command that dies: the fault waits for a
 	// write.
 	s := d.NewSession("admin", &device.Faults{})

@@ -31,23 +31,29 @@ import (
 // device's result is known, recover after rolling back to it. A killed
 // apply leaves its one checkpoint, its restore point.
 //
-// Stale ones are removed when a new one is taken: right after it, every
-// checkpoint with one of lossless' names and an older stamp is deleted.
-// The driver cannot read the rollout state files, so "older than the one
-// just taken" stands for "no longer a restore point recover may go back
-// to": lossless never applies over a device its own record shows in
-// flight (apply refuses; recover and apply -resume roll it back first,
-// which deletes that restore point), so an older one is a leftover of an
-// apply that finished (its deletion failed) or of a run whose record was
-// lost or is another checkout's — and a roll back to it would now undo
-// this apply too, so recover fails naming the missing checkpoint rather
-// than going back past a later change. The newest, this apply's restore
-// point, is never removed, so recover always finds the restore point of
-// the last apply to touch the device. A checkpoint whose stamp is not
-// older (another host's clock ahead of ours) and every name lossless does
-// not give (an operator's) are never touched. SONiC has no configuration
-// lock GCU honours (package doc), so two applies at once from different
-// checkouts are not made safe by this either.
+// Stale ones are removed when an apply begins, before its first change:
+// every checkpoint with one of lossless' names and a stamp older than the
+// apply's checkpoint is deleted, but for the restore point saved on the
+// same session. The driver cannot read the rollout state files, so
+// "older than the checkpoint of the apply under way" stands for "no
+// longer a restore point recover may go back to": lossless never applies
+// over a device its own record shows in flight (apply refuses; recover
+// and apply -resume roll it back first, which deletes that restore
+// point), so an older one is a leftover of an apply that finished (its
+// deletion failed, or it failed before its first change) or of a run
+// whose record was lost or is another checkout's — and a roll back to it
+// would now undo this apply too, so recover fails naming the missing
+// checkpoint rather than going back past a later change. The apply's own
+// restore point, the newest, is never removed, so recover always finds
+// the restore point of the last apply to touch the device. Mark removes
+// none: a restore point saved before recover has taken a device back to
+// an earlier one (a gated batch saves its own, then takes forward a
+// device it could not take back first, rollout.go) must not take the
+// earlier one away. A checkpoint whose stamp is not older (another host's
+// clock ahead of ours) and every name lossless does not give (an
+// operator's) are never touched. SONiC has no configuration lock GCU
+// honours (package doc), so two applies at once from different checkouts
+// are not made safe by this either.
 const (
 	applyPrefix = "lossless-"
 	markPrefix  = "lossless-pre-"
@@ -104,9 +110,10 @@ func (d *Driver) checkpoints(ctx context.Context) ([]string, error) {
 
 // checkpoint saves CONFIG_DB as a checkpoint named prefix and the stamp of
 // the driver's clock (moved on by a nanosecond while a checkpoint has the
-// name: GCU would overwrite it), then deletes the stale ones. The error is
-// the failure to create it; the clean-up's are logged.
-func (d *Driver) checkpoint(ctx context.Context, prefix string) (string, error) {
+// name: GCU would overwrite it). It returns the name and the checkpoints
+// the device had before (nil when they could not be listed, which is
+// logged); the error is the failure to create it.
+func (d *Driver) checkpoint(ctx context.Context, prefix string) (string, []string, error) {
 	names, lerr := d.checkpoints(ctx)
 	if lerr != nil {
 		d.Log.Warn("checkpoints not listed: stale ones are not removed", "op", "checkpoint", "err", lerr)
@@ -118,16 +125,16 @@ func (d *Driver) checkpoint(ctx context.Context, prefix string) (string, error) 
 		name = vendors.Stamp(prefix, t)
 	}
 	if _, err := d.cmd(ctx, fmt.Sprintf(checkpointFmt, name)); err != nil {
-		return "", fmt.Errorf("create checkpoint %s: %w", name, err)
+		return "", nil, fmt.Errorf("create checkpoint %s: %w", name, err)
 	}
 	d.Log.Info("checkpoint saved", "op", "checkpoint", "checkpoint", name)
-	d.prune(ctx, names, name)
-	return name, nil
+	return name, names, nil
 }
 
 // prune deletes the checkpoints of names that lossless took before
-// newest (see the constants' comment), except the restore point of this
-// session: the change Apply checkpoints for is the one it was saved for.
+// newest, the checkpoint of the apply under way (see the constants'
+// comment), except the restore point of this session: the change Apply
+// checkpoints for is the one it was saved for.
 func (d *Driver) prune(ctx context.Context, names []string, newest string) {
 	limit, _ := stampOf(newest)
 	for _, n := range names {

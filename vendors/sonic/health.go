@@ -116,14 +116,15 @@ func count(s string) (uint64, error) {
 // Mark saves a GCU checkpoint of CONFIG_DB named lossless-pre-<stamp>
 // (vendors.Reverter; checkpoint.go), after reading the whole CONFIG_DB so
 // that an Apply on this session that starts from the same config uses it
-// as its checkpoint instead of taking a second one; the stale lossless
-// checkpoints are deleted. A failure to create it is reported as that.
+// as its checkpoint instead of taking a second one (the apply deletes the
+// stale lossless checkpoints). A failure to create it is reported as
+// that.
 func (d *Driver) Mark(ctx context.Context) (string, error) {
 	db, err := d.whole(ctx)
 	if err != nil {
 		return "", fmt.Errorf("mark %s: read the config: %w", d.Target.Device, err)
 	}
-	name, err := d.checkpoint(ctx, markPrefix)
+	name, _, err := d.checkpoint(ctx, markPrefix)
 	if err != nil {
 		return "", fmt.Errorf("mark %s: %w", d.Target.Device, err)
 	}

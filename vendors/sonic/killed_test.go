@@ -213,14 +213,15 @@ func TestKilledApplies(t *testing.T) {
 	}
 }
 
-// TestCheckpointHygiene: a restore point (Mark) deletes the lossless
-// checkpoints older than itself and nothing else (an operator's, one of
-// a clock ahead of ours); an Apply on the same session that starts from
-// the config the restore point holds takes no checkpoint of its own
-// (creating one is refused here, and it applies), and leaves the restore
-// point to whoever saved it; one that does not, or that has no restore
-// point, takes its own, never deletes the session's restore point, and
-// deletes its own after the push.
+// TestCheckpointHygiene: a restore point (Mark) deletes nothing; an Apply
+// on the same session that starts from the config the restore point
+// holds takes no checkpoint of its own (creating one is refused here, and
+// it applies), deletes the lossless checkpoints older than the restore
+// point and nothing else (an operator's, one of a clock ahead of ours),
+// and leaves the restore point to whoever saved it; one that does not
+// start from it, or that has no restore point, takes its own, never
+// deletes the session's restore point, and deletes its own after the
+// push.
 func TestCheckpointHygiene(t *testing.T) {
 	ctx := t.Context()
 	want := canonical(t)
@@ -238,7 +239,7 @@ func TestCheckpointHygiene(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := checkpointsOn(t, n), sorted(ahead, mark, "operator"); !cmp.Equal(got, want) {
+	if got, want := checkpointsOn(t, n), sorted(ahead, mark, "operator", staleMark, staleApply); !cmp.Equal(got, want) {
 		t.Errorf("after Mark: checkpoints %v, want %v", got, want)
 	}
 	run, err := d.Running(ctx)

@@ -209,15 +209,20 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 	// own is the checkpoint Apply takes and deletes; "" when the
 	// session's restore point holds the config the change starts from.
 	name, own := "", ""
+	var names []string
 	if m := d.mark; m != nil && bytes.Equal(m.db, pre) {
 		name = m.name
 		d.Log.Info("checkpoint: the restore point", "op", "checkpoint", "checkpoint", name)
+		if names, err = d.checkpoints(ctx); err != nil {
+			d.Log.Warn("checkpoints not listed: stale ones are not removed", "op", "checkpoint", "err", err)
+		}
 	} else {
-		if name, err = d.checkpoint(ctx, applyPrefix); err != nil {
+		if name, names, err = d.checkpoint(ctx, applyPrefix); err != nil {
 			return unchanged("checkpoint", err)
 		}
 		own = name
 	}
+	d.prune(ctx, names, name)
 	err = d.push(ctx, c, file)
 	if err == nil {
 		a.Applied = true

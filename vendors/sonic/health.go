@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/lossless-net/lossless/vendors"
 )
@@ -16,7 +15,6 @@ import (
 const (
 	showPFCCounters = "show pfc counters"
 	showPFCWDStats  = "show pfcwd stats"
-	markPrefix      = "lossless-pre-"
 )
 
 // Counters reads the PFC frames per priority (`show pfc counters`) and
@@ -115,20 +113,30 @@ func count(s string) (uint64, error) {
 	return n, nil
 }
 
-// Mark saves a GCU checkpoint of CONFIG_DB (vendors.Reverter).
+// Mark saves a GCU checkpoint of CONFIG_DB named lossless-pre-<stamp>
+// (vendors.Reverter; checkpoint.go), after reading the whole CONFIG_DB so
+// that an Apply on this session that starts from the same config uses it
+// as its checkpoint instead of taking a second one (the apply deletes the
+// stale lossless checkpoints). A failure to create it is reported as
+// that.
 func (d *Driver) Mark(ctx context.Context) (string, error) {
-	name := vendors.Stamp(markPrefix, time.Now())
-	if _, err := d.cmd(ctx, fmt.Sprintf(checkpointFmt, name)); err != nil {
+	db, err := d.whole(ctx)
+	if err != nil {
+		return "", fmt.Errorf("mark %s: read the config: %w", d.Target.Device, err)
+	}
+	name, _, err := d.checkpoint(ctx, markPrefix)
+	if err != nil {
 		return "", fmt.Errorf("mark %s: %w", d.Target.Device, err)
 	}
+	d.mark = &restorePoint{name: name, db: db}
 	return name, nil
 }
 
 // Revert runs `config rollback` to the checkpoint mark (reconnecting if
 // the session dropped) until it succeeds, repeating it while each run
 // makes progress as Apply's rollback does (GCU refuses some steps, such
-// as PFC_WD changes, until others are undone), then saves and deletes the
-// checkpoint.
+// as PFC_WD changes, until others are undone, and a rollback cut short
+// leaves part of its own changes), then saves and deletes the checkpoint.
 func (d *Driver) Revert(ctx context.Context, mark string) error {
 	var last []byte
 	for i := 0; ; i++ {
@@ -156,6 +164,7 @@ func (d *Driver) Revert(ctx context.Context, mark string) error {
 
 // Forget deletes the checkpoint mark.
 func (d *Driver) Forget(ctx context.Context, mark string) error {
+	d.forgetMark(mark)
 	if _, err := d.cmd(ctx, fmt.Sprintf(deleteCheckFmt, mark)); err != nil {
 		return fmt.Errorf("forget %s checkpoint %s: %w", d.Target.Device, mark, err)
 	}

@@ -152,7 +152,8 @@ func TestApplyFaults(t *testing.T) {
 		rollback bool // false: the failure came before any change
 	}{
 		// After the plan's show: show (pre), the heredoc (cat, lines,
-		// delimiter), the dry run, the checkpoint, then apply-patch.
+		// delimiter), the dry run, the checkpoint list, the checkpoint,
+		// then apply-patch.
 		{"connection dropped at apply-patch", func(f *device.Faults) { f.CloseAfter = 0 }, "connection lost", true},
 		// The patch is checked by a dry run first: a rejected patch changes
 		// nothing.
@@ -175,9 +176,9 @@ func TestApplyFaults(t *testing.T) {
 			case "connection dropped at apply-patch":
 				lines, _ := patchLines(ch.Patch)
 				// show, cat <<, lines, delimiter and the return that ends
-				// the interactive exchange, dry run, checkpoint,
-				// apply-patch: the drop comes at apply-patch.
-				k := 1 + 1 + len(lines) + 2 + 1 + 1 + 1
+				// the interactive exchange, dry run, list-checkpoints,
+				// checkpoint, apply-patch: the drop comes at apply-patch.
+				k := 1 + 1 + len(lines) + 2 + 1 + 1 + 1 + 1
 				n.Faults().Update(func(f *device.Faults) { f.CloseAfter = 1 + k })
 			case "patch rejected":
 				// A patch the YANG refuses: PFC watchdog detection below
@@ -232,9 +233,9 @@ func TestDropAnywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	// show (pre), cat <<, the lines, delimiter and the return that ends
-	// the interactive exchange, dry run, checkpoint, apply-patch, show
-	// (verify), save, delete-checkpoint, rm.
-	total := 1 + 1 + len(lines) + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1
+	// the interactive exchange, dry run, list-checkpoints, checkpoint,
+	// apply-patch, show (verify), save, delete-checkpoint, rm.
+	total := 1 + 1 + len(lines) + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1
 	const planLines = 1 // the plan's show
 	var ks []int
 	for k := 1; k <= total; k++ {

@@ -2,12 +2,36 @@
 // runningconfiguration all` over the bash shell (admin@sonic:~$), diffs the
 // QoS tables lossless owns (Scope) against the SONiC rendering as an RFC
 // 6902 JSON Patch in SONiC table order, and applies it with GCU
-// (reference/sonic.md §7): the patch is uploaded through a heredoc, checked
-// with `config apply-patch --dry-run`, then `config checkpoint`, `config
-// apply-patch`, a re-read that must show no difference and `config save
-// -y`, each through `sudo -n`; any failure after the checkpoint runs
-// `config rollback` (reconnecting if the session dropped), since
-// apply-patch is not transactional.
+// (reference/sonic.md §7): the patch is uploaded through a heredoc,
+// checked with `config apply-patch --dry-run`, then checkpointed (`config
+// checkpoint`, unless the restore point Mark saved on the session holds
+// the config), applied with `config apply-patch`, re-read (there must be
+// no difference left) and saved with `config save -y`, each through `sudo
+// -n`; any failure after the checkpoint runs `config rollback`
+// (reconnecting if the session dropped), since apply-patch is not
+// transactional. A killed lossless, or a dropped session, kills
+// apply-patch part-way too (SIGHUP: internal/lab/sonic hangup.go); the
+// checkpoints are named and cleaned so that what such an apply leaves is
+// the restore point of its write-ahead record, which `lossless recover`
+// rolls back to (checkpoint.go).
+//
+// # No configuration lock
+//
+// The driver is no vendors.DeviceLocker: SONiC has no configuration lock
+// that GCU or the config commands lossless runs honour. GCU's ConfigLock,
+// which ConfigLockDecorator takes around apply-patch, replace, rollback
+// and checkpoint, is a stub whose acquire_lock and release_lock are
+// "TODO: Implement ConfigLock" (sonic-utilities 691b1bbc
+// generic_config_updater/generic_updater.py ConfigLock,
+// ConfigLockDecorator). The one lock `config` takes is a flock on
+// /etc/sonic/reload.lock (utilities_common/flock.py try_lock, PR #3475),
+// and only around `config reload` and `config load_minigraph`
+// (config/main.py); taking it would not stop another apply-patch, and
+// holding a flock needs a process that outlives each command. sonic-gnmi's
+// Set takes none either (sonic_data_client/mixed_db_client.go: a
+// checkpoint for its own reads, then GCU over D-Bus). Two applies at once
+// to one SONiC switch from different checkouts are therefore not
+// excluded on the device; lossless' own fabric lock is all there is.
 //
 // # What lossless owns
 //
@@ -115,11 +139,20 @@ const (
 )
 
 // Driver is a connected SONiC device.
-type Driver struct{ vendors.CLI }
+type Driver struct {
+	vendors.CLI
+	// Clock is the time source of the names the driver gives its
+	// checkpoints and patch files (checkpoint.go); nil is the system
+	// clock. Tests set it.
+	Clock func() time.Time
+	// mark is the restore point Mark saved on this session, nil when
+	// none is kept.
+	mark *restorePoint
+}
 
 // Dial connects to a SONiC device's shell over SSH.
 func Dial(ctx context.Context, t vendors.Target) (vendors.Driver, error) {
-	return vendors.DialDriver(ctx, t, Vendor, dialSSH, Diff, func(c vendors.CLI) vendors.Driver { return &Driver{c} })
+	return vendors.DialDriver(ctx, t, Vendor, dialSSH, Diff, func(c vendors.CLI) vendors.Driver { return &Driver{CLI: c} })
 }
 
 // dialSSH opens a session on the platform of platformYAML.
@@ -138,17 +171,15 @@ func (d *Driver) Running(ctx context.Context) ([]byte, error) {
 	})
 }
 
-// checkpointName is unique per apply; it names the checkpoint and the
-// uploaded patch file (reference/sonic.md §7.5).
-func checkpointName(now time.Time) string {
-	return vendors.Stamp("lossless-", now)
-}
-
 // Apply uploads c's patch and checks it with a dry run (a refusal changes
-// nothing), then checkpoints, applies, verifies and saves. On any failure
-// after the checkpoint the device is rolled back to it, over a new session
-// when the old one dropped, and the rollback is verified against the whole
-// CONFIG_DB read before the apply.
+// nothing), then checkpoints, applies, verifies and saves. The checkpoint
+// is the restore point Mark saved on this session when the config is
+// still the one it holds, else one of Apply's own (checkpoint.go). On any
+// failure after the checkpoint the device is rolled back to it, over a
+// new session when the old one dropped, and the rollback is verified
+// against the whole CONFIG_DB read before the apply. Apply deletes its
+// own checkpoint after the push or the rollback, never a restore point
+// (whoever saved it forgets it).
 func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOptions) vendors.Result {
 	a := vendors.Begin(d.Target.Device)
 	if c.Empty() {
@@ -158,8 +189,9 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 	if err != nil {
 		return a.Done(fmt.Errorf("apply %s: %w; nothing was changed", d.Target.Device, err))
 	}
-	name := checkpointName(a.Start)
-	file := "/tmp/" + name + ".json"
+	// The patch file is named as Apply's own checkpoint would be
+	// (reference/sonic.md §7.5).
+	file := "/tmp/" + vendors.Stamp(applyPrefix, d.now()) + ".json"
 	unchanged := func(step string, err error) vendors.Result {
 		d.cleanup(ctx, "", file)
 		return a.Done(fmt.Errorf("apply %s: %s: %w; nothing was changed", d.Target.Device, step, err))
@@ -174,14 +206,27 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 	if _, err := d.cmd(ctx, fmt.Sprintf(dryRunFmt, file)); err != nil {
 		return unchanged("dry run", err)
 	}
-	if _, err := d.cmd(ctx, fmt.Sprintf(checkpointFmt, name)); err != nil {
-		return unchanged("checkpoint", err)
+	// own is the checkpoint Apply takes and deletes; "" when the
+	// session's restore point holds the config the change starts from.
+	name, own := "", ""
+	var names []string
+	if m := d.mark; m != nil && bytes.Equal(m.db, pre) {
+		name = m.name
+		d.Log.Info("checkpoint: the restore point", "op", "checkpoint", "checkpoint", name)
+		if names, err = d.checkpoints(ctx); err != nil {
+			d.Log.Warn("checkpoints not listed: stale ones are not removed", "op", "checkpoint", "err", err)
+		}
+	} else {
+		if name, names, err = d.checkpoint(ctx, applyPrefix); err != nil {
+			return unchanged("checkpoint", err)
+		}
+		own = name
 	}
-	d.Log.Info("checkpoint saved", "op", "checkpoint", "checkpoint", name)
+	d.prune(ctx, names, name)
 	err = d.push(ctx, c, file)
 	if err == nil {
 		a.Applied = true
-		d.cleanup(ctx, name, file)
+		d.cleanup(ctx, own, file)
 		d.Log.Info("applied", "op", "apply", "duration", time.Since(a.Start))
 		return a.Done(nil)
 	}
@@ -192,7 +237,7 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 		return a.Done(fmt.Errorf("apply %s: %w; ROLLBACK FAILED, the device may be half-applied (checkpoint %s): %w", d.Target.Device, err, name, rbErr))
 	}
 	a.RolledBack = true
-	d.cleanup(rctx, name, file)
+	d.cleanup(rctx, own, file)
 	d.Log.Warn("rolled back", "op", "rollback", "checkpoint", name, "err", err)
 	return a.Done(fmt.Errorf("apply %s: %w; rolled back to checkpoint %s", d.Target.Device, err, name))
 }

@@ -407,6 +407,10 @@ type Device struct {
 	counters device.Counters
 	// watch, when set, sees every key the change applier writes (Watch).
 	watch func(Write, map[string]map[string]map[string]string)
+	// drop is the number of changes after which the next writing GCU
+	// command dies with its session, when dropSet (DropSessionAfter).
+	drop    int
+	dropSet bool
 }
 
 // Running implements device.Device: `show runningconfiguration all`.

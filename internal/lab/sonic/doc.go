@@ -4,7 +4,9 @@
 // field-operation validators and by SONiC YANG, then sorted into GCU's
 // changes and written change by change, key by key, turning a port admin
 // down around changes of its buffer and QoS rows as GCU does: gcu.go;
-// Device.Watch sees every write), `config checkpoint`,
+// Device.Watch sees every write; Device.DropSessionAfter kills the
+// command with its session after a chosen change, as a dropped SSH
+// session or a killed client does: hangup.go), `config checkpoint`,
 // `rollback`, `replace`, `save` and `load`, and heredoc uploads of patch files
 // (reference/sonic.md §7, §8).
 //

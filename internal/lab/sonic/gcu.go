@@ -622,8 +622,9 @@ func (d *Device) setEntry(tn, k string, fields map[string]string, ok bool) {
 }
 
 // describe prints the sorted changes as GCU logs them (generic_updater.py
-// PatchApplier.apply).
-func describe(changes []change) string {
+// PatchApplier.apply), each one as it is applied: the first applied of
+// them.
+func describe(changes []change, applied int) string {
 	var b strings.Builder
 	n := len(changes)
 	s, colon := "s", ":"
@@ -636,7 +637,7 @@ func describe(changes []change) string {
 	fmt.Fprintf(&b, "%s: sorting patch updates.\n", patchApplierName)
 	fmt.Fprintf(&b, "Patch Applier: The localhost patch was converted into %d change%s%s\n", n, s, colon)
 	fmt.Fprintf(&b, "%s: applying %d change%s in order%s\n", patchApplierName, n, s, colon)
-	for _, c := range changes {
+	for _, c := range changes[:applied] {
 		fmt.Fprintf(&b, "Patch Applier:   * %s\n", c)
 	}
 	return b.String()

@@ -85,7 +85,10 @@ func (s *Session) Prompt() string {
 }
 
 // Close implements device.Session. A patch is applied while the command
-// runs, so there is nothing pending to discard.
+// runs, so there is nothing pending to discard. The lab's SSH server runs
+// a line to its end before it reads the connection again, so it never
+// closes a session in the middle of a command: a command cut short by its
+// session's hangup is Device.DropSessionAfter's fault.
 func (s *Session) Close() { s.done = true }
 
 // Handle implements device.Session.
@@ -305,7 +308,7 @@ func (s *Session) config(args []string) string {
 	switch args[0] {
 	case "apply-patch":
 		out := s.applyPatch(args[1:])
-		if s.status == 0 {
+		if s.status == 0 || s.done {
 			s.d.counters.Changed(s.faults)
 		}
 		return out
@@ -394,6 +397,9 @@ func (s *Session) applyPatch(args []string) string {
 	}
 	log, reason := s.write(target, set["dry"])
 	b.WriteString(log)
+	if s.done {
+		return b.String() // the session hung up: GCU died part-way
+	}
 	if reason != "" {
 		return b.String() + fail(scoped(reason))
 	}
@@ -410,17 +416,25 @@ func scoped(reason string) string {
 // unless dry, applies them one by one (gcu.go). It is not transactional
 // (reference/sonic.md §7.2): with the FailCommit fault, the first half of
 // the changes is applied and the rest is not, and the re-read finds the
-// config short of the target. It returns GCU's log of the sorting and the
+// config short of the target; with Device.DropSessionAfter, the command
+// dies after the changes it was told and the session ends (s.done). It
+// returns GCU's log of the sorting and of the changes applied, and the
 // reason of a failure. d.mu is held.
 func (s *Session) write(target db, dry bool) (log, reason string) {
 	changes, err := s.d.schema.sortChanges(s.d.db, target)
 	if err != nil {
 		return "", err.Error()
 	}
-	log = describe(changes)
 	if dry {
-		return log, ""
+		return describe(changes, len(changes)), ""
 	}
+	if n, ok := s.d.takeDrop(); ok {
+		n = min(max(n, 0), len(changes))
+		s.d.writeChanges(changes, n)
+		s.done = true
+		return describe(changes, n), ""
+	}
+	log = describe(changes, len(changes))
 	if s.faults.Load().FailCommit {
 		s.d.writeChanges(changes, (len(changes)+1)/2)
 		return log, msgNotUpdated
@@ -494,7 +508,11 @@ func (s *Session) replaceWith(args []string, rollback bool) string {
 	}
 	// GCU's log of the sorting is not repeated here: the replacer's own
 	// progress lines are left out as well [I: abbreviated].
-	if _, reason := s.write(target, set["dry"]); reason != "" {
+	_, reason := s.write(target, set["dry"])
+	switch {
+	case s.done:
+		return out // the session hung up: GCU died part-way
+	case reason != "":
 		return out + fail(reason)
 	}
 	s.status = 0

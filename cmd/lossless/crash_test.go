@@ -20,6 +20,7 @@ import (
 	"github.com/lossless-net/lossless/internal/lab/device"
 	eoslab "github.com/lossless-net/lossless/internal/lab/eos"
 	huaweilab "github.com/lossless-net/lossless/internal/lab/huaweice"
+	soniclab "github.com/lossless-net/lossless/internal/lab/sonic"
 	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/internal/textdiff"
@@ -145,6 +146,32 @@ func (f *crashFabric) configs() map[string]string {
 	return out
 }
 
+// dropSONiCPatches makes the next apply-patch of every SONiC device die
+// with its session after change n, the device refusing logins from its
+// first write on.
+func (f *crashFabric) dropSONiCPatches(n int) {
+	for _, node := range f.nodes {
+		d, ok := node.Device().(*soniclab.Device)
+		if !ok {
+			continue
+		}
+		d.DropSessionAfter(n)
+		d.Watch(func(soniclab.Write, map[string]map[string]map[string]string) {
+			node.Faults().Update(func(f *device.Faults) { f.RefuseAuth = true })
+		})
+	}
+}
+
+// allowLogins lets every device take logins again.
+func (f *crashFabric) allowLogins() {
+	for _, node := range f.nodes {
+		if d, ok := node.Device().(*soniclab.Device); ok {
+			d.Watch(nil)
+		}
+		node.Faults().Update(func(f *device.Faults) { f.RefuseAuth = false })
+	}
+}
+
 // manualTimers are device-side timers (commit timer, commit trial) that
 // run out only when the test says so.
 type manualTimers struct {
@@ -236,7 +263,8 @@ func runChild(t *testing.T, env []string, each func(line string) bool, args ...s
 // TestApplyKilledEveryVendor is issue 12's crash test: lossless apply, in
 // a child process, pushing to three devices of each vendor (the lab in
 // this process), is killed with SIGKILL at 20 moments spread over the
-// push. After each, once the devices' own timers have run out and
+// push, and at 5 more SONiC's apply-patch dies midway with its session.
+// After each, once the devices' own timers have run out and
 // `lossless recover` has run, every device's whole running config is
 // byte for byte its config from before the apply or the one a complete
 // apply leaves, and the next plan changes exactly the devices left at
@@ -270,23 +298,53 @@ func TestApplyKilledEveryVendor(t *testing.T) {
 	if r, _ := runChild(t, ref.env, nil, "plan", "-detailed-exitcode", ref.dir); r.code != 0 {
 		t.Fatalf("plan after the complete apply:\n%s", r)
 	}
-	const moments = 20
+	const moments = 25
 	for i := range moments {
 		k := 1 + (total-1)*i/(moments-1)
-		t.Run(fmt.Sprintf("kill after write %d of %d", k, total), func(t *testing.T) {
+		// Every fifth moment is SONiC's instead: each apply-patch dies
+		// with its session after change 1, 2 or 3 of its sorted changes,
+		// as GCU does when its SSH session drops (the lab runs a command
+		// to its end before it reads the connection again, so a kill
+		// never lands inside one by itself: internal/lab/sonic
+		// hangup.go), and the switch takes no login after, as if lossless
+		// had died with it; the apply, unkilled, runs to its end.
+		dropAfter := 0
+		name := fmt.Sprintf("kill after write %d of %d", k, total)
+		if i%5 == 1 {
+			dropAfter = 1 + i%3
+			name = fmt.Sprintf("SONiC apply-patch dies after change %d", dropAfter)
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			f := newCrashFabric(t)
-			seen := 0
-			_, killed := runChild(t, f.env, func(line string) bool {
-				if writes(line) {
-					seen++
+			each := func(string) bool { return true }
+			if dropAfter > 0 {
+				f.dropSONiCPatches(dropAfter)
+			} else {
+				seen := 0
+				each = func(line string) bool {
+					if writes(line) {
+						seen++
+					}
+					return seen < k
 				}
-				return seen < k
-			}, "apply", "-auto-approve", "-log-level", "debug", f.dir)
-			if !killed {
+			}
+			if _, killed := runChild(t, f.env, each, "apply", "-auto-approve", "-log-level", "debug", f.dir); !killed && dropAfter == 0 {
 				t.Fatalf("the apply ended before write %d", k)
 			}
 			f.timers.runOut()
+			if dropAfter > 0 {
+				half := 0
+				for name, got := range f.configs() {
+					if strings.HasPrefix(name, "sonic") && got != old[name] && got != applied[name] {
+						half++
+					}
+				}
+				if half == 0 {
+					t.Error("no SONiC device was left in the middle of its patch: the moment tests nothing")
+				}
+			}
+			f.allowLogins()
 			if r, _ := runChild(t, f.env, nil, "recover", f.dir); r.code != 0 {
 				t.Fatalf("recover:\n%s", r)
 			}

@@ -61,7 +61,7 @@ func Recover(ctx context.Context, devs []plan.Device, st *State, forward bool, o
 	po.Journal = rec.Batch(0, nil)
 	var todo []plan.Device
 	for _, d := range devs {
-		if _, ok := st.Started[d.Intent.Name]; ok && st.Devices[d.Intent.Name] == StatusStarted {
+		if st.InFlight(d.Intent.Name) {
 			todo = append(todo, d)
 		}
 	}

@@ -380,8 +380,7 @@ func (r *runner) backFirst(work, ctx context.Context, devs []plan.Device) map[st
 func (r *runner) interrupted(device string) bool {
 	r.rec.mu.Lock()
 	defer r.rec.mu.Unlock()
-	_, ok := r.st.Started[device]
-	return ok && r.st.Devices[device] == StatusStarted
+	return r.st.InFlight(device)
 }
 
 // restoreAll restores the applied devices of a tripped batch (indexes in

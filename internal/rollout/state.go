@@ -103,16 +103,26 @@ func (s *State) Done(device string) bool {
 
 // Interrupted returns the devices whose last record is StatusStarted, in
 // name order: with no apply running, each was left in flight, and its
-// running config may hold any part of its change.
+// running config may hold any part of its change. So is a device whose
+// change failed after it started without its driver rolling it back (a
+// session lost mid-push that could not be restored: StatusFailed with
+// its start kept), until recover has looked at it.
 func (s *State) Interrupted() []string {
 	var out []string
-	for d, st := range s.Devices {
-		if st == StatusStarted {
+	for d := range s.Devices {
+		if s.InFlight(d) {
 			out = append(out, d)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// InFlight reports whether device is one of Interrupted's.
+func (s *State) InFlight(device string) bool {
+	_, started := s.Started[device]
+	st := s.Devices[device]
+	return started && (st == StatusStarted || st == StatusFailed)
 }
 
 // set applies a record to s.
@@ -127,6 +137,9 @@ func (s *State) set(r record) {
 		}
 		s.Started[r.Device] = *r.Start
 		return
+	}
+	if r.Status == StatusFailed {
+		return // not rolled back: its start stays, for recover
 	}
 	delete(s.Started, r.Device)
 }

@@ -146,6 +146,22 @@ func (f *crashFabric) configs() map[string]string {
 	return out
 }
 
+// settle waits until no device serves a connection any more: the lines a
+// killed lossless had sent have run (a commit trial typed last arms its
+// timer only then).
+func (f *crashFabric) settle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for _, n := range f.nodes {
+		for n.Connections() > 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s still serves %d connection(s) 30 s after the kill", n.Name(), n.Connections())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
 // dropSONiCPatches makes the next apply-patch of every SONiC device die
 // with its session after change n, the device refusing logins from its
 // first write on.
@@ -332,6 +348,7 @@ func TestApplyKilledEveryVendor(t *testing.T) {
 			if _, killed := runChild(t, f.env, each, "apply", "-auto-approve", "-log-level", "debug", f.dir); !killed && dropAfter == 0 {
 				t.Fatalf("the apply ended before write %d", k)
 			}
+			f.settle(t)
 			f.timers.runOut()
 			if dropAfter > 0 {
 				half := 0

@@ -272,6 +272,15 @@ func (n *Node) Port() int { return n.ln.Addr().(*net.TCPAddr).Port }
 // Device is the emulated device, shared by all its sessions.
 func (n *Node) Device() device.Device { return n.dev }
 
+// Connections is the number of SSH connections the node is serving: a
+// connection stays counted until the line it was running has ended and
+// the node has seen it close.
+func (n *Node) Connections() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.conns)
+}
+
 // Faults is the device's fault set; change it with its Update method, which
 // is safe while sessions run. Transport faults apply to new connections and
 // the next command; command faults to the next command the device runs.

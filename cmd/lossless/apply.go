@@ -333,6 +333,9 @@ func writeBatches(w io.Writer, bs []rollout.Batch) {
 		if len(b.Restored) > 0 {
 			fmt.Fprintf(w, ", health gate tripped: %d restored", len(b.Restored))
 		}
+		if b.NotStarted != "" {
+			fmt.Fprint(w, ", not started: nothing was changed")
+		}
 		fmt.Fprintln(w)
 	}
 }

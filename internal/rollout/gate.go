@@ -116,8 +116,10 @@ func (ss *sessions) before(ctx context.Context) (snapshot, error) {
 		if !ok {
 			return fmt.Errorf("%s: the %s driver cannot save the config to restore it", d.Intent.Name, d.Intent.Vendor)
 		}
-		ss.marks[i], err = rv.Mark(ctx)
-		return err
+		if ss.marks[i], err = rv.Mark(ctx); err != nil {
+			return fmt.Errorf("%s: save a restore point before the batch: %w", d.Intent.Name, err)
+		}
+		return nil
 	})
 	return ss.snapshot(got), err
 }

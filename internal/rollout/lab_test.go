@@ -372,3 +372,42 @@ func TestInterruptDuringPause(t *testing.T) {
 		t.Errorf("interrupted=%v stopped=%q devices=%v not started=%v", rep.Interrupted, rep.Stopped, st.Devices, rep.NotStarted)
 	}
 }
+
+// TestBatchThatCannotStart: a device that refuses the restore point a
+// gated batch saves first (a switch holding its 10 user checkpoints,
+// all the operator's) stops the rollout before the batch changes
+// anything, and the rollout says that — not that a health gate tripped.
+func TestBatchThatCannotStart(t *testing.T) {
+	devs, nodes := labFleet(t, 4)
+	st := newState(t, devs)
+	op := nodes["leaf002"].Device().NewSession("ops", nil)
+	for i := range 10 {
+		if out, _ := op.Handle(fmt.Sprintf("checkpoint operator%d", i)); out != "Done\n" {
+			t.Fatalf("checkpoint operator%d: %q", i, out)
+		}
+	}
+	before := map[string][]byte{}
+	for _, d := range devs {
+		before[d.Intent.Name] = running(t, d)
+	}
+	rep, err := rollout.Run(t.Context(), devs, st, rollout.Options{
+		Staging: rollout.Staging{Batch: rollout.Size{N: 4}, Gate: &rollout.Gate{MaxPausePerSec: 1000}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Batches) != 1 || rep.Batches[0].NotStarted == "" || len(rep.Batches[0].Trips) != 0 {
+		t.Fatalf("batches %+v, want one that did not start and no trip", rep.Batches)
+	}
+	if !strings.Contains(rep.Stopped, "batch 1 could not start, nothing was changed") || !strings.Contains(rep.Stopped, "leaf002: save a restore point before the batch") || strings.Contains(rep.Stopped, "health gate") {
+		t.Errorf("Stopped = %q", rep.Stopped)
+	}
+	if len(rep.NotStarted) != 4 || len(rep.Results) != 0 {
+		t.Errorf("not started %v, results %d; want all 4 left for a resume", rep.NotStarted, len(rep.Results))
+	}
+	for _, d := range devs {
+		if !bytes.Equal(running(t, d), before[d.Intent.Name]) {
+			t.Errorf("%s changed", d.Intent.Name)
+		}
+	}
+}

@@ -82,6 +82,10 @@ type Batch struct {
 	// Restored are the devices put back to their previous config after
 	// a trip.
 	Restored []string `json:"restored,omitempty"`
+	// NotStarted, when set, says why the batch never started: a device's
+	// counters or restore point could not be read or saved before it
+	// (for example a checkpoint the device refused). Nothing was changed.
+	NotStarted string `json:"not_started,omitempty"`
 }
 
 // Report is the outcome of a rollout.
@@ -184,6 +188,10 @@ func Run(ctx context.Context, devs []plan.Device, st *State, o Options) (*Report
 			r.stop(batches[bi:], "interrupted", true)
 			break
 		}
+		if batch.NotStarted != "" {
+			r.stop(batches[bi:], fmt.Sprintf("batch %d could not start, nothing was changed: %s", index, batch.NotStarted), false)
+			break
+		}
 		if len(batch.Trips) > 0 {
 			r.stop(batches[bi+1:], fmt.Sprintf("health gate tripped after batch %d, which was rolled back: %s", index, trips(batch.Trips)), false)
 			break
@@ -269,7 +277,7 @@ func (r *runner) batch(ctx, work context.Context, index int, devs []plan.Device)
 		if before, err = ss.before(work); err != nil {
 			// Drop the configs saved before the failure, best effort.
 			ss.forget(work)
-			b.Trips = []Trip{{Why: "counters before the batch: " + err.Error()}}
+			b.NotStarted = err.Error()
 			b.Elapsed = r.clock.Since(start)
 			return b, 0, nil
 		}

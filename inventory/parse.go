@@ -55,10 +55,17 @@ func Parse(src []byte, filename string, vendors Vendors) (*Inventory, hcl.Diagno
 	var budget bounded.Budget
 	file, diags := budget.Parse(src, filename)
 	tagRule(diags, RuleSyntax)
-	files := map[string]*hcl.File{filename: file}
 	if file == nil || file.Body == nil {
 		return nil, diags
 	}
+	// The file is kept for the snippets of diagnostics, which must never
+	// show a password.
+	body, _ := file.Body.(*hclsyntax.Body)
+	if masked, spans := maskSecrets(src, body); spans != nil {
+		file.Bytes = masked
+		withholdSecrets(diags, spans)
+	}
+	files := map[string]*hcl.File{filename: file}
 	content, cd := bodyContent(file.Body, rootSchema)
 	tagRule(cd, RuleSyntax)
 	diags = append(diags, cd...)

@@ -129,10 +129,10 @@
 // counting brackets, braces, blocks, strings, interpolations and each
 // operator in a chain, and so does a value (LL091); a list, object, block
 // or value holds at most 100,000 items, and a value at most 16 MiB of
-// strings (LL092); and one load reads and builds at most 1,000,000
-// values and 64 MiB of strings in all, which stops for expressions nested
-// in each other or templates that repeat a large value (LL093). The
-// inventory is held to the same limits.
+// strings (LL092); and one load reads at most 1,000,000 items and builds
+// at most 250,000 values and 64 MiB of strings by evaluating them, which
+// stops for expressions nested in each other or templates that repeat a
+// large value (LL093). The inventory is held to the same limits.
 //
 // # Units
 //

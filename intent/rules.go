@@ -83,7 +83,7 @@ const (
 	RuleFileSize = bounded.RuleFileSize // LL090: a file, or the files of one load together, larger than bounded.MaxFileSize (16 MiB)
 	RuleNesting  = bounded.RuleNesting  // LL091: source or a value nested deeper than bounded.MaxNesting (128) levels
 	RuleElements = bounded.RuleElements // LL092: a list, object, block, argument list, file or value of more than bounded.MaxElements (100,000) items, strings over bounded.MaxValueBytes, a number beyond 1e±331
-	RuleBudget   = bounded.RuleBudget   // LL093: a load that reads and builds more than bounded.MaxValues (1,000,000) values or bounded.MaxBuiltBytes of strings
+	RuleBudget   = bounded.RuleBudget   // LL093: a load that reads more than bounded.MaxItems (1,000,000) items, or builds more than bounded.MaxBuilt (250,000) values or bounded.MaxBuiltBytes (64 MiB) of strings
 )
 
 // newDiag builds a diagnostic carrying rule in Extra.

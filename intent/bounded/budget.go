@@ -13,8 +13,9 @@ import (
 )
 
 // A Budget is what one load (the intent with its variable files, or an
-// inventory) may read and build: MaxFileSize bytes of source, MaxValues
-// values and MaxBuiltBytes bytes of strings. Parse, ParseJSON and
+// inventory) may read and build: MaxFileSize bytes of source holding
+// MaxItems items, and MaxBuilt values and MaxBuiltBytes bytes of strings
+// built by evaluating it. Parse, ParseJSON and
 // ParseExpression charge it with what they read and put guards in the
 // syntax tree they return that charge it with what evaluating it builds;
 // Functions gives function tables that do the same. Once it is spent,
@@ -22,8 +23,8 @@ import (
 // the first one stays the one that names the limit. The zero value is
 // ready to use; a Budget is not safe for concurrent use.
 type Budget struct {
-	read, values, bytes int
-	spent               bool
+	read, items, values, bytes int
+	spent                      bool
 }
 
 // charge adds what an expression at rng built. It returns false when the
@@ -34,16 +35,33 @@ func (b *Budget) charge(values, bytes int, rng hcl.Range) (bool, *hcl.Diagnostic
 	}
 	b.values += values
 	b.bytes += bytes
-	if b.values <= MaxValues && b.bytes <= MaxBuiltBytes {
+	if b.values <= MaxBuilt && b.bytes <= MaxBuiltBytes {
 		return true, nil
 	}
 	b.spent = true
 	return false, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  "Too much to evaluate",
-		Detail: fmt.Sprintf("Here the files read and the values their expressions build pass %d values or %d MiB of strings in all, lossless' limit for one intent or inventory. Nested for expressions, or templates that repeat a large value, build far more than they are written with: build the value in smaller steps.",
-			MaxValues, MaxBuiltBytes>>20),
+		Summary:  "Too many values",
+		Detail: fmt.Sprintf("Here the values built by evaluating the expressions pass %d, or %d MiB of strings, lossless' limit for one intent or inventory. Nested for expressions, or templates that repeat a large value, build far more than they are written with: build the value in smaller steps.",
+			MaxBuilt, MaxBuiltBytes>>20),
 		Subject: &rng,
+		Extra:   RuleBudget,
+	}
+}
+
+// count adds the items of a source about to be read, which the file
+// starts at: a diagnostic when the load holds more than MaxItems.
+func (b *Budget) count(items int, filename string, start hcl.Pos) *hcl.Diagnostic {
+	b.items += items
+	if b.items <= MaxItems {
+		return nil
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Too many values",
+		Detail: fmt.Sprintf("With this file, the files read hold more than %d items (values, attributes and blocks), lossless' limit for one intent or inventory; nothing of this file was parsed.",
+			MaxItems),
+		Subject: &hcl.Range{Filename: filename, Start: start, End: start},
 		Extra:   RuleBudget,
 	}
 }
@@ -94,19 +112,22 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	// The limit is also enforced on the bytes read, for files whose size
-	// the file system does not tell (a pipe, a file still growing).
-	if st, err := f.Stat(); err == nil && st.Size() > MaxFileSize {
-		return nil, &SizeError{Path: path, Size: st.Size(), Head: head(f)}
+	var buf bytes.Buffer
+	if st, err := f.Stat(); err == nil {
+		if st.Size() > MaxFileSize {
+			return nil, &SizeError{Path: path, Size: st.Size(), Head: head(f)}
+		}
+		buf.Grow(int(st.Size()) + bytes.MinRead)
 	}
-	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
+	// The limit holds for the bytes read too, for a file whose size the
+	// file system does not tell (a pipe) or that is still growing.
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1)); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	if len(src) > MaxFileSize {
-		return nil, &SizeError{Path: path, Size: int64(len(src)), Head: firstLine(src)}
+	if buf.Len() > MaxFileSize {
+		return nil, &SizeError{Path: path, Size: int64(buf.Len()), Head: firstLine(buf.Bytes())}
 	}
-	return src, nil
+	return buf.Bytes(), nil
 }
 
 // SizeDiagnostic returns err's diagnostic when err is a *SizeError, nil
@@ -167,7 +188,7 @@ func (b *Budget) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics)
 	}
 	d, items := scan(src, filename)
 	if d == nil {
-		_, d = b.charge(items, 0, hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos})
+		d = b.count(items, filename, hcl.InitialPos)
 	}
 	if d != nil {
 		return sourceOnly(src, filename), hcl.Diagnostics{d}
@@ -188,7 +209,7 @@ func (b *Budget) ParseExpression(src []byte, filename string, start hcl.Pos) (hc
 	}
 	d, items := scan(src, filename)
 	if d == nil {
-		_, d = b.charge(items, 0, hcl.Range{Filename: filename, Start: start, End: start})
+		d = b.count(items, filename, start)
 	}
 	if d != nil {
 		shift(d.Subject, start)
@@ -221,10 +242,28 @@ func (b *Budget) ParseJSON(src []byte, filename string) (*hcl.File, hcl.Diagnost
 	}
 	d, items := scanJSON(src, filename)
 	if d == nil {
-		_, d = b.charge(items, 0, hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos})
+		d = b.count(items, filename, hcl.InitialPos)
 	}
 	if d != nil {
 		return &hcl.File{Bytes: src, Body: hcl.EmptyBody()}, hcl.Diagnostics{d}
 	}
 	return json.Parse(src, filename)
+}
+
+// ScanYAML checks a YAML source (a containerlab topology) before it is
+// decoded: at most MaxFileSize bytes, and at most MaxItems lines and
+// commas, a generous count of the nodes the YAML decoder would build
+// (gopkg.in/yaml.v3 refuses nesting deeper than 10,000 on its own). It
+// returns the diagnostic of the first limit exceeded, nil for none.
+func (b *Budget) ScanYAML(src []byte, filename string) *hcl.Diagnostic {
+	if d := b.take(src, filename); d != nil {
+		return d
+	}
+	items := bytes.Count(src, []byte{','})
+	for line := range bytes.Lines(src) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			items++
+		}
+	}
+	return b.count(items, filename, hcl.InitialPos)
 }

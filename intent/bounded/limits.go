@@ -21,11 +21,12 @@
 //     counted as a tree: a value shared by two elements counts twice
 //     (LL092). Functions whose result can outgrow their arguments (range,
 //     setproduct, format, split, …) are checked before they run.
-//   - One load reads and builds at most MaxValues values and MaxBuiltBytes
-//     bytes of strings in all (LL093): the items its files hold, every
-//     function result, every element a for expression builds and every
-//     interpolation a template appends. This bounds what nested for
-//     expressions or templates could build from small parts.
+//   - One load reads at most MaxItems items in all its files, and builds
+//     at most MaxBuilt values and MaxBuiltBytes bytes of strings by
+//     evaluating them (LL093): every function result, every element a for
+//     expression builds and every interpolation a template appends. This
+//     bounds what nested for expressions or templates could build from
+//     small parts.
 //
 // The memory all this bounds is hclsyntax's: its lexer keeps every token
 // of the text it parses (about 100 bytes each) until the parse ends, so
@@ -51,8 +52,11 @@ const (
 	// MaxValueBytes is the most bytes of strings in one evaluated value;
 	// a number counts as many bytes as it has digits.
 	MaxValueBytes = MaxFileSize
-	// MaxValues is the most values one load reads and builds.
-	MaxValues = 1_000_000
+	// MaxItems is the most items (values, attributes, blocks) the files
+	// of one load hold together.
+	MaxItems = 1_000_000
+	// MaxBuilt is the most values one load builds by evaluating them.
+	MaxBuilt = 250_000
 	// MaxBuiltBytes is the most bytes of strings one load builds.
 	MaxBuiltBytes = 4 * MaxFileSize
 )
@@ -63,5 +67,5 @@ const (
 	RuleFileSize diag.Rule = "LL090" // a file, or the files of one load together, larger than MaxFileSize
 	RuleNesting  diag.Rule = "LL091" // source or a value nested deeper than MaxNesting
 	RuleElements diag.Rule = "LL092" // a collection, body or value with more than MaxElements items, or strings over MaxValueBytes
-	RuleBudget   diag.Rule = "LL093" // a load that reads and builds more than MaxValues values or MaxBuiltBytes bytes
+	RuleBudget   diag.Rule = "LL093" // a load that reads more than MaxItems items, or builds more than MaxBuilt values or MaxBuiltBytes bytes
 )

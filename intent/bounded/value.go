@@ -106,13 +106,21 @@ func checkSize(s size, rng hcl.Range, what string) *hcl.Diagnostic {
 // Value evaluates expr in ctx (nil for no variables or functions) and
 // checks the result with Check. It is what every evaluation of the input
 // goes through: besides the check it gives the diagnostics of a limit
-// that a function of Functions refused their rule, summary and detail.
+// that a function of Functions refused their rule, summary and detail,
+// and mends a diagnostic range that ends before it starts.
 // When the result is over a limit it returns cty.DynamicVal and the
 // diagnostic.
 func Value(expr hcl.Expression, ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	v, diags := expr.Value(ctx)
 	for _, d := range diags {
 		ruleFunctionDiag(d)
+		// A call whose closing parenthesis is missing (a syntax error
+		// reported already) gives a range that ends at the zero position.
+		for _, r := range []*hcl.Range{d.Subject, d.Context} {
+			if r != nil && r.End.Byte < r.Start.Byte {
+				r.End = r.Start
+			}
+		}
 	}
 	if diags.HasErrors() {
 		return v, diags

@@ -1,8 +1,8 @@
 # Nested for expressions multiply: this one would build a billion values.
-# One intent reads and builds at most 1,000,000 values; evaluation stops at
+# Evaluating one intent builds at most 250,000 values; evaluation stops at
 # the expression that passes the limit.
 locals {
-  cube = [for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]] # ERROR LL093: Too much to evaluate
+  cube = [for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]] # ERROR LL093: Too many values
 }
 
 qos_profile "roce" {

@@ -52,7 +52,9 @@ func (g *guard) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 }
 
 // guard puts guards in the syntax tree under n and returns a diagnostic
-// for each number literal out of range (checkNumber).
+// for each number literal out of range (checkNumber). It also gives a
+// function call without its closing parenthesis the range up to its
+// opening one.
 func (b *Budget) guard(n hclsyntax.Node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	wrap := func(e hclsyntax.Expression, kind int) hclsyntax.Expression {
@@ -64,6 +66,13 @@ func (b *Budget) guard(n hclsyntax.Node) hcl.Diagnostics {
 		case *hclsyntax.LiteralValueExpr:
 			if d := checkNumber(e.Val, e.SrcRange); d != nil {
 				diags = append(diags, d)
+			}
+		case *hclsyntax.FunctionCallExpr:
+			// A call whose closing parenthesis is missing (a syntax error
+			// already reported) has none, and its range would end at the
+			// zero position.
+			if e.CloseParenRange.End.Byte < e.OpenParenRange.End.Byte {
+				e.CloseParenRange = e.OpenParenRange
 			}
 		case *hclsyntax.ForExpr:
 			e.ValExpr = wrap(e.ValExpr, guardElement)

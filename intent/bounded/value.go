@@ -83,10 +83,12 @@ func Check(v cty.Value, rng hcl.Range) *hcl.Diagnostic {
 }
 
 func checkSize(s size, rng hcl.Range, what string) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Subject: &rng}
-	switch s.over() {
-	case "":
+	over := s.over()
+	if over == "" {
 		return nil
+	}
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Subject: &rng}
+	switch over {
 	case "number":
 		d.Summary, d.Extra = s.number.Summary, RuleElements
 		d.Detail = strings.Replace(s.number.Detail, "This number is", what+" holds a number", 1)

@@ -194,10 +194,28 @@ func (b *Budget) Parse(src []byte, filename string) (*hcl.File, hcl.Diagnostics)
 		return sourceOnly(src, filename), hcl.Diagnostics{d}
 	}
 	f, diags := parseFile(src, filename)
-	if body, ok := f.Body.(*hclsyntax.Body); ok {
-		diags = append(diags, b.guard(body)...)
+	// Only for expressions, templates and calls cut short by a syntax
+	// error need the walk, which allocates for every node.
+	if body, ok := f.Body.(*hclsyntax.Body); ok && (diags.HasErrors() || hasWord(src, "for") || bytes.ContainsAny(src, "$%")) {
+		b.guard(body)
 	}
 	return f, diags
+}
+
+// hasWord reports whether src holds word with no identifier character
+// either side.
+func hasWord(src []byte, word string) bool {
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte(word))
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(word)
+		if (at == 0 || !identByte(src[at-1], true)) && (end == len(src) || !identByte(src[end], true)) {
+			return true
+		}
+		i = end
+	}
 }
 
 // ParseExpression parses one expression of HCL native syntax (a -var
@@ -217,7 +235,7 @@ func (b *Budget) ParseExpression(src []byte, filename string, start hcl.Pos) (hc
 	}
 	expr, diags := hclsyntax.ParseExpression(src, filename, start)
 	if expr != nil {
-		diags = append(diags, b.guard(expr)...)
+		b.guard(expr)
 	}
 	return expr, diags
 }

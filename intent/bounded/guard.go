@@ -51,22 +51,15 @@ func (g *guard) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	return v, diags
 }
 
-// guard puts guards in the syntax tree under n and returns a diagnostic
-// for each number literal out of range (checkNumber). It also gives a
-// function call without its closing parenthesis the range up to its
-// opening one.
-func (b *Budget) guard(n hclsyntax.Node) hcl.Diagnostics {
-	var diags hcl.Diagnostics
+// guard puts guards in the syntax tree under n. It also gives a function
+// call without its closing parenthesis the range up to its opening one.
+func (b *Budget) guard(n hclsyntax.Node) {
 	wrap := func(e hclsyntax.Expression, kind int) hclsyntax.Expression {
 		return &guard{ParenthesesExpr: &hclsyntax.ParenthesesExpr{Expression: e, SrcRange: e.Range()}, budget: b, kind: kind}
 	}
 	// The walk recurses as deep as the tree, which scan has bounded.
 	hclsyntax.VisitAll(n, func(n hclsyntax.Node) hcl.Diagnostics {
 		switch e := n.(type) {
-		case *hclsyntax.LiteralValueExpr:
-			if d := checkNumber(e.Val, e.SrcRange); d != nil {
-				diags = append(diags, d)
-			}
 		case *hclsyntax.FunctionCallExpr:
 			// A call whose closing parenthesis is missing (a syntax error
 			// already reported) has none, and its range would end at the
@@ -91,7 +84,6 @@ func (b *Budget) guard(n hclsyntax.Node) hcl.Diagnostics {
 		}
 		return nil
 	})
-	return diags
 }
 
 // maxExponent is the largest binary exponent of a number the input may

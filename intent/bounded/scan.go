@@ -321,12 +321,69 @@ func (s *scanner) run() {
 		case ':':
 			t.term = false
 		default:
+			if c >= '0' && c <= '9' && !t.term {
+				// A number literal: cty holds it exactly, however large.
+				end, huge := number(src, i)
+				if huge {
+					s.tooLarge(i, end-i)
+					return
+				}
+				i = end - 1
+			}
 			t.open = true
 			t.term = true
 		}
 		if !ok {
 			return
 		}
+	}
+}
+
+// maxDigits is the most digits, and the largest decimal exponent, a
+// number literal may have: 1e331 is about 2^1100 (maxExponent).
+const maxDigits = 331
+
+// number reads the number literal at src[i] as hclsyntax's scanner does
+// (digits, a fraction, an exponent) and returns the index just after it
+// and whether it is beyond what lossless reads: more than maxDigits
+// digits, or an exponent beyond ±maxDigits.
+func number(src []byte, i int) (int, bool) {
+	digits := func() int {
+		j := i
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	n := digits()
+	if i+1 < len(src) && src[i] == '.' && src[i+1] >= '0' && src[i+1] <= '9' {
+		i++
+		n += digits()
+	}
+	exp := 0
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		j := i + 1
+		if j < len(src) && (src[j] == '+' || src[j] == '-') {
+			j++
+		}
+		if j < len(src) && src[j] >= '0' && src[j] <= '9' {
+			i = j
+			for ; i < len(src) && src[i] >= '0' && src[i] <= '9'; i++ {
+				exp = min(exp*10+int(src[i]-'0'), 10*maxDigits)
+			}
+		}
+	}
+	return i, n > maxDigits || exp > maxDigits
+}
+
+func (s *scanner) tooLarge(at, width int) {
+	r := s.rng(at, width, s.line, s.lineAt)
+	s.diag = &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Number out of range",
+		Detail:   fmt.Sprintf("This number has more than %d digits, or an exponent beyond ±%d, lossless' limit for a number (written out it would take more digits than any value needs).", maxDigits, maxDigits),
+		Subject:  &r,
+		Extra:    RuleElements,
 	}
 }
 

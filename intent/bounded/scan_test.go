@@ -217,3 +217,26 @@ func TestScanFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestScanNumbers checks the range of number literals: cty holds any
+// number exactly, and writing out 1e100000000 takes minutes.
+func TestScanNumbers(t *testing.T) {
+	for src, bad := range map[string]bool{
+		"x = 1e331\n":                               false,
+		"x = 1.5E-331 + 12.25\n":                    false,
+		"x = 1e332\n":                               true,
+		"x = 1e-400\n":                              true,
+		"x = 1e100000000\n":                         true,
+		"x = " + strings.Repeat("9", 332) + "\n":    true,
+		"x = \"1e100000000\"\n":                     false,
+		"x = a1e999\n":                              false,
+		"x = [1, 2e999]\n":                          true,
+		"x = \"${1e999}\"\n":                        true,
+		"x = 0." + strings.Repeat("0", 331) + "1\n": true,
+	} {
+		d, _ := scan([]byte(src), "x.hcl")
+		if got := d != nil && diag.RuleOf(d) == RuleElements; got != bad {
+			t.Errorf("%.40q: %v", src, d)
+		}
+	}
+}

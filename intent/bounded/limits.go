@@ -20,7 +20,10 @@
 //     value at most MaxElements values and MaxValueBytes bytes of strings,
 //     counted as a tree: a value shared by two elements counts twice
 //     (LL092). Functions whose result can outgrow their arguments (range,
-//     setproduct, format, split, …) are checked before they run.
+//     setproduct, format, split, …) are checked before they run. A number
+//     is at most about 1e±331, in the source and in a value (LL092): cty
+//     holds any number exactly, and writing out one of a hundred million
+//     digits, as a template or a conversion to string does, takes minutes.
 //   - One load reads at most MaxItems items in all its files, and builds
 //     at most MaxBuilt values and MaxBuiltBytes bytes of strings by
 //     evaluating them (LL093): every function result, every element a for

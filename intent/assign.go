@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/lossless-net/lossless/intent/bounded"
 )
 
 var portGroupSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "ports", Required: true}}}
@@ -41,7 +43,7 @@ func decodePortGroup(b *hcl.Block, ctx *hcl.EvalContext) (*PortGroup, hcl.Diagno
 // portRefs evaluates a list of port names and ranges, keeping the range of
 // each element when it is written as a literal list.
 func portRefs(a *hcl.Attribute, ctx *hcl.EvalContext) ([]PortRef, hcl.Diagnostics) {
-	v, diags := a.Expr.Value(ctx)
+	v, diags := bounded.Value(a.Expr, ctx)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -202,7 +204,7 @@ func profileRef(a *hcl.Attribute, ctx *hcl.EvalContext, kind string, known map[s
 			return ga.Name, nil
 		}
 	}
-	v, diags := a.Expr.Value(ctx)
+	v, diags := bounded.Value(a.Expr, ctx)
 	if diags.HasErrors() {
 		return "", diags
 	}
@@ -230,7 +232,7 @@ func orNone(s []string) string {
 // list of strings.
 func decodeSelector(a *hcl.Attribute, ctx *hcl.EvalContext) (Selector, hcl.Diagnostics) {
 	sel := Selector{Range: a.Expr.Range()}
-	v, diags := a.Expr.Value(ctx)
+	v, diags := bounded.Value(a.Expr, ctx)
 	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
 		sel.invalid = true
 		return sel, diags
@@ -298,7 +300,7 @@ func stringsOf(l cty.Value) []string {
 
 // decodeUnmanaged reads unmanaged = "keep" | "prune".
 func decodeUnmanaged(a *hcl.Attribute, ctx *hcl.EvalContext) (string, hcl.Diagnostics) {
-	v, diags := a.Expr.Value(ctx)
+	v, diags := bounded.Value(a.Expr, ctx)
 	if diags.HasErrors() {
 		return "", diags
 	}
@@ -314,7 +316,7 @@ func decodeUnmanaged(a *hcl.Attribute, ctx *hcl.EvalContext) (string, hcl.Diagno
 
 // decodeOptions reads a map of vendor option keys to string values.
 func decodeOptions(a *hcl.Attribute, ctx *hcl.EvalContext) (map[string]string, hcl.Diagnostics) {
-	v, diags := a.Expr.Value(ctx)
+	v, diags := bounded.Value(a.Expr, ctx)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lossless-net/lossless/intent/bounded"
 )
 
 // schema describes a block body the intent accepts: its attribute names and
@@ -64,7 +66,7 @@ func readBody(body hcl.Body, s *schema, ctx *hcl.EvalContext) (*Body, hcl.Diagno
 	content, diags := body.Content(s.hcl())
 	out := &Body{Attrs: make(map[string]*Attr, len(content.Attributes))}
 	for name, a := range content.Attributes {
-		v, d := a.Expr.Value(ctx)
+		v, d := bounded.Value(a.Expr, ctx)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue

@@ -121,6 +121,19 @@
 // are not the fabric's history; -audit still is), as the lock and the
 // rollout state are not.
 //
+// # Limits
+//
+// No input can crash lossless or make it use memory out of proportion to
+// its size (package bounded): a file is at most 16 MiB, and so are the
+// intent's files together (LL090); source nests at most 128 levels deep,
+// counting brackets, braces, blocks, strings, interpolations and each
+// operator in a chain, and so does a value (LL091); a list, object, block
+// or value holds at most 100,000 items, and a value at most 16 MiB of
+// strings (LL092); and one load reads at most 1,000,000 items and builds
+// at most 250,000 values and 64 MiB of strings by evaluating them, which
+// stops for expressions nested in each other or templates that repeat a
+// large value (LL093). The inventory is held to the same limits.
+//
 // # Units
 //
 // Every quantity has one documented unit, parsed by package units: sizes B,

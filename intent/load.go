@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,8 +9,10 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/lossless-net/lossless/intent/bounded"
 )
 
 // DefaultInventoryFile is the inventory's file name inside an intent
@@ -61,20 +64,20 @@ func Load(dir string, vars map[string]string, varFiles []string, opts ...Option)
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No intent files",
 			Detail: fmt.Sprintf("The directory %s holds no *.hcl intent file besides the inventory. Write the qos_profile, buffer_profile and assign blocks in a *.hcl file there.", dir)}}
 	}
-	parser := hclparse.NewParser()
+	srcs := newSources()
 	var diags hcl.Diagnostics
 	var bodies []hcl.Body
 	for _, name := range names {
-		f, d := parser.ParseHCLFile(name)
+		f, d := srcs.parseFile(name, false)
 		diags = append(diags, d...)
 		if f != nil {
 			bodies = append(bodies, f.Body)
 		}
 	}
 	if diags.HasErrors() {
-		return syntaxOnly(parser), diags
+		return syntaxOnly(srcs), diags
 	}
-	fab, d := loadBodies(parser, bodies, vars, varFiles)
+	fab, d := loadBodies(srcs, bodies, vars, varFiles)
 	diags = append(diags, d...)
 	return fab, diags
 }
@@ -82,14 +85,59 @@ func Load(dir string, vars map[string]string, varFiles []string, opts ...Option)
 // syntaxOnly is the Fabric of a module with syntax errors: its files, for
 // snippets, and nothing else. Decoding half-parsed files would only add
 // errors that fixing the syntax removes, so Resolve skips it.
-func syntaxOnly(parser *hclparse.Parser) *Fabric {
-	return &Fabric{Files: parser.Files(), broken: true}
+func syntaxOnly(srcs *sources) *Fabric {
+	return &Fabric{Files: srcs.files, broken: true}
+}
+
+// sources reads and parses the files of one load (the intent's files,
+// its -var-file files and -var values) within the limits of package
+// bounded, all charged to one budget, and keeps every file for snippets.
+type sources struct {
+	budget bounded.Budget
+	files  map[string]*hcl.File
+	fns    map[string]function.Function
+}
+
+func newSources() *sources {
+	s := &sources{files: map[string]*hcl.File{}}
+	s.fns = s.budget.Functions(functions())
+	return s
+}
+
+// parseFile reads and parses the file at path, as HCL or, with json, as
+// JSON. A file read before is not parsed again.
+func (s *sources) parseFile(path string, json bool) (*hcl.File, hcl.Diagnostics) {
+	if f := s.files[path]; f != nil {
+		return f, nil
+	}
+	src, err := bounded.ReadFile(path)
+	if err != nil {
+		var se *bounded.SizeError
+		if errors.As(err, &se) {
+			s.files[path] = &hcl.File{Bytes: se.Head}
+			return nil, hcl.Diagnostics{se.Diagnostic()}
+		}
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read file",
+			Detail: fmt.Sprintf("The configuration file %q could not be read.", path)}}
+	}
+	return s.parse(src, path, json)
+}
+
+// parse parses src, named name in diagnostics.
+func (s *sources) parse(src []byte, name string, json bool) (*hcl.File, hcl.Diagnostics) {
+	parse := s.budget.Parse
+	if json {
+		parse = s.budget.ParseJSON
+	}
+	f, diags := parse(src, name)
+	s.files[name] = f
+	return f, diags
 }
 
 // LoadSources is Load over in-memory sources keyed by filename, for tests,
 // fuzzing and generated fabrics.
 func LoadSources(src map[string][]byte, vars map[string]string) (*Fabric, hcl.Diagnostics) {
-	parser := hclparse.NewParser()
+	srcs := newSources()
 	names := make([]string, 0, len(src))
 	for n := range src {
 		names = append(names, n)
@@ -98,16 +146,16 @@ func LoadSources(src map[string][]byte, vars map[string]string) (*Fabric, hcl.Di
 	var diags hcl.Diagnostics
 	var bodies []hcl.Body
 	for _, n := range names {
-		f, d := parser.ParseHCL(src[n], n)
+		f, d := srcs.parse(src[n], n, false)
 		diags = append(diags, d...)
 		if f != nil {
 			bodies = append(bodies, f.Body)
 		}
 	}
 	if diags.HasErrors() {
-		return syntaxOnly(parser), diags
+		return syntaxOnly(srcs), diags
 	}
-	fab, d := loadBodies(parser, bodies, vars, nil)
+	fab, d := loadBodies(srcs, bodies, vars, nil)
 	return fab, append(diags, d...)
 }
 
@@ -139,13 +187,13 @@ func intentFiles(dir string, skip []string) ([]string, error) {
 }
 
 // loadBodies decodes the parsed files of one module.
-func loadBodies(parser *hclparse.Parser, bodies []hcl.Body, vars map[string]string, varFiles []string) (*Fabric, hcl.Diagnostics) {
+func loadBodies(srcs *sources, bodies []hcl.Body, vars map[string]string, varFiles []string) (*Fabric, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	fab := &Fabric{
 		QoSProfiles:    map[string]*Profile{},
 		BufferProfiles: map[string]*Profile{},
 		PortGroups:     map[string]*PortGroup{},
-		Files:          parser.Files(),
+		Files:          srcs.files,
 	}
 	var (
 		varBlocks    []*hcl.Block
@@ -181,10 +229,10 @@ func loadBodies(parser *hclparse.Parser, bodies []hcl.Body, vars map[string]stri
 		}
 	}
 
-	varVals, d := evalVariables(parser, varBlocks, vars, varFiles)
+	varVals, d := evalVariables(srcs, varBlocks, vars, varFiles)
 	diags = append(diags, d...)
 	fab.Variables = varVals
-	ctx := newEvalContext(varVals)
+	ctx := newEvalContext(varVals, srcs.fns)
 
 	locals, d := evalLocals(localsBlocks, ctx)
 	diags = append(diags, d...)

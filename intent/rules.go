@@ -3,6 +3,7 @@ package intent
 import (
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/lossless-net/lossless/intent/bounded"
 	"github.com/lossless-net/lossless/internal/diag"
 )
 
@@ -75,6 +76,14 @@ const (
 	// Rollout.
 	RuleRolloutGate     diag.Rule = "LL080" // a rollout gate limit outside its range
 	RuleRolloutAuditLog diag.Rule = "LL081" // a rollout audit_log that names no file
+
+	// Bounded input, for the intent's files, its -var-file files and -var
+	// values and the inventory alike; package bounded checks them and
+	// says how each limit is counted.
+	RuleFileSize = bounded.RuleFileSize // LL090: a file, or the files of one load together, larger than bounded.MaxFileSize (16 MiB)
+	RuleNesting  = bounded.RuleNesting  // LL091: source or a value nested deeper than bounded.MaxNesting (128) levels
+	RuleElements = bounded.RuleElements // LL092: a list, object, block, argument list, file or value of more than bounded.MaxElements (100,000) items, strings over bounded.MaxValueBytes, a number beyond 1e±331
+	RuleBudget   = bounded.RuleBudget   // LL093: a load that reads more than bounded.MaxItems (1,000,000) items, or builds more than bounded.MaxBuilt (250,000) values or bounded.MaxBuiltBytes (64 MiB) of strings
 )
 
 // newDiag builds a diagnostic carrying rule in Extra.

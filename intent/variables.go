@@ -2,17 +2,19 @@ package intent
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
-	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/lossless-net/lossless/intent/bounded"
 )
 
 var variableSchema = &hcl.BodySchema{
@@ -50,10 +52,12 @@ func functions() map[string]function.Function {
 	}
 }
 
-func newEvalContext(vars map[string]cty.Value) *hcl.EvalContext {
+// newEvalContext is the context expressions are evaluated in: the
+// variables and fns (functions() held to a load's limits).
+func newEvalContext(vars map[string]cty.Value, fns map[string]function.Function) *hcl.EvalContext {
 	return &hcl.EvalContext{
 		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)},
-		Functions: functions(),
+		Functions: fns,
 	}
 }
 
@@ -69,7 +73,7 @@ type variable struct {
 // evalVariables gives every declared variable its value: -var over
 // -var-file over default, converted to the declared type and checked by
 // its validation blocks.
-func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]string, varFiles []string) (map[string]cty.Value, hcl.Diagnostics) {
+func evalVariables(srcs *sources, blocks []*hcl.Block, cli map[string]string, varFiles []string) (map[string]cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	decl := map[string]*variable{}
 	var order []string
@@ -96,7 +100,7 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 			}
 		}
 		if a, ok := content.Attributes["default"]; ok {
-			val, d := a.Expr.Value(nil)
+			val, d := bounded.Value(a.Expr, nil)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
 				cv, err := convert.Convert(val, v.ty)
@@ -125,11 +129,7 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 	for _, path := range varFiles {
 		// NAME = VALUE lines, or a JSON object for a *.json file (as
 		// Terraform's *.tfvars.json).
-		parse := parser.ParseHCLFile
-		if strings.HasSuffix(path, ".json") {
-			parse = parser.ParseJSONFile
-		}
-		f, d := parse(path)
+		f, d := srcs.parseFile(path, strings.HasSuffix(path, ".json"))
 		diags = append(diags, d...)
 		if f == nil || d.HasErrors() {
 			continue
@@ -148,7 +148,7 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 					fmt.Sprintf("The file %s sets %q, but the intent declares no such variable. Add a variable %q block or remove the line.", path, n, n)))
 				continue
 			}
-			val, d := a.Expr.Value(nil)
+			val, d := bounded.Value(a.Expr, nil)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
 				given[n] = val
@@ -172,12 +172,12 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 		if v.ty == cty.String || v.ty == cty.DynamicPseudoType {
 			given[n] = cty.StringVal(raw)
 		} else {
-			expr, d := hclsyntax.ParseExpression([]byte(raw), "<value for var."+n+">", hcl.InitialPos)
+			expr, d := srcs.budget.ParseExpression([]byte(raw), "<value for var."+n+">", hcl.InitialPos)
 			if d.HasErrors() {
 				diags = append(diags, d...)
 				continue
 			}
-			val, d := expr.Value(nil)
+			val, d := bounded.Value(expr, nil)
 			diags = append(diags, d...)
 			if d.HasErrors() {
 				continue
@@ -217,7 +217,7 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 		vals[n] = val
 	}
 	// Validation conditions see every variable, like Terraform 1.9+.
-	ctx := newEvalContext(vals)
+	ctx := newEvalContext(vals, srcs.fns)
 	for _, n := range order {
 		v := decl[n]
 		if !vals[n].IsWhollyKnown() {
@@ -229,7 +229,7 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 			if d.HasErrors() {
 				continue
 			}
-			cond, d := c.Attributes["condition"].Expr.Value(ctx)
+			cond, d := bounded.Value(c.Attributes["condition"].Expr, ctx)
 			diags = append(diags, d...)
 			if d.HasErrors() {
 				continue
@@ -244,7 +244,7 @@ func evalVariables(parser *hclparse.Parser, blocks []*hcl.Block, cli map[string]
 				continue
 			}
 			msg := "The value is not valid."
-			if m, d := c.Attributes["error_message"].Expr.Value(ctx); !d.HasErrors() && m.Type() == cty.String && m.IsKnown() && !m.IsNull() {
+			if m, d := bounded.Value(c.Attributes["error_message"].Expr, ctx); !d.HasErrors() && m.Type() == cty.String && m.IsKnown() && !m.IsNull() {
 				msg = m.AsString()
 			}
 			// Point at where the value was written: the var file line, the
@@ -288,6 +288,8 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // evalLocals evaluates every locals attribute in dependency order. A local
 // that depends on itself through others is reported once per cycle member.
+// It takes time linear in the locals and their references: each local is
+// evaluated once, with only the locals it refers to in its context.
 func evalLocals(blocks []*hcl.Block, ctx *hcl.EvalContext) (map[string]cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	pending := map[string]*hcl.Attribute{}
@@ -304,45 +306,87 @@ func evalLocals(blocks []*hcl.Block, ctx *hcl.EvalContext) (map[string]cty.Value
 			pending[n] = a
 		}
 	}
-	vals := map[string]cty.Value{}
-	for len(pending) > 0 {
-		progress := false
-		for _, n := range sortedKeys(pending) {
-			a := pending[n]
-			ready := true
-			for _, tr := range a.Expr.Variables() {
-				if tr.RootName() != "local" || len(tr) < 2 {
-					continue
-				}
-				if ga, ok := tr[1].(hcl.TraverseAttr); ok {
-					if _, waiting := pending[ga.Name]; waiting {
-						ready = false
-						break
-					}
-				}
-			}
-			if !ready {
+	// What each local refers to: other locals by name, or all of them
+	// (local, local["name"], or a name no local has, which the full
+	// object reports with its suggestions).
+	type refs struct {
+		deps  []string
+		whole bool
+	}
+	uses := make(map[string]refs, len(pending))
+	waiting := make(map[string]int, len(pending))
+	dependents := map[string][]string{}
+	names := sortedKeys(pending)
+	for _, n := range names {
+		var r refs
+		seen := map[string]bool{}
+		for _, tr := range pending[n].Expr.Variables() {
+			if tr.RootName() != "local" {
 				continue
 			}
-			lctx := ctx.NewChild()
-			lctx.Variables = map[string]cty.Value{"local": cty.ObjectVal(vals)}
-			v, d := a.Expr.Value(lctx)
-			diags = append(diags, d...)
-			if d.HasErrors() {
-				v = cty.DynamicVal
+			ga, ok := hcl.TraverseAttr{}, false
+			if len(tr) >= 2 {
+				ga, ok = tr[1].(hcl.TraverseAttr)
 			}
-			vals[n] = v
-			delete(pending, n)
-			progress = true
+			if _, declared := pending[ga.Name]; !ok || !declared {
+				r.whole = true
+				continue
+			}
+			if !seen[ga.Name] && ga.Name != n {
+				seen[ga.Name] = true
+				r.deps = append(r.deps, ga.Name)
+				dependents[ga.Name] = append(dependents[ga.Name], n)
+			} else if ga.Name == n {
+				waiting[n]++ // refers to itself: a cycle of one
+			}
 		}
-		if !progress {
-			for _, n := range sortedKeys(pending) {
-				a := pending[n]
-				diags = append(diags, errorf(RuleLocalCycle, "Cycle in local values", a.Expr.Range().Ptr(), a.Range.Ptr(),
-					fmt.Sprintf("local.%s depends on itself through other local values (%s). Break the cycle by writing one of them without the others.", n, strings.Join(sortedKeys(pending), ", "))))
-				vals[n] = cty.DynamicVal
+		uses[n] = r
+		waiting[n] += len(r.deps)
+	}
+	var queue []string
+	for _, n := range names {
+		if waiting[n] == 0 {
+			queue = append(queue, n)
+		}
+	}
+	vals := map[string]cty.Value{}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		r := uses[n]
+		local := make(map[string]cty.Value, len(r.deps))
+		if r.whole {
+			local = maps.Clone(vals)
+		}
+		for _, dep := range r.deps {
+			local[dep] = vals[dep]
+		}
+		lctx := ctx.NewChild()
+		lctx.Variables = map[string]cty.Value{"local": cty.ObjectVal(local)}
+		v, d := bounded.Value(pending[n].Expr, lctx)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			v = cty.DynamicVal
+		}
+		vals[n] = v
+		delete(pending, n)
+		for _, m := range dependents[n] {
+			if waiting[m]--; waiting[m] == 0 {
+				queue = append(queue, m)
 			}
-			break
+		}
+	}
+	if len(pending) > 0 {
+		left := sortedKeys(pending)
+		list := strings.Join(left, ", ")
+		if len(left) > 10 {
+			list = fmt.Sprintf("%s and %d more", strings.Join(left[:10], ", "), len(left)-10)
+		}
+		for _, n := range left {
+			a := pending[n]
+			diags = append(diags, errorf(RuleLocalCycle, "Cycle in local values", a.Expr.Range().Ptr(), a.Range.Ptr(),
+				fmt.Sprintf("local.%s depends on itself through other local values (%s). Break the cycle by writing one of them without the others.", n, list)))
+			vals[n] = cty.DynamicVal
 		}
 	}
 	return vals, diags

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"gopkg.in/yaml.v3"
 
+	"github.com/lossless-net/lossless/intent/bounded"
 	"github.com/lossless-net/lossless/intent/platform"
 	"github.com/lossless-net/lossless/internal/units"
 )
@@ -120,6 +121,10 @@ func mapGet(m *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
 // ParseContainerlab decodes a containerlab topology; see Load and the
 // description above.
 func ParseContainerlab(src []byte, filename string, vendors Vendors) (*Inventory, hcl.Diagnostics) {
+	var budget bounded.Budget
+	if d := budget.ScanYAML(src, filename); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
 	doc := newYAMLDoc(filename, src)
 	inv := &Inventory{Files: map[string]*hcl.File{filename: {Bytes: src}}}
 	var root yaml.Node

@@ -9,9 +9,12 @@
 // It checks what it can without the intent: names, vendors, platforms,
 // addresses, port ranges, links and secrets. Every problem is an
 // hcl.Diagnostic carrying a rule ID LL100–LL123 (rules.go) and the range
-// of the value at fault. It reads the inventory file and nothing else:
-// credentials hold the names of environment variables and files, never
-// their content.
+// of the value at fault; a file over the limits it shares with the intent
+// (size, nesting, items: package bounded) gets LL090–LL093 instead, and is
+// not decoded. It reads the inventory file and nothing else: credentials
+// hold the names of environment variables and files, never their content.
+// The file kept for the snippets of diagnostics (Inventory.Files) has
+// every password masked, so that no diagnostic shows one.
 //
 // The inventory language:
 //

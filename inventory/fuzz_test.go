@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lossless-net/lossless/internal/diag"
@@ -13,8 +14,8 @@ import (
 // must never panic, every diagnostic must carry a rule and a range inside
 // the input, and a result without errors must be consistent: unique
 // device names, sorted unique ports, links between declared ports.
-// Seeds: every testdata file, plus the committed corpus in
-// testdata/fuzz/FuzzLoad.
+// Seeds: every testdata file, inventories nested deep (HCL and YAML),
+// plus the committed corpus in testdata/fuzz/FuzzLoad.
 func FuzzLoad(f *testing.F) {
 	for _, glob := range []string{"testdata/*.hcl", "testdata/*.yml", "testdata/invalid/*"} {
 		files, _ := filepath.Glob(glob)
@@ -26,6 +27,18 @@ func FuzzLoad(f *testing.F) {
 			f.Add(src, IsContainerlab(p))
 		}
 	}
+	// Issue 12's crash was a list 100,000 deep; the other seeds nest
+	// 10,000 deep, as large inputs slow the fuzzer down.
+	r := strings.Repeat
+	for _, deep := range []string{
+		"device \"a\" {\n  roles = " + r("[", 100_000) + r("]", 100_000) + "\n}\n",
+		r("device \"a\" {\n", 10_000) + r("}\n", 10_000),
+		"device \"a\" {\n  vendor = " + r(`"${`, 10_000) + "x" + r(`}"`, 10_000) + "\n}\n",
+		"device \"a\" {\n  port = " + r("-", 10_000) + "1\n}\n",
+	} {
+		f.Add([]byte(deep), false)
+	}
+	f.Add([]byte("name: x\ntopology:\n  nodes: "+r("[", 20_000)+r("]", 20_000)+"\n"), true)
 	f.Fuzz(func(t *testing.T, src []byte, clab bool) {
 		name := "fuzz.hcl"
 		parse := Parse

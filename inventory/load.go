@@ -2,10 +2,11 @@ package inventory
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/lossless-net/lossless/intent/bounded"
 )
 
 // Load reads an inventory: an HCL file, or a containerlab topology when
@@ -16,8 +17,11 @@ import (
 // with errors are left out of the result, so callers may still analyse
 // the rest.
 func Load(path string, vendors Vendors) (*Inventory, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
+	src, err := bounded.ReadFile(path)
 	if err != nil {
+		if d := bounded.SizeDiagnostic(err); d != nil {
+			return nil, hcl.Diagnostics{d}
+		}
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Cannot read inventory",

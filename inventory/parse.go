@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/lossless-net/lossless/intent/bounded"
 	"github.com/lossless-net/lossless/intent/platform"
 	"github.com/lossless-net/lossless/internal/units"
 )
@@ -51,12 +52,20 @@ const DefaultSSHPort = 22
 // Parse decodes an inventory from HCL source; filename is used in
 // diagnostics. See Load for vendors and for what comes back.
 func Parse(src []byte, filename string, vendors Vendors) (*Inventory, hcl.Diagnostics) {
-	file, diags := parseFile(src, filename)
+	var budget bounded.Budget
+	file, diags := budget.Parse(src, filename)
 	tagRule(diags, RuleSyntax)
-	files := map[string]*hcl.File{filename: file}
 	if file == nil || file.Body == nil {
 		return nil, diags
 	}
+	// The file is kept for the snippets of diagnostics, which must never
+	// show a password.
+	body, _ := file.Body.(*hclsyntax.Body)
+	if masked, spans := maskSecrets(src, body); spans != nil {
+		file.Bytes = masked
+		withholdSecrets(diags, spans)
+	}
+	files := map[string]*hcl.File{filename: file}
 	content, cd := bodyContent(file.Body, rootSchema)
 	tagRule(cd, RuleSyntax)
 	diags = append(diags, cd...)
@@ -171,7 +180,7 @@ func (p *parser) credentials(b *hcl.Block) hcl.Diagnostics {
 	}
 	if a, ok := content.Attributes["password"]; ok {
 		var pw string
-		v, ds := a.Expr.Value(nil)
+		v, ds := bounded.Value(a.Expr, nil)
 		if !ds.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
 			pw = v.AsString()
 		}
@@ -525,7 +534,7 @@ func value(expr hcl.Expression) (cty.Value, hcl.Diagnostics) {
 	if s, ok := literalString(expr); ok {
 		return cty.StringVal(s), nil
 	}
-	return expr.Value(nil)
+	return bounded.Value(expr, nil)
 }
 
 // literalString returns the string of a quoted string expression without
@@ -547,7 +556,7 @@ func stringAttr(a *hcl.Attribute, ctx hcl.Range) (string, hcl.Diagnostics) {
 	if s, ok := literalString(a.Expr); ok {
 		return s, nil
 	}
-	v, diags := a.Expr.Value(nil)
+	v, diags := bounded.Value(a.Expr, nil)
 	tagRule(diags, RuleBadValue)
 	if diags.HasErrors() {
 		return "", diags
@@ -561,7 +570,7 @@ func stringAttr(a *hcl.Attribute, ctx hcl.Range) (string, hcl.Diagnostics) {
 
 // boolAttr evaluates a literal bool attribute.
 func boolAttr(a *hcl.Attribute, ctx hcl.Range) (bool, hcl.Diagnostics) {
-	v, diags := a.Expr.Value(nil)
+	v, diags := bounded.Value(a.Expr, nil)
 	tagRule(diags, RuleBadValue)
 	if diags.HasErrors() {
 		return false, diags
@@ -575,7 +584,7 @@ func boolAttr(a *hcl.Attribute, ctx hcl.Range) (bool, hcl.Diagnostics) {
 
 // intAttr evaluates a literal whole-number attribute.
 func intAttr(a *hcl.Attribute, ctx hcl.Range) (int64, hcl.Diagnostics) {
-	v, diags := a.Expr.Value(nil)
+	v, diags := bounded.Value(a.Expr, nil)
 	tagRule(diags, RuleBadValue)
 	if diags.HasErrors() {
 		return 0, diags
@@ -598,7 +607,7 @@ func stringListAttr(a *hcl.Attribute, ctx hcl.Range) ([]string, hcl.Diagnostics)
 	if out, ok := literalStrings(a.Expr); ok {
 		return out, nil
 	}
-	v, diags := a.Expr.Value(nil)
+	v, diags := bounded.Value(a.Expr, nil)
 	tagRule(diags, RuleBadValue)
 	if diags.HasErrors() {
 		return nil, diags

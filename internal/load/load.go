@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/intent/bounded"
 	"github.com/lossless-net/lossless/internal/diag"
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/vendors"
@@ -92,7 +93,9 @@ func Fabric(dir string, o Options) (*Result, hcl.Diagnostics) {
 			r.Files[n] = f
 		}
 	}
-	if fab == nil || inv == nil {
+	// An inventory over a limit of package bounded was not read, or not
+	// all of it: resolving the intent against it would only add errors.
+	if fab == nil || inv == nil || overLimit(d) {
 		diag.Sort(diags)
 		return r, diags
 	}
@@ -119,6 +122,20 @@ func Fabric(dir string, o Options) (*Result, hcl.Diagnostics) {
 // inventory.Load for what comes back.
 func Inventory(path string) (*inventory.Inventory, hcl.Diagnostics) {
 	return inventory.Load(path, vendors.Accepted())
+}
+
+// overLimit reports whether diags hold an error of a limit of package
+// bounded (LL090–LL093).
+func overLimit(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		switch diag.RuleOf(d) {
+		case bounded.RuleFileSize, bounded.RuleNesting, bounded.RuleElements, bounded.RuleBudget:
+			if d.Severity == hcl.DiagError {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // transports reports every device of inv whose vendor refuses its

@@ -154,3 +154,13 @@ func withholdSecrets(diags hcl.Diagnostics, spans []span) {
 		}
 	}
 }
+
+// MaskSecrets returns src with every password's value masked as the
+// inventory's diagnostics show it (asterisks byte for byte, so that
+// every range into src stays valid); body is src's syntax tree, nil when
+// it did not parse. Commands that print snippets of an inventory file
+// they parse themselves (lossless fmt) print them from its result.
+func MaskSecrets(src []byte, body *hclsyntax.Body) []byte {
+	out, _ := maskSecrets(src, body)
+	return out
+}

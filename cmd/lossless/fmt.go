@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
 	"github.com/lossless-net/lossless/internal/diag"
+	"github.com/lossless-net/lossless/inventory"
 )
 
 const fmtUsage = `Usage: lossless fmt [options] [DIR]
@@ -76,6 +77,9 @@ func runFmt(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		// hclwrite formats even broken input; refuse it instead, so fmt
 		// never rewrites a file it cannot read.
 		if f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {
+			// A password written in the file never reaches a snippet.
+			body, _ := f.Body.(*hclsyntax.Body)
+			f.Bytes = inventory.MaskSecrets(src, body)
 			_ = diag.WriteText(stderr, map[string]*hcl.File{name: f}, diags, useColor(stderr, false), 78)
 			code = 1
 			continue

@@ -402,6 +402,12 @@ func TestFmt(t *testing.T) {
 	if code != 1 || !regexp.MustCompile(`broken\.hcl:\d+:\d+`).MatchString(stderr) {
 		t.Fatalf("fmt on a syntax error: code %d, stderr:\n%s", code, stderr)
 	}
+	// A password on the line of a syntax error is masked in the snippet.
+	secret := writeFabric(t, map[string]string{"inventory.hcl": "credentials \"x\" {\n  password = \"hunter2-secret\" +\n}\n"})
+	code, _, stderr = runCmd(t, "fmt", secret)
+	if code != 1 || strings.Contains(stderr, "hunter2") || !strings.Contains(stderr, `password = "**************" +`) {
+		t.Fatalf("fmt on a syntax error next to a password: code %d, stderr:\n%s", code, stderr)
+	}
 }
 
 func TestInspect(t *testing.T) {

@@ -208,19 +208,10 @@ func TestValidate(t *testing.T) {
 			name: "what the renderer refuses fails validate",
 			files: map[string]string{
 				"qos.hcl": strings.Replace(testIntent, "  traffic_class \"cnp\" {", "  pfc {\n    watchdog {\n      detection_time = \"200ms\"\n    }\n  }\n  traffic_class \"cnp\" {", 1),
-				"inventory.hcl": `device "nx1" {
-  vendor   = "nxos"
-  platform = "N9K-C93600CD-GX"
-  address  = "192.0.2.1"
-  ports "Ethernet1/1-2" {
-    speed = "100G"
-    cable = "5m"
-  }
-}
-`,
+				"inventory.hcl": nxosPair,
 			},
 			code:   1,
-			stderr: []string{"Error [LL131]: Not supported by the device's vendor", "inventory.hcl:1:1", `Device "nx1" (nxos) cannot express PFC watchdog detection time 200ms`},
+			stderr: []string{"Error [LL131]: Not supported by the device's vendor", "inventory.hcl:1:1", `Device "nx1" (nxos) cannot express PFC watchdog detection time 200ms`, "The same holds for 1 other devices"},
 		},
 		{
 			// NX-OS needs a WRED weight the intent does not give: the

@@ -207,7 +207,7 @@ func TestValidate(t *testing.T) {
 		{
 			name: "what the renderer refuses fails validate",
 			files: map[string]string{
-				"qos.hcl": strings.Replace(testIntent, "  traffic_class \"cnp\" {", "  pfc {\n    watchdog {\n      detection_time = \"200ms\"\n    }\n  }\n  traffic_class \"cnp\" {", 1),
+				"qos.hcl":       strings.Replace(testIntent, "  traffic_class \"cnp\" {", "  pfc {\n    watchdog {\n      detection_time = \"200ms\"\n    }\n  }\n  traffic_class \"cnp\" {", 1),
 				"inventory.hcl": nxosPair,
 			},
 			code:   1,

@@ -143,6 +143,9 @@ const childEnv = "LOSSLESS_BOUNDED_CHILD"
 // (VmHWM) while it runs must stay within 10× the input's size. Linux only
 // (/proc/self/status).
 func TestBoundedMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("drives child processes only; it runs without -race (the README's test command)")
+	}
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/self/status")
 	}

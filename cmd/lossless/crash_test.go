@@ -286,6 +286,9 @@ func runChild(t *testing.T, env []string, each func(line string) bool, args ...s
 // apply leaves, and the next plan changes exactly the devices left at
 // their old config: never "no changes" over leftovers.
 func TestApplyKilledEveryVendor(t *testing.T) {
+	if raceEnabled {
+		t.Skip("drives child processes only; it runs without -race (the README's test command)")
+	}
 	if testing.Short() {
 		t.Skip("kills child processes")
 	}

@@ -75,6 +75,9 @@ func child(t *testing.T, each func(line string) bool, args ...string) int {
 // next apply converges; at the others apply -resume takes them forward
 // and converges without applying again a device recorded as applied.
 func TestApplyKilled(t *testing.T) {
+	if raceEnabled {
+		t.Skip("drives child processes only; it runs without -race (the README's test command)")
+	}
 	if testing.Short() {
 		t.Skip("kills child processes")
 	}

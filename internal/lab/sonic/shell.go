@@ -198,6 +198,12 @@ func (s *Session) run(line string) string {
 		return s.rm(args[1:])
 	case "show":
 		return s.show(args[1:])
+	case "ecnconfig":
+		return s.ecnconfig(args[1:], root)
+	case "pfc":
+		return s.pfc(args[1:])
+	case "pfcwd":
+		return s.pfcwd(args[1:], root)
 	case "config":
 		if !root {
 			s.status = 1
@@ -270,6 +276,14 @@ func (s *Session) show(args []string) string {
 	}
 	if out, ok := s.showCounters(args); ok {
 		return out
+	}
+	// show/main.py: `show pfc priority|asymmetric [IFACE]` runs `pfc show
+	// …`; `show pfcwd config` runs `pfcwd show config -d all`.
+	if len(args) >= 2 && args[0] == "pfc" && (args[1] == "priority" || args[1] == "asymmetric") {
+		return s.pfc(append([]string{"show"}, args[1:]...))
+	}
+	if len(args) == 2 && args[0] == "pfcwd" && args[1] == "config" {
+		return s.pfcwd([]string{"show", "config"}, false)
 	}
 	if args[0] == "runningconfiguration" {
 		return s.clickError("show runningconfiguration [OPTIONS] COMMAND [ARGS]...", "show runningconfiguration", "No such command '"+strings.Join(args[1:], " ")+"'.")

@@ -16,7 +16,8 @@
 // `pfc config priority|asymmetric`, `pfc show priority|asymmetric`,
 // `pfcwd start|stop|interval|start_default|counter_poll|big_red_switch|
 // pfc_stat_history|show config` (pfcwd.go), and `show pfc priority`, `show
-// pfcwd config`, `show version` (version.go), with python-tabulate's
+// pfcwd config`, `show version` (version.go), and the `config ecn`,
+// `config pfcwd …` and `config interface pfc …` wrappers, with python-tabulate's
 // tables (tabulate.go). A command's output can be piped to `grep` and
 // `head`.
 //

@@ -385,6 +385,10 @@ func (s *Session) config(args []string) string {
 			return ""
 		}
 		return s.load(pos[0])
+	case "ecn", "pfcwd", "interface":
+		if out, ok := s.configTool(args); ok {
+			return out
+		}
 	case "save":
 		set, _, bad := configArgs(args[1:], map[string]string{"-y": "yes", "--yes": "yes"})
 		if bad != "" {

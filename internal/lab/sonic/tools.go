@@ -464,3 +464,98 @@ func (s *Session) pfcShow(args []string, table, header, field string) string {
 	}
 	return "\n" + tabulate(rows, []string{"Interface", header}, false) + "\n"
 }
+
+// configTool runs the `config` commands of config/main.py that only run a
+// tool: `config ecn -profile P -gmin N …` (ecnconfig -p P …, -v → -vv),
+// `config pfcwd start|stop|interval|counter_poll|big_red_switch|
+// pfc_stat_history|start_default …` (pfcwd …), `config interface pfc
+// priority IFACE PRIO on|off` and `… asymmetric IFACE on|off` (pfc config
+// …). --verbose prints the command run (clicommon.run_command's
+// display_cmd, without the colours of a terminal). ok is false for any
+// other command. The caller checked root.
+func (s *Session) configTool(args []string) (string, bool) {
+	switch {
+	case args[0] == "ecn":
+		return s.configEcn(args[1:]), true
+	case args[0] == "pfcwd" && len(args) > 1:
+		sub, rest := args[1], args[2:]
+		verbose := slices.Contains(rest, "--verbose")
+		rest = slices.DeleteFunc(slices.Clone(rest), func(a string) bool { return a == "--verbose" })
+		if sub == "stop" || sub == "start_default" {
+			rest = nil // `config pfcwd stop` stops every port
+		}
+		cmd := append([]string{sub}, rest...)
+		out := ""
+		if verbose {
+			out = "Running command: pfcwd " + strings.Join(cmd, " ") + "\n"
+		}
+		return out + s.pfcwd(cmd, true), true
+	case args[0] == "interface" && len(args) > 2 && args[1] == "pfc":
+		rest := args[3:]
+		usage := "config interface pfc " + args[2] + " [OPTIONS] <interface_name> "
+		names := []string{"'<interface_name>'", "'{0|1|2|3|4|5|6|7}'", "'{on|off}'"}
+		switch args[2] {
+		case "priority":
+			usage += "{0|1|2|3|4|5|6|7} {on|off}"
+		case "asymmetric":
+			usage += "{on|off}"
+			names = []string{names[0], names[2]}
+		default:
+			return "", false
+		}
+		if len(rest) < len(names) {
+			return s.clickError(usage, "config interface pfc "+args[2], "Missing argument "+names[len(rest)]+"."), true
+		}
+		if len(rest) > len(names) {
+			return s.clickError(usage, "config interface pfc "+args[2], fmt.Sprintf("Got unexpected extra argument (%s)", rest[len(names)])), true
+		}
+		if args[2] == "priority" {
+			return s.pfc([]string{"config", "priority", rest[2], rest[0], rest[1]}), true
+		}
+		return s.pfc([]string{"config", "asymmetric", rest[1], rest[0]}), true
+	}
+	return "", false
+}
+
+// configEcn is `config ecn`: Click converts the thresholds to integers
+// and the probabilities to 0..100 before ecnconfig runs.
+func (s *Session) configEcn(args []string) string {
+	const usage, help = "config ecn [OPTIONS]", "config ecn"
+	opts := []clickOpt{{names: []string{"-profile"}}, {names: []string{"-v", "--verbose"}, flag: true}}
+	for _, f := range ecnFields {
+		opts = append(opts, clickOpt{names: []string{f.opt}})
+	}
+	vals, pos, bad := clickParse(args, opts)
+	switch {
+	case bad != "":
+		return s.clickError(usage, help, bad)
+	case len(pos) > 0:
+		return s.clickError(usage, help, fmt.Sprintf("Got unexpected extra argument (%s)", pos[0]))
+	}
+	profile, ok := vals["-profile"]
+	if !ok {
+		return s.clickError(usage, help, "Missing option '-profile'.")
+	}
+	cmd := []string{"-p", profile}
+	// config/main.py appends them red, yellow, green; max before min.
+	for _, opt := range []string{"-rmax", "-rmin", "-ymax", "-ymin", "-gmax", "-gmin", "-rdrop", "-ydrop", "-gdrop"} {
+		v, ok := vals[opt]
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return s.clickError(usage, help, fmt.Sprintf("Invalid value for '%s': '%s' is not a valid integer.", opt, v))
+		}
+		if strings.HasSuffix(opt, "drop") && (n < 0 || n > 100) {
+			return s.clickError(usage, help, fmt.Sprintf("Invalid value for '%s': %d is not in the range 0<=x<=100.", opt, n))
+		}
+		cmd = append(cmd, opt, strconv.Itoa(n))
+	}
+	out := ""
+	if vals["-v"] != "" {
+		cmd = append(cmd, "-vv")
+		out = "Running command: ecnconfig " + strings.Join(cmd, " ") + "\n"
+	}
+	return out + s.ecnconfig(cmd, true)
+}

@@ -231,3 +231,51 @@ func TestTabulateEmptyHeaders(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// The `config` wrappers of config/main.py run the same tools.
+func TestConfigWrappers(t *testing.T) {
+	d := newTestDevice(t, canonicalJSON(t))
+	s := d.NewSession("admin", nil)
+	got := transcript(s,
+		"config ecn -profile ROCE_LOSSLESS -gmin 204800",
+		"sudo config ecn -profile ROCE_LOSSLESS -gmin 0204800 -gdrop 9 -v",
+		"sudo config ecn -profile ROCE_LOSSLESS -gdrop 105",
+		"sudo config interface pfc priority Ethernet4 4 on",
+		"sudo config pfcwd start --action alert Ethernet0 300 -r 600",
+		"sudo config pfcwd interval 150",
+		"sudo config pfcwd stop",
+		"show pfcwd config",
+	)
+	want := `admin@sonic:~$ config ecn -profile ROCE_LOSSLESS -gmin 204800
+Root privileges are required for this operation
+admin@sonic:~$ sudo config ecn -profile ROCE_LOSSLESS -gmin 0204800 -gdrop 9 -v
+Running command: ecnconfig -p ROCE_LOSSLESS -gmin 204800 -gdrop 9 -vv
+Setting green_min_threshold value to 204800
+Setting green_drop_probability value to 9%
+admin@sonic:~$ sudo config ecn -profile ROCE_LOSSLESS -gdrop 105
+Usage: config ecn [OPTIONS]
+Try 'config ecn -h' for help.
+
+Error: Invalid value for '-gdrop': 105 is not in the range 0<=x<=100.
+admin@sonic:~$ sudo config interface pfc priority Ethernet4 4 on
+admin@sonic:~$ sudo config pfcwd start --action alert Ethernet0 300 -r 600
+admin@sonic:~$ sudo config pfcwd interval 150
+admin@sonic:~$ sudo config pfcwd stop
+admin@sonic:~$ show pfcwd config
+  PORT    ACTION    DETECTION TIME    RESTORATION TIME    HISTORY
+------  --------  ----------------  ------------------  ---------
+`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	db := d.DB()
+	if v := db["PORT_QOS_MAP"]["Ethernet4"]["pfc_enable"]; v != "3,4" {
+		t.Errorf("pfc_enable = %q, want 3,4", v)
+	}
+	if v := db["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"]; v != "150" {
+		t.Errorf("POLL_INTERVAL = %q, want 150", v)
+	}
+	if v := db["WRED_PROFILE"]["ROCE_LOSSLESS"]["green_drop_probability"]; v != "9" {
+		t.Errorf("green_drop_probability = %q, want 9", v)
+	}
+}

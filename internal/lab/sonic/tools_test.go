@@ -279,3 +279,25 @@ admin@sonic:~$ show pfcwd config
 		t.Errorf("green_drop_probability = %q, want 9", v)
 	}
 }
+
+// FuzzTools types arbitrary lines to the tools and the pipes: no panic.
+func FuzzTools(f *testing.F) {
+	for _, l := range []string{
+		"sudo ecnconfig -p ROCE_LOSSLESS -gmin 1 -gmax 2 -vv",
+		"ecnconfig -q 3 on",
+		"pfc config priority on Ethernet0 4",
+		"sudo pfcwd start -a drop -r 300 all 200",
+		"sudo config ecn -profile ROCE_LOSSLESS -rdrop 5",
+		"sudo config interface pfc priority Ethernet0 4 off",
+		"show pfcwd config | grep -v Eth | head -n 1",
+		"show version | head -",
+		"| grep",
+	} {
+		f.Add(l)
+	}
+	seed := readFileF(f, "testdata/config_db.json")
+	f.Fuzz(func(t *testing.T, line string) {
+		d := newTestDevice(t, seed)
+		d.NewSession("admin", nil).Handle(line)
+	})
+}

@@ -153,7 +153,7 @@ func filter(cmd string, in string) (string, int) {
 					return fmt.Sprintf("head: invalid number of lines: ‘%s’\n", w[2:]), 1
 				}
 				n = v
-			case strings.HasPrefix(w, "-"):
+			case strings.HasPrefix(w, "-") && len(w) > 1:
 				v, err := strconv.Atoi(w[1:])
 				if err != nil {
 					return fmt.Sprintf("head: invalid option -- '%s'\nTry 'head --help' for more information.\n", w[1:2]), 1

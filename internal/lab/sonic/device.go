@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/lossless-net/lossless/internal/lab/device"
 )
@@ -265,6 +267,7 @@ func (k *Kind) newSpecDevice(hostname string, seed []byte, spec device.Spec) (*D
 	}
 	addPorts(d.db, sk, spec.Ports)
 	d.hostname = hostname
+	d.model, d.sku, d.booted = cmp.Or(spec.Model, sk.hwsku), sk, time.Now()
 	if d.hostname == "" {
 		d.hostname = d.db["DEVICE_METADATA"]["localhost"]["hostname"]
 	}
@@ -395,6 +398,12 @@ type Device struct {
 	kind     *Kind
 	schema   *schema
 	hostname string
+	// model is the inventory's model (the spec's, or the default SKU's
+	// hwsku), sku the SKU it is, and booted when the device was made:
+	// `show version`.
+	model  string
+	sku    sku
+	booted time.Time
 	// asic is the ASIC generation GCU's validators see (the kind's, or
 	// the spec's model's).
 	asic string

@@ -10,6 +10,17 @@
 // `rollback`, `replace`, `save` and `load`, and heredoc uploads of patch files
 // (reference/sonic.md §7, §8).
 //
+// The operator's QoS tools of sonic-utilities write CONFIG_DB as they do,
+// with mod_entry and set_entry straight to redis (no YANG, no GCU):
+// `ecnconfig -l | -p PROFILE -gmin … | -q 3,4 [on|off]` (tools.go),
+// `pfc config priority|asymmetric`, `pfc show priority|asymmetric`,
+// `pfcwd start|stop|interval|start_default|counter_poll|big_red_switch|
+// pfc_stat_history|show config` (pfcwd.go), and `show pfc priority`, `show
+// pfcwd config`, `show version` (version.go), and the `config ecn`,
+// `config pfcwd …` and `config interface pfc …` wrappers, with python-tabulate's
+// tables (tabulate.go). A command's output can be piped to `grep` and
+// `head`.
+//
 // YANG validation runs in-process: the modules of shared/yang/sonic are
 // embedded and parsed with goyang; types, patterns, ranges, enumerations,
 // leafrefs, mandatory leaves and the must expressions of the QoS modules

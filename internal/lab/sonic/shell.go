@@ -171,6 +171,9 @@ func (s *Session) run(line string) string {
 		s.heredoc = &heredoc{file: s.abs(file), delim: delim}
 		return ""
 	}
+	if parts := splitPipe(line); len(parts) > 1 {
+		return s.pipeline(parts)
+	}
 	args := strings.Fields(line)
 	root := false
 	if args[0] == "sudo" {
@@ -198,6 +201,12 @@ func (s *Session) run(line string) string {
 		return s.rm(args[1:])
 	case "show":
 		return s.show(args[1:])
+	case "ecnconfig":
+		return s.ecnconfig(args[1:], root)
+	case "pfc":
+		return s.pfc(args[1:])
+	case "pfcwd":
+		return s.pfcwd(args[1:], root)
 	case "config":
 		if !root {
 			s.status = 1
@@ -271,10 +280,50 @@ func (s *Session) show(args []string) string {
 	if out, ok := s.showCounters(args); ok {
 		return out
 	}
+	if args[0] == "version" {
+		s.d.mu.Lock()
+		defer s.d.mu.Unlock()
+		return s.showVersion(args[1:])
+	}
+	// show/main.py: `show pfc priority|asymmetric [IFACE]` runs `pfc show
+	// …`; `show pfcwd config` runs `pfcwd show config -d all`.
+	if len(args) >= 2 && args[0] == "pfc" && (args[1] == "priority" || args[1] == "asymmetric") {
+		return s.pfc(append([]string{"show"}, args[1:]...))
+	}
+	if len(args) == 2 && args[0] == "pfcwd" && args[1] == "config" {
+		return s.pfcwd([]string{"show", "config"}, false)
+	}
 	if args[0] == "runningconfiguration" {
 		return s.clickError("show runningconfiguration [OPTIONS] COMMAND [ARGS]...", "show runningconfiguration", "No such command '"+strings.Join(args[1:], " ")+"'.")
 	}
 	return s.clickError("show [OPTIONS] COMMAND [ARGS]...", "show", "No such command '"+args[0]+"'.")
+}
+
+// pipeline runs `cmd | grep … | head …`: the first command as any line,
+// its output through each filter; bash's status is the last one's. A
+// stage that is not grep or head is not in the lab ("command not found",
+// 127) and nothing runs.
+func (s *Session) pipeline(parts []string) string {
+	for _, p := range parts[1:] {
+		w := strings.Fields(p)
+		if len(w) == 0 {
+			s.status = 2
+			return "-bash: syntax error near unexpected token `|'\n"
+		}
+		if w[0] != "grep" && w[0] != "head" {
+			s.status = 127
+			return "-bash: " + w[0] + ": command not found\n"
+		}
+	}
+	if parts[0] == "" {
+		s.status = 2
+		return "-bash: syntax error near unexpected token `|'\n"
+	}
+	out := s.run(parts[0])
+	for _, p := range parts[1:] {
+		out, s.status = filter(p, out)
+	}
+	return out
 }
 
 // configArgs splits a config subcommand's words into flags and positional
@@ -336,6 +385,10 @@ func (s *Session) config(args []string) string {
 			return ""
 		}
 		return s.load(pos[0])
+	case "ecn", "pfcwd", "interface":
+		if out, ok := s.configTool(args); ok {
+			return out
+		}
 	case "save":
 		set, _, bad := configArgs(args[1:], map[string]string{"-y": "yes", "--yes": "yes"})
 		if bad != "" {

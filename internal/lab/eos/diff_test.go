@@ -30,7 +30,7 @@ func TestDiffLinearSpace(t *testing.T) {
 	}
 	want := "--- system:/running-config\n+++ session:/s-session-config\n@@ -19999,7 +19999,7 @@\n" +
 		" interface Ethernet9999\n    mtu 9214\n interface Ethernet10000\n-   mtu 9214\n+   mtu 1500\n" +
-		" interface Ethernet10001\n    mtu 9214\n"
+		" interface Ethernet10001\n    mtu 9214\n interface Ethernet10002\n"
 	if got != want {
 		t.Errorf("diff:\n%s\nwant:\n%s", got, want)
 	}

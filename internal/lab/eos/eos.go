@@ -230,11 +230,14 @@ func (d *Device) parse(text []byte) (*grammar.Tree, error) {
 	top := grammar.Frame{Mode: "config", Nodes: []*grammar.Node{t.Root}}
 	for i, line := range strings.Split(string(text), "\n") {
 		l := strings.TrimSpace(line)
-		if l == "" || strings.HasPrefix(l, "!") || l == "end" || strings.HasPrefix(l, "hostname ") {
+		if l == "" || l == "end" || strings.HasPrefix(l, "hostname ") {
 			continue
 		}
 		if l == line {
 			s.st.Frames = []grammar.Frame{s.st.Frames[0], top}
+		}
+		if comment(&s.st, l) {
+			continue
 		}
 		r := eosGrammar.Exec(s, &s.st, l)
 		if r.Err != nil || r.Msg != "" || r.Out != "" {
@@ -325,14 +328,46 @@ func (s *session) Handle(line string) (string, bool) {
 			s.st.Frames = []grammar.Frame{s.st.Frames[0], {Mode: "config", Nodes: []*grammar.Node{s.d.tree.Root}}}
 		}
 	}
+	if comment(&s.st, strings.TrimSpace(line)) {
+		return "", false
+	}
 	if s.user {
 		return s.handleUser(line)
 	}
+	// A refused line leaves the mode as it was, even when the parent
+	// mode that took it refused it after the context moved there.
+	saved := append([]grammar.Frame(nil), s.st.Frames...)
 	r := eosGrammar.Exec(s, &s.st, line)
 	if r.Err != nil || r.Msg != "" {
+		s.st.Frames = saved
 		return errText(r), false
 	}
+	if strings.HasPrefix(r.Out, "% ") {
+		s.st.Frames = saved
+	}
 	return r.Out, r.Done
+}
+
+// comment reports a comment line, which EOS takes in every mode: a line
+// starting with "!" is ignored (show running-config separates its stanzas
+// with such lines, and AVD's intended configs, pushed unedited to
+// switches, open with "!RANCID-CONTENT-TYPE: arista": eos.md §2.1; AVD
+// molecule intended/configs/platform.cfg). A "!!" line typed in a
+// sub-mode is kept there, first among its lines, as a comment of the
+// stanza (AVD renders a tx-queue's comment as "!! text" lines: molecule
+// documentation/devices/qos.md) [I: at the top level it is ignored].
+func comment(st *grammar.State, l string) bool {
+	if !strings.HasPrefix(l, "!") {
+		return false
+	}
+	f := st.Frames[len(st.Frames)-1]
+	if strings.HasPrefix(l, "!!") && len(st.Frames) > 2 && st.Tree != nil {
+		text := "!! " + strings.TrimSpace(strings.TrimPrefix(l, "!!"))
+		for _, n := range f.Nodes {
+			st.Tree.Set(n, text, text, -1, false, "")
+		}
+	}
+	return true
 }
 
 // handleUser serves unprivileged exec mode: enable, exit, show and
@@ -400,7 +435,7 @@ func (d *Device) ConfigureAtomic(lines []string) error {
 	s.cfg = c
 	s.st = grammar.State{Tree: c.tree, Frames: []grammar.Frame{{Mode: "exec"}, {Mode: "config", Nodes: []*grammar.Node{c.tree.Root}}}}
 	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
+		if strings.TrimSpace(l) == "" || comment(&s.st, strings.TrimSpace(l)) {
 			continue
 		}
 		r := eosGrammar.Exec(s, &s.st, strings.TrimSpace(l))

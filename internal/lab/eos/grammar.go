@@ -174,9 +174,16 @@ var entries = func() []e {
 		{Modes: []string{"config"}, Syntax: "copy running-config session-config", No: []string{}, Do: doCopyToSession, Check: inSession},
 
 		// Global config (eos.md §3).
-		{Modes: []string{"config"}, Syntax: "qos map dscp <d:0-63...> to traffic-class <tc:0-7>", Do: doQoSMapDSCP},
+		// The qos map lines in AVD's order (qos.j2; molecule
+		// documentation/devices/qos.md: rewrite, cos, dscp, traffic-class
+		// to dscp|cos|tx-queue, exp), each kind in natural order of its
+		// text as AVD sorts them (eos.md §2.1 item 6, §3).
+		{Modes: []string{"config"}, Syntax: "qos map dscp <d:0-63...> to traffic-class <tc:0-7> [drop-precedence <dp:0-2>]", Do: doQoSMapDSCP},
 		{Modes: []string{"config"}, Syntax: "qos map cos <c:0-7...> to traffic-class <tc:0-7>", Rank: rankQoSMap + 1},
-		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to tx-queue <q:0-7>", Rank: rankQoSMap + 3},
+		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to tx-queue <q:0-7>", Rank: rankQoSMap + 3, Natural: true},
+		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to dscp <d:0-63>", Rank: rankQoSMap + 3, Natural: true},
+		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to cos <c:0-7>", Rank: rankQoSMap + 3, Natural: true},
+		{Modes: []string{"config"}, Syntax: "qos map exp <x:0-7...> to traffic-class <tc:0-7>", Rank: rankQoSMap + 4, Natural: true},
 		{Modes: []string{"config"}, Syntax: "qos rewrite dscp", Rank: rankQoSMap},
 		{Modes: []string{"config"}, Syntax: "qos random-detect ecn allow non-ect [chip-based]", Key: "qos random-detect ecn allow non-ect", Rank: rankECNAllow},
 		{Modes: []string{"config"}, Syntax: "priority-flow-control all off", Rank: rankPFCAll},
@@ -225,9 +232,15 @@ var entries = func() []e {
 		{Modes: []string{"config"}, Syntax: "platform trident mmu queue profile <name:word> apply", Key: "mmu apply", Rank: rankMMUApply},
 		{Modes: []string{modeMMU}, Syntax: "ingress threshold <f:word>", Key: "ingress threshold", Rank: 1},
 		{Modes: []string{modeMMU}, Syntax: "ingress headroom [<u:bytes|cells>] <n:big>", Key: "ingress headroom", Rank: 2},
-		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> reserved [<u:bytes|cells>] <n:big>", Key: "egress {t} queue {q} reserved", Rank: 3, Natural: true},
-		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> threshold <f:word>", Key: "egress {t} queue {q} threshold", Rank: 3, Natural: true},
-		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> drop-precedence <p:0-2> drop-threshold <f:word>", Key: "egress {t} queue {q} drop-precedence {p}", Rank: 3, Natural: true},
+		// Egress lines by queue type (multicast first, as AVD's output
+		// sorts them: molecule intended/configs/platform.cfg), queue,
+		// then reserved before the others (platform.cfg: "reserved 0"
+		// then "drop-precedence 1 drop-threshold 3/4" for one queue;
+		// threshold before drop-precedence follows §3's list [I]). A
+		// reserved size may be 0 (platform.cfg: "reserved cells 0").
+		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> reserved [<u:bytes|cells>] <n:reserved>", Key: "egress {t} queue {q} reserved", Do: doMMUEgress},
+		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> threshold <f:word>", Key: "egress {t} queue {q} threshold", Do: doMMUEgress},
+		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> drop-precedence <p:0-2> drop-threshold <f:word>", Key: "egress {t} queue {q} drop-precedence {p}", Do: doMMUEgress},
 
 		// Interface only.
 		{Modes: []string{modeIf}, Syntax: "description <text:rest>", Key: "description", Rank: ifDescr, No: []string{"description [<text:rest>]"}},
@@ -324,9 +337,11 @@ func checkProfileDelete(s *session, st *grammar.State, neg grammar.Neg, m gramma
 	return ""
 }
 
-// doQoSMapDSCP keeps one qos map dscp line per traffic class holding
-// every DSCP mapped to it (eos.md §2.1 [I, shape from AVD]); a DSCP moves
-// from its previous class; "no" removes the DSCPs from the map.
+// doQoSMapDSCP keeps one qos map dscp line per traffic class (and drop
+// precedence, AVD's molecule qos.md: "qos map dscp 18 20 22 … to
+// traffic-class 4 drop-precedence 2") holding every DSCP mapped to it
+// (eos.md §2.1 [I, shape from AVD]); a DSCP moves from its previous
+// class; "no" removes the DSCPs from the map.
 func doQoSMapDSCP(s *session, st *grammar.State, neg grammar.Neg, m grammar.Match) (string, bool) {
 	root := st.Tree.Root
 	moved := map[int]bool{}
@@ -334,33 +349,41 @@ func doQoSMapDSCP(s *session, st *grammar.State, neg grammar.Neg, m grammar.Matc
 		v, _ := strconv.Atoi(d)
 		moved[v] = true
 	}
-	byTC := map[string]map[int]bool{}
+	// target is "to traffic-class TC [drop-precedence P]", the text
+	// after the DSCPs; byTarget its DSCPs, in the order of the lines.
+	byTarget := map[string]map[int]bool{}
+	var targets []string
 	for _, n := range append([]*grammar.Node(nil), root.Children...) {
 		if !strings.HasPrefix(n.Key, "qos map dscp to ") {
 			continue
 		}
-		tc := strings.TrimPrefix(n.Key, "qos map dscp to ")
+		dscps, target, _ := strings.Cut(strings.TrimPrefix(n.Text, "qos map dscp "), " to ")
 		set := map[int]bool{}
-		f := strings.Fields(n.Text)
-		for _, d := range f[3 : len(f)-3] {
+		for _, d := range strings.Fields(dscps) {
 			v, _ := strconv.Atoi(d)
 			if !moved[v] {
 				set[v] = true
 			}
 		}
-		byTC[tc] = set
+		byTarget[target] = set
+		targets = append(targets, target)
 	}
 	if neg == grammar.NotNegated {
-		tc := m.Args["tc"]
-		if byTC[tc] == nil {
-			byTC[tc] = map[int]bool{}
+		target := "traffic-class " + m.Args["tc"]
+		if m.Has("dp") {
+			target += " drop-precedence " + m.Args["dp"]
+		}
+		if byTarget[target] == nil {
+			byTarget[target] = map[int]bool{}
+			targets = append(targets, target)
 		}
 		for v := range moved {
-			byTC[tc][v] = true
+			byTarget[target][v] = true
 		}
 	}
-	for tc, set := range byTC {
-		key := "qos map dscp to " + tc
+	for _, target := range targets {
+		set := byTarget[target]
+		key := "qos map dscp to " + target
 		if len(set) == 0 {
 			root.Remove(key)
 			continue
@@ -374,7 +397,34 @@ func doQoSMapDSCP(s *session, st *grammar.State, neg grammar.Neg, m grammar.Matc
 		for _, v := range ds {
 			w = append(w, strconv.Itoa(v))
 		}
-		st.Tree.Set(root, key, "qos map dscp "+strings.Join(w, " ")+" to traffic-class "+tc, rankQoSMap+2, false, "")
+		st.Tree.Set(root, key, "qos map dscp "+strings.Join(w, " ")+" to "+target, rankQoSMap+2, false, "")
+	}
+	return "", false
+}
+
+// mmuKinds orders an egress queue's lines in an MMU queue profile.
+var mmuKinds = map[string]int{"reserved": 0, "threshold": 1, "drop-precedence": 2}
+
+// doMMUEgress sets or removes an egress line of a platform trident mmu
+// queue profile, ranked by queue type, queue and kind (the entries'
+// comment).
+func doMMUEgress(s *session, st *grammar.State, neg grammar.Neg, m grammar.Match) (string, bool) {
+	w := m.Words // egress TYPE queue Q KIND …
+	key := strings.Join(w[:5], " ")
+	if w[4] == "drop-precedence" {
+		key += " " + w[5]
+	}
+	q, _ := strconv.Atoi(w[3])
+	rank := 10 + q*10 + mmuKinds[w[4]]
+	if w[1] == "unicast" {
+		rank += 100
+	}
+	for _, parent := range st.Frames[len(st.Frames)-1].Nodes {
+		if neg != grammar.NotNegated {
+			parent.Remove(key)
+			continue
+		}
+		st.Tree.Set(parent, key, m.Text(), rank, true, "")
 	}
 	return "", false
 }

@@ -192,5 +192,6 @@ var types = map[string]grammar.Type{
 	"poll":       seconds(0.005, 30, 3),
 	"hms":        hms,
 	"big":        grammar.IntRange(1, 256000000),
+	"reserved":   grammar.IntRange(0, 256000000),
 	"rate":       grammar.IntRange(1, 1<<40),
 }

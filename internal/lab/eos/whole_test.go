@@ -1,0 +1,131 @@
+package eos_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lossless-net/lossless/internal/lab/device"
+)
+
+// TestComments: "!" lines are ignored in every mode, interactive, atomic
+// and in a seed (AVD's intended configs open with "!RANCID-CONTENT-TYPE:
+// arista"); "!!" lines typed in a sub-mode stay there as its comment, as
+// AVD renders a tx-queue's comment (molecule documentation/devices/qos.md).
+func TestComments(t *testing.T) {
+	d := newDevice(t, "!RANCID-CONTENT-TYPE: arista\n!\nqos map dscp 48 to traffic-class 6\n!\n")
+	s := d.NewSession("admin", nil)
+	mustRun(t, s, "configure", "!", "! a note", "interface Ethernet1", "   !", "tx-queue 3", "!! Test no priority", "no priority", "!")
+	if p := s.Prompt(); p != "switch(config-if-Et1-txq-3)#" {
+		t.Errorf("prompt after comments: %q", p)
+	}
+	mustRun(t, s, "end")
+	want := "interface Ethernet1\n   !\n   tx-queue 3\n      !! Test no priority\n      no priority\n!\nqos map dscp 48 to traffic-class 6\n"
+	if got := body(t, string(d.Running())); got != want {
+		t.Errorf("running:\n%s\nwant:\n%s", got, want)
+	}
+	if err := d.ConfigureAtomic([]string{"! pasted", "qos map dscp 40 to traffic-class 6", "!"}); err != nil {
+		t.Errorf("atomic with comments: %v", err)
+	}
+	// the running config, comment included, loads back as a seed.
+	again := newDevice(t, string(d.Running()))
+	if got, want := string(again.Running()), string(d.Running()); got != want {
+		t.Errorf("reloaded:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// qosMaps is AVD's qos section (aristanetworks/avd molecule
+// eos_cli_config_gen documentation/devices/qos.md, "QOS Device
+// Configuration"), with a qos map cos line from AVD's schema example
+// ("0 1 to traffic-class 1", docs/tables/qos.md).
+const qosMaps = `qos rewrite dscp
+qos map cos 0 1 to traffic-class 1
+qos map dscp 8 9 10 11 12 13 14 15 16 17 19 21 23 24 25 27 29 31 32 33 35 37 39 40 41 42 43 44 45 47 49 50 51 52 53 54 55 57 58 59 60 61 62 63 to traffic-class 1
+qos map dscp 18 20 22 26 28 30 34 36 38 to traffic-class 4 drop-precedence 2
+qos map dscp 46 to traffic-class 5
+qos map traffic-class 1 to dscp 56
+qos map traffic-class 2 4 5 to cos 7
+qos map traffic-class 6 to tx-queue 2
+qos map exp 0 to traffic-class 0
+!
+qos random-detect ecn allow non-ect chip-based
+`
+
+// TestQoSMaps: every qos map form of eos.md §3 loads and prints back in
+// AVD's order; a DSCP moves between drop precedences as between classes.
+func TestQoSMaps(t *testing.T) {
+	d := newDevice(t, qosMaps)
+	if got := body(t, string(d.Running())); got != qosMaps {
+		t.Errorf("running:\n%s\nwant:\n%s", got, qosMaps)
+	}
+	s := d.NewSession("admin", nil)
+	mustRun(t, s, "configure", "qos map dscp 46 to traffic-class 4 drop-precedence 2", "no qos map exp 0 to traffic-class 0",
+		"qos map traffic-class 3 to dscp 24", "no qos map traffic-class 2 4 5 to cos 7", "end")
+	out, _ := s.Handle("show running-config section qos map")
+	want := "qos map cos 0 1 to traffic-class 1\n" +
+		"qos map dscp 8 9 10 11 12 13 14 15 16 17 19 21 23 24 25 27 29 31 32 33 35 37 39 40 41 42 43 44 45 47 49 50 51 52 53 54 55 57 58 59 60 61 62 63 to traffic-class 1\n" +
+		"qos map dscp 18 20 22 26 28 30 34 36 38 46 to traffic-class 4 drop-precedence 2\n" +
+		"qos map traffic-class 1 to dscp 56\nqos map traffic-class 3 to dscp 24\nqos map traffic-class 6 to tx-queue 2\n"
+	if out != want {
+		t.Errorf("after edits:\n%s\nwant:\n%s", out, want)
+	}
+	for _, l := range []string{"qos map dscp 1 to traffic-class 1 drop-precedence 3", "qos map exp 8 to traffic-class 1", "qos map traffic-class 1 to dscp 64"} {
+		if out, _ := s.Handle("configure"); out != "" {
+			t.Fatal(out)
+		}
+		if out, _ := s.Handle(l); out != "% Invalid input\n" {
+			t.Errorf("%q: %q, want %% Invalid input", l, out)
+		}
+		mustRun(t, s, "end")
+	}
+}
+
+// mmuProfile is AVD's platform trident output (aristanetworks/avd
+// molecule eos_cli_config_gen intended/configs/platform.cfg, profile
+// mc_example_profile, 4-space indented there), as the lab prints it:
+// 3 spaces a level (eos.md §2.1).
+const mmuProfile = `platform trident mmu queue profile mc_example_profile
+   egress multicast queue 0 reserved 0
+   egress multicast queue 0 drop-precedence 1 drop-threshold 3/4
+   egress multicast queue 1 reserved cells 0
+   egress multicast queue 1 threshold 1/64
+   egress multicast queue 7 reserved cells 0
+   egress multicast queue 7 threshold 1/64
+   egress unicast queue 1 reserved bytes 0
+   egress unicast queue 2 reserved cells 0
+   egress unicast queue 2 threshold 1/8
+`
+
+// TestMMUProfile: AVD's MMU queue profile loads unedited (its 4-space
+// indentation included) and prints back in its order.
+func TestMMUProfile(t *testing.T) {
+	d := newDevice(t, strings.ReplaceAll(mmuProfile, "   egress", "    egress")+"!\nplatform trident mmu queue profile mc_example_profile apply\n")
+	want := mmuProfile + "!\nplatform trident mmu queue profile mc_example_profile apply\n"
+	if got := body(t, string(d.Running())); got != want {
+		t.Errorf("running:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestRefusedKeepsMode: a refused line never changes mode: not a bad
+// word, not a port the model lacks, not a command a parent mode takes
+// and then refuses (a commit that fails).
+func TestRefusedKeepsMode(t *testing.T) {
+	d := newDevice(t, "")
+	f := &device.Faults{}
+	f.Update(func(f *device.Faults) { f.FailCommit = true })
+	s := d.NewSession("admin", f)
+	mustRun(t, s, "configure session s1", "interface Ethernet1", "tx-queue 3")
+	const prompt = "switch(config-s-s1-if-Et1-txq-3)#"
+	for _, l := range []string{"bogus", "interface Ethernet99", "qos map dscp 64 to traffic-class 1", "tx-queue 9", "commit", "commit timer 00:01:00", "interface"} {
+		out, _ := s.Handle(l)
+		if !strings.HasPrefix(out, "% ") {
+			t.Errorf("%q: %q, want a refusal", l, out)
+		}
+		if p := s.Prompt(); p != prompt {
+			t.Errorf("after refused %q: prompt %q, want %q", l, p, prompt)
+		}
+	}
+	mustRun(t, s, "random-detect ecn count", "abort")
+	if strings.Contains(string(d.Running()), "random-detect") {
+		t.Error("aborted session reached the running config")
+	}
+}

@@ -537,14 +537,25 @@ func (d *Device) showRun(t *grammar.Tree) string {
 	b.WriteString("! Command: show running-config\n")
 	fmt.Fprintf(&b, deviceLine+"\n", d.host, Model)
 	b.WriteString("!\n")
-	fmt.Fprintf(&b, "hostname %s\n", d.host)
+	// the hostname line is the device's own, in its place among the
+	// top-level lines (rankHostname).
+	top := &grammar.Node{Children: append([]*grammar.Node{{Key: "hostname", Text: "hostname " + d.host, Rank: rankHostname}}, t.Root.Children...)}
+	b.WriteString(printTree(&grammar.Tree{Root: top}, nil))
 	b.WriteString("!\n")
-	if body := printTree(t, nil); body != "" {
-		b.WriteString(body)
-		b.WriteString("!\n")
-	}
 	b.WriteString("end\n")
 	return b.String()
+}
+
+// ifOrder ranks interface types as EOS and AVD print them: Port-Channel,
+// Ethernet, Loopback, Management (eos.md §2.1 item 4; AVD
+// eos-intended-config.j2); other top-level lines rank 0.
+func ifOrder(n *grammar.Node) int {
+	for i, p := range []string{"interface Port-Channel", "interface Ethernet", "interface Loopback", "interface Management"} {
+		if strings.HasPrefix(n.Text, p) {
+			return i
+		}
+	}
+	return 0
 }
 
 // printTree prints the stanzas keep selects (nil: all) with EOS's "!"
@@ -554,7 +565,12 @@ func (d *Device) showRun(t *grammar.Tree) string {
 func printTree(t *grammar.Tree, keep func(*grammar.Node) bool) string {
 	var b strings.Builder
 	var prev *grammar.Node
-	for _, n := range t.Root.Sorted() {
+	nodes := t.Root.Sorted()
+	sort.SliceStable(nodes, func(i, j int) bool {
+		a, b := nodes[i], nodes[j]
+		return a.Rank < b.Rank || a.Rank == b.Rank && ifOrder(a) < ifOrder(b)
+	})
+	for _, n := range nodes {
 		if keep != nil && !keep(n) {
 			continue
 		}

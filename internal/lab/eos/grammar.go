@@ -11,39 +11,85 @@ import (
 	"github.com/lossless-net/lossless/internal/lab/grammar"
 )
 
-// Top-level ranks: the AVD/EOS stanza order of eos.md §2.1; "!" separates
-// different tens.
+// Top-level ranks: the order of AVD's eos-intended-config.j2
+// (python-avd/pyavd/_eos_cli_config_gen/j2templates, which AVD keeps "to
+// match with EOS", eos.md §2.1), which a real cEOS running config follows
+// too (scrapligo v1.4.3 test-fixtures/golden/functional-send-command-
+// simple-arista_eos-standard-out.txt: no aaa root, username, transceiver,
+// service routing, hostname, spanning-tree, management api, interfaces,
+// ip routing, ip route). One-line commands of the same tens print as one
+// group; "!" separates different tens and every stanza.
 const (
-	rankMMUProfile = 5
-	rankQoSProfile = 10
-	rankPortChan   = 20
-	rankEthernet   = 21
-	rankQoSMap     = 30
-	rankECNAllow   = 40
-	rankClassMap   = 45
-	rankPolicyMap  = 46
-	rankPFCAll     = 50
-	rankWatchdog   = 51
-	rankMMUApply   = 60
+	rankEnablePw    = 100
+	rankAAARoot     = 101
+	rankUsername    = 110
+	rankDaemon      = 120
+	rankVlanOrder   = 130
+	rankTransceiver = 140
+	rankSvcRouting  = 150
+	rankLogging     = 160
+	rankMMUProfile  = 170
+	rankHostname    = 180
+	rankDomain      = 181
+	rankNameServer  = 182
+	rankDNSDomain   = 183
+	rankQoSProfile  = 190
+	rankSTP         = 200
+	rankVlan        = 210
+	rankVRF         = 220
+	rankMgmtAPI     = 230
+	rankEthernet    = 241
+	rankACL         = 250
+	rankIPRouting   = 260
+	rankPrefixList  = 270
+	rankStaticRoute = 280
+	rankNTP         = 290
+	rankQoSMap      = 300
+	rankECNAllow    = 310
+	rankClassMap    = 320
+	rankPolicyMap   = 321
+	rankPFCAll      = 330
+	rankWatchdog    = 331
+	rankRouteMap    = 340
+	rankRouterBFD   = 350
+	rankRouterBGP   = 360
+	rankMMUApply    = 370
 )
 
-// Interface child ranks (eos.md §2.1 interface child order).
+// Interface child ranks (eos.md §2.1 interface child order; the lines
+// before the QoS ones in AVD's order: dc1-spine1.cfg "description, no
+// shutdown, mtu, no switchport, ip address", Management1 "no shutdown,
+// vrf MGMT, ip address"; dc1-leaf2c.cfg Ethernet5 "switchport access
+// vlan, switchport mode access, switchport, spanning-tree portfast",
+// Ethernet1 "no shutdown, channel-group 1 mode active"; AVD's
+// examples/single-dc-l3ls/intended/configs).
 const (
-	ifDescr     = 1
-	ifMTU       = 2
-	ifDCBX      = 3
-	ifSvcPolicy = 10
-	ifSvcProf   = 11
-	ifTrust     = 12
-	ifQoSCos    = 13
-	ifQoSDSCP   = 14
-	ifShape     = 15
-	ifPFCOn     = 20
-	ifPFCPrio   = 21
-	ifPFCWD     = 22
-	ifTxQ       = 30
-	ifUcTxQ     = 31
-	ifMcTxQ     = 32
+	ifDescr      = 1
+	ifShutdown   = 2
+	ifMTU        = 3
+	ifDCBX       = 4
+	ifAccessVlan = 5
+	ifNativeVlan = 6
+	ifTrunkVlan  = 7
+	ifSwMode     = 8
+	ifSwitchport = 9
+	ifChanGroup  = 10
+	ifVRF        = 11
+	ifIPAddr     = 12
+	ifIPv6Addr   = 13
+	ifSTP        = 14
+	ifSvcPolicy  = 20
+	ifSvcProf    = 21
+	ifTrust      = 22
+	ifQoSCos     = 23
+	ifQoSDSCP    = 24
+	ifShape      = 25
+	ifPFCOn      = 30
+	ifPFCPrio    = 31
+	ifPFCWD      = 32
+	ifTxQ        = 40
+	ifUcTxQ      = 41
+	ifMcTxQ      = 42
 )
 
 // QoS profile child ranks (eos.md §1b: trust, cos, dscp, shape,
@@ -261,6 +307,7 @@ var entries = func() []e {
 			Syntax: "random-detect drop [drop-precedence <dp:0-2>] minimum-threshold <min:big> <u:" + eunits + "|microseconds> maximum-threshold <max:big> <u2:" + eunits + "|microseconds> drop-probability <x:1-100> [weight <w:0-15>]",
 			Rank:   txqDrop, No: []string{"random-detect drop", "="}, Check: checkECN},
 	}
+	t = append(t, configEntries()...)
 	t = append(t, portEntries(modeIf, map[string]int{"trust": ifTrust, "cos": ifQoSCos, "dscp": ifQoSDSCP, "shape": ifShape, "policy": ifSvcPolicy,
 		"pfc": ifPFCOn, "prio": ifPFCPrio, "wd": ifPFCWD, "txq": ifTxQ, "uctxq": ifUcTxQ, "mctxq": ifMcTxQ})...)
 	t = append(t, portEntries(modeProfile, map[string]int{"trust": profTrust, "cos": profQoSCos, "dscp": profQoSDSCP, "shape": profShape, "policy": profSvcPolicy,

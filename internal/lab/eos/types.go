@@ -193,5 +193,6 @@ var types = map[string]grammar.Type{
 	"hms":        hms,
 	"big":        grammar.IntRange(1, 256000000),
 	"reserved":   grammar.IntRange(0, 256000000),
+	"vlans":      vlanList,
 	"rate":       grammar.IntRange(1, 1<<40),
 }

@@ -25,6 +25,9 @@ const (
 	modeVRF        = "config-vrf"
 	modeMgmtAPI    = "config-mgmt-api-http-cmds"
 	modeMgmtAPIVRF = "config-mgmt-api-http-cmds-vrf"
+	modeGNMI       = "config-mgmt-api-gnmi"
+	modeNetconf    = "config-mgmt-api-netconf"
+	modeTransport  = "config-mgmt-api-transport"
 	modeACL        = "config-acl"
 	modePrefixList = "config-ip-pfx"
 	modeRouteMap   = "config-route-map"
@@ -116,6 +119,15 @@ func configEntries() []e {
 		shutdownIn(modeMgmtAPI, 2),
 		{Modes: []string{modeMgmtAPI}, Syntax: "vrf <v:word>", Key: "vrf {v}", Rank: 3, Natural: true, Enter: modeMgmtAPIVRF, Label: label("vrf", "v")},
 		shutdownIn(modeMgmtAPIVRF, 1),
+		// management api gnmi / netconf with their transports (cEOS's
+		// running config in scrapligo's recording: "transport grpc
+		// default", "transport ssh default", no "!" before them).
+		{Modes: []string{"config"}, Syntax: "management api gnmi", Rank: rankMgmtAPI + 1, Enter: modeGNMI, Label: label("mgmt-api-gnmi", "")},
+		{Modes: []string{modeGNMI}, Syntax: "transport grpc <name:word>", Key: "transport grpc {name}", Rank: 1, Natural: true, Enter: modeTransport, Label: label("transport", "name")},
+		{Modes: []string{"config"}, Syntax: "management api netconf", Rank: rankMgmtAPI + 2, Enter: modeNetconf, Label: label("mgmt-api-netconf", "")},
+		{Modes: []string{modeNetconf}, Syntax: "transport ssh <name:word>", Key: "transport ssh {name}", Rank: 1, Natural: true, Enter: modeTransport, Label: label("transport", "name")},
+		{Modes: []string{modeTransport}, Syntax: "vrf <v:word>", Key: "vrf", Rank: 1, No: []string{"vrf", "="}},
+		{Modes: []string{modeTransport}, Syntax: "port <n:1-65535>", Key: "port", Rank: 2, No: []string{"port", "="}},
 
 		// Interface L2/L3 lines.
 		shutdownIn(modeIf, ifShutdown),

@@ -585,12 +585,14 @@ func printTree(t *grammar.Tree, keep func(*grammar.Node) bool) string {
 }
 
 // printChildren prints n's lines at depth; a policy-map's first class
-// block has no "!" before it, the others do (AVD policy-maps-qos.j2).
+// block has no "!" before it, the others do (AVD policy-maps-qos.j2), nor
+// has the first transport of a management api gnmi or netconf (cEOS's
+// running config in scrapligo's recording).
 func printChildren(b *strings.Builder, n *grammar.Node, depth int) {
 	ind := strings.Repeat("   ", depth)
 	var prev *grammar.Node
 	for _, c := range n.Sorted() {
-		first := prev == nil && n.Mode == modePMap
+		first := prev == nil && (n.Mode == modePMap || n.Mode == modeGNMI || n.Mode == modeNetconf)
 		if !first && (len(c.Children) > 0 || c.Mode != "" || (prev != nil && (len(prev.Children) > 0 || prev.Mode != ""))) {
 			b.WriteString(ind + "!\n")
 		}

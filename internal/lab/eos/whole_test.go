@@ -181,3 +181,22 @@ func TestAVDSpine(t *testing.T) {
 		t.Errorf("printed back (-seed +running):\n%s", diff)
 	}
 }
+
+// TestCEOSRecording: the running config of a real cEOS 4.28 (scrapligo
+// v1.4.3 driver/network/test-fixtures/golden/functional-send-command-
+// simple-arista_eos-standard-out.txt, copied unedited into testdata)
+// loads as a seed and prints back equal, modulo normalised and the
+// device line, which names the lab's model and version, and the last
+// newline, which the recording lacks.
+func TestCEOSRecording(t *testing.T) {
+	seed := readFile(t, "testdata/scrapligo-ceos-show-run.txt")
+	d, err := eos.New("ceos", []byte(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := strings.Cut(seed, "(cEOSLab, EOS-4.28.0F-26924507.4280F (engineering build))\n")
+	want = strings.ReplaceAll(want, "interface Ethernet1\n!\ninterface Ethernet2\n!\n", "") + "\n"
+	if diff := cmp.Diff(want, normalised(t, string(d.Running()))); diff != "" {
+		t.Errorf("printed back (-seed +running):\n%s", diff)
+	}
+}

@@ -200,3 +200,114 @@ func TestCEOSRecording(t *testing.T) {
 		t.Errorf("printed back (-seed +running):\n%s", diff)
 	}
 }
+
+// TestLeafLines: the access and trunk lines of AVD's leaf
+// (examples/single-dc-l3ls/intended/configs/dc1-leaf2c.cfg: VLANs with
+// names, spanning-tree mstp, a port-channel member, an access port),
+// typed in another order, print in EOS's: Port-Channel before Ethernet,
+// the interface lines in AVD's order; negation removes or stores "no"
+// lines; an unknown line is refused with EOS's text and changes nothing.
+func TestLeafLines(t *testing.T) {
+	d := newDevice(t, "")
+	s := d.NewSession("admin", nil)
+	mustRun(t, s, "configure",
+		"interface Ethernet5", "spanning-tree portfast", "switchport", "switchport mode access", "switchport access vlan 11", "no shutdown", "description dc1-leaf2-server1_iLO",
+		"interface Ethernet1", "channel-group 1 mode active", "no shutdown", "description DC1-LEAF2A_Ethernet8",
+		"interface Port-Channel1", "switchport mode trunk", "switchport trunk allowed vlan 11-12,21-22,3401-3402", "no shutdown", "description DC1_L3_LEAF2_Po8",
+		"vlan 12", "name VRF10_VLAN12", "vlan 11", "name VRF10_VLAN11",
+		"spanning-tree mst 0 priority 32768", "spanning-tree mode mstp", "end")
+	if p := s.Prompt(); p != "switch#" {
+		t.Fatalf("prompt %q", p)
+	}
+	want := `spanning-tree mode mstp
+spanning-tree mst 0 priority 32768
+!
+vlan 11
+   name VRF10_VLAN11
+!
+vlan 12
+   name VRF10_VLAN12
+!
+interface Port-Channel1
+   description DC1_L3_LEAF2_Po8
+   no shutdown
+   switchport trunk allowed vlan 11-12,21-22,3401-3402
+   switchport mode trunk
+!
+interface Ethernet1
+   description DC1-LEAF2A_Ethernet8
+   no shutdown
+   channel-group 1 mode active
+!
+interface Ethernet5
+   description dc1-leaf2-server1_iLO
+   no shutdown
+   switchport access vlan 11
+   switchport mode access
+   switchport
+   spanning-tree portfast
+`
+	if got := body(t, string(d.Running())); got != want {
+		t.Errorf("running:\n%s\nwant:\n%s", got, want)
+	}
+	before := string(d.Running())
+	mustRun(t, s, "configure")
+	for _, l := range []string{"bogus line", "vlan 4095", "switchport mode bogus", "ip helper-address 10.0.0.1", "router ospf 1", "interface Ethernet5 bogus"} {
+		if out, _ := s.Handle(l); out != "% Invalid input\n" {
+			t.Errorf("%q: %q, want %% Invalid input", l, out)
+		}
+	}
+	mustRun(t, s, "end")
+	if got := string(d.Running()); got != before {
+		t.Errorf("refused lines changed the config:\n%s", got)
+	}
+	mustRun(t, s, "configure", "interface Ethernet5", "shutdown", "no switchport", "default spanning-tree portfast", "no switchport access vlan", "no vlan 12", "router bgp 65101", "router-id 10.0.0.1",
+		"no bgp default ipv4-unicast", "address-family ipv4", "no neighbor UNDERLAY activate", "end")
+	want = `spanning-tree mode mstp
+spanning-tree mst 0 priority 32768
+!
+vlan 11
+   name VRF10_VLAN11
+!
+interface Port-Channel1
+   description DC1_L3_LEAF2_Po8
+   no shutdown
+   switchport trunk allowed vlan 11-12,21-22,3401-3402
+   switchport mode trunk
+!
+interface Ethernet1
+   description DC1-LEAF2A_Ethernet8
+   no shutdown
+   channel-group 1 mode active
+!
+interface Ethernet5
+   description dc1-leaf2-server1_iLO
+   shutdown
+   switchport mode access
+   no switchport
+!
+router bgp 65101
+   router-id 10.0.0.1
+   no bgp default ipv4-unicast
+   !
+   address-family ipv4
+      no neighbor UNDERLAY activate
+`
+	if got := body(t, string(d.Running())); got != want {
+		t.Errorf("after negations:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestStanzaPrompts: the sub-modes of the non-QoS stanzas take their lines and
+// a sibling stanza by parent-mode fallback, as the QoS ones do.
+func TestStanzaPrompts(t *testing.T) {
+	d := newDevice(t, "")
+	s := d.NewSession("admin", nil)
+	got := run(s, "configure", "router bgp 65100", "address-family evpn", "neighbor EVPN activate", "route-map RM permit 10", "match ip address prefix-list PL", "end")
+	want := "switch#configure\nswitch(config)#router bgp 65100\nswitch(config-router-bgp)#address-family evpn\n" +
+		"switch(config-router-bgp-af)#neighbor EVPN activate\nswitch(config-router-bgp-af)#route-map RM permit 10\n" +
+		"switch(config-route-map-RM)#match ip address prefix-list PL\nswitch(config-route-map-RM)#end\nswitch#"
+	if got != want {
+		t.Errorf("session:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,6 +1,7 @@
 package eos
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/lossless-net/lossless/internal/lab/grammar"
@@ -83,16 +84,18 @@ func configEntries() []e {
 		{Modes: []string{"config"}, Syntax: "vlan internal order <o:ascending|descending> range <a:1-4094> <b:1-4094>", Key: "vlan internal order", Rank: rankVlanOrder},
 		{Modes: []string{"config"}, Syntax: "transceiver qsfp default-mode <m:word>", Key: "transceiver qsfp default-mode", Rank: rankTransceiver},
 		{Modes: []string{"config"}, Syntax: "service routing protocols model <m:multi-agent|ribd>", Key: "service routing protocols model", Rank: rankSvcRouting},
-		// logging (AVD logging.j2 lines; molecule logging.cfg).
-		{Modes: []string{"config"}, Syntax: "logging buffered <rest:rest>", Key: "logging buffered", Rank: rankLogging, No: []string{"logging buffered", "="}},
-		{Modes: []string{"config"}, Syntax: "logging trap <rest:rest>", Key: "logging trap", Rank: rankLogging, No: []string{"logging trap", "="}},
+		// logging, in the order of AVD's molecule logging.cfg (console,
+		// buffered, trap, vrf source-interface, vrf host; monitor,
+		// format and the default-VRF forms placed by analogy [I]).
 		{Modes: []string{"config"}, Syntax: "logging console <rest:rest>", Key: "logging console", Rank: rankLogging, No: []string{"logging console", "="}},
-		{Modes: []string{"config"}, Syntax: "logging monitor <rest:rest>", Key: "logging monitor", Rank: rankLogging, No: []string{"logging monitor", "="}},
-		{Modes: []string{"config"}, Syntax: "logging format <rest:rest>", Rank: rankLogging},
-		{Modes: []string{"config"}, Syntax: "logging host <rest:rest>", Rank: rankLogging},
-		{Modes: []string{"config"}, Syntax: "logging source-interface <i:ifs>", Key: "logging source-interface", Rank: rankLogging, No: []string{"logging source-interface", "="}},
-		{Modes: []string{"config"}, Syntax: "logging vrf <v:word> host <rest:rest>", Rank: rankLogging},
-		{Modes: []string{"config"}, Syntax: "logging vrf <v:word> source-interface <i:ifs>", Key: "logging vrf {v} source-interface", Rank: rankLogging},
+		{Modes: []string{"config"}, Syntax: "logging buffered <rest:rest>", Key: "logging buffered", Rank: rankLogging + 1, No: []string{"logging buffered", "="}},
+		{Modes: []string{"config"}, Syntax: "logging trap <rest:rest>", Key: "logging trap", Rank: rankLogging + 2, No: []string{"logging trap", "="}},
+		{Modes: []string{"config"}, Syntax: "logging monitor <rest:rest>", Key: "logging monitor", Rank: rankLogging + 3, No: []string{"logging monitor", "="}},
+		{Modes: []string{"config"}, Syntax: "logging format <rest:rest>", Rank: rankLogging + 4},
+		{Modes: []string{"config"}, Syntax: "logging source-interface <i:ifs>", Key: "logging source-interface", Rank: rankLogging + 5, No: []string{"logging source-interface", "="}},
+		{Modes: []string{"config"}, Syntax: "logging vrf <v:word> source-interface <i:ifs>", Key: "logging vrf {v} source-interface", Rank: rankLogging + 5},
+		{Modes: []string{"config"}, Syntax: "logging host <rest:rest>", Rank: rankLogging + 6},
+		{Modes: []string{"config"}, Syntax: "logging vrf <v:word> host <rest:rest>", Rank: rankLogging + 6},
 		// The hostname line is the device's name (showRun prints it); a
 		// typed one is taken and not stored [I: the lab keeps its
 		// inventory name].
@@ -147,6 +150,10 @@ func configEntries() []e {
 		{Modes: []string{"config"}, Syntax: "ip access-list <name:word>", Key: "ip access-list {name}", Rank: rankACL, Natural: true, Enter: modeACL, Label: label("acl", "name")},
 		{Modes: []string{modeACL}, Syntax: "counters per-entry", Rank: 0},
 		{Modes: []string{modeACL}, Syntax: "<seq:1-4294967295> <a:permit|deny|remark> <rest:rest>", Key: "{seq}", Rank: 1, Natural: true, No: []string{"<seq:1-4294967295>", "="}},
+		// A rule typed without a sequence number gets the last one plus
+		// 10 (AVD's molecule ip-access-lists.cfg renders such rules; EOS
+		// numbers them so) [I: the step].
+		{Modes: []string{modeACL}, Syntax: "<a:permit|deny|remark> <rest:rest>", No: []string{}, Do: doACLRule},
 		{Modes: []string{"config"}, Syntax: "ip routing", Key: "ip routing", Rank: rankIPRouting, NoLine: true},
 		{Modes: []string{"config"}, Syntax: "ip routing vrf <v:word>", Key: "ip routing vrf {v}", Rank: rankIPRouting + 1, Natural: true, NoLine: true},
 		{Modes: []string{"config"}, Syntax: "ip prefix-list <name:word>", Key: "ip prefix-list {name}", Rank: rankPrefixList, Natural: true, Enter: modePrefixList, Label: label("ip-pfx", "")},
@@ -180,4 +187,23 @@ func configEntries() []e {
 		{Modes: []string{modeBGPAF}, Syntax: "network <rest:rest>", Rank: 5},
 		{Modes: []string{modeBGP}, Syntax: "address-family <af:ipv4|ipv6|evpn>", Key: "address-family {af}", Rank: 6, Enter: modeBGPAF, Label: label("af", "")},
 	}
+}
+
+// doACLRule adds a rule typed without a sequence number after the last
+// one, numbered 10 more.
+func doACLRule(s *session, st *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
+	for _, acl := range st.Frames[len(st.Frames)-1].Nodes {
+		var last int64
+		for _, c := range acl.Children {
+			if n, err := strconv.ParseInt(c.Key, 10, 64); err == nil && n > last {
+				last = n
+			}
+		}
+		if last+10 > 4294967295 {
+			return errInvalid + "\n", false
+		}
+		seq := strconv.FormatInt(last+10, 10)
+		st.Tree.Set(acl, seq, seq+" "+m.Text(), 1, true, "")
+	}
+	return "", false
 }

@@ -1,6 +1,7 @@
 package eos_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -309,5 +310,55 @@ func TestStanzaPrompts(t *testing.T) {
 		"switch(config-route-map-RM)#match ip address prefix-list PL\nswitch(config-route-map-RM)#end\nswitch#"
 	if got != want {
 		t.Errorf("session:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// aclAndLogging are AVD's molecule eos_cli_config_gen outputs
+// intended/configs/ip-access-lists.cfg (the ACLs) and logging.cfg (the
+// logging lines).
+const aclAndLogging = `logging console debugging
+logging buffered 1000000 informational
+logging trap informational
+logging vrf mgt source-interface Management0
+logging vrf mgt host 10.10.10.7
+!
+ip access-list ACL_NO_SEQUENCE
+   remark test acl without sequence numbers
+   deny udp any any log
+   permit icmp any any 3 4 ttl eq 40
+   permit icmp any any unreachable ttl gt 3
+   permit ip any any fragments dscp 46
+   permit ip any any tracked dscp ef
+   permit ip any any nexthop-group NH_TEST
+   permit vlan inner 123 0x000 ip any any
+   permit vlan 234 0xFFF ip any any
+!
+ip access-list ACL_SEQUENCE_AND_COUNTERS
+   counters per-entry
+   10 remark test acl with sequence numbers
+   20 permit ip 10.0.0.0/8 any
+   30 permit tcp host 192.168.122.22 any established
+   40 permit tcp any gt 1023 host 172.16.16.16 eq 22
+   50 permit tcp any range 1000 1100 any range 10 20
+   4294967295 deny ip any any
+`
+
+// TestACLAndLogging: AVD's ACLs and logging lines load and print back;
+// the rules typed without a sequence number are numbered 10, 20, … (EOS's
+// normalisation); a rule after 4294967295 is refused.
+func TestACLAndLogging(t *testing.T) {
+	d := newDevice(t, aclAndLogging)
+	want := aclAndLogging
+	for i, r := range []string{"remark test", "deny udp", "permit icmp any any 3", "permit icmp any any unreachable", "permit ip any any fragments",
+		"permit ip any any tracked", "permit ip any any nexthop", "permit vlan inner", "permit vlan 234"} {
+		want = strings.Replace(want, "   "+r, "   "+strconv.Itoa(10*(i+1))+" "+r, 1)
+	}
+	if got := body(t, string(d.Running())); got != want {
+		t.Errorf("running:\n%s\nwant:\n%s", got, want)
+	}
+	s := d.NewSession("admin", nil)
+	mustRun(t, s, "configure", "ip access-list ACL_SEQUENCE_AND_COUNTERS")
+	if out, _ := s.Handle("permit ip any any"); out != "% Invalid input\n" {
+		t.Errorf("rule after the last number: %q", out)
 	}
 }

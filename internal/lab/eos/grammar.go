@@ -224,12 +224,12 @@ var entries = func() []e {
 		// documentation/devices/qos.md: rewrite, cos, dscp, traffic-class
 		// to dscp|cos|tx-queue, exp), each kind in natural order of its
 		// text as AVD sorts them (eos.md §2.1 item 6, §3).
-		{Modes: []string{"config"}, Syntax: "qos map dscp <d:0-63...> to traffic-class <tc:0-7> [drop-precedence <dp:0-2>]", Do: doQoSMapDSCP},
-		{Modes: []string{"config"}, Syntax: "qos map cos <c:0-7...> to traffic-class <tc:0-7>", Rank: rankQoSMap + 1},
-		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to tx-queue <q:0-7>", Rank: rankQoSMap + 3, Natural: true},
-		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to dscp <d:0-63>", Rank: rankQoSMap + 3, Natural: true},
-		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to cos <c:0-7>", Rank: rankQoSMap + 3, Natural: true},
-		{Modes: []string{"config"}, Syntax: "qos map exp <x:0-7...> to traffic-class <tc:0-7>", Rank: rankQoSMap + 4, Natural: true},
+		{Modes: []string{"config"}, Syntax: "qos map dscp <d:0-63...> to traffic-class <tc:0-7> [drop-precedence <dp:0-2>]", Do: doQoSMap(rankQoSMap+2, false)},
+		{Modes: []string{"config"}, Syntax: "qos map cos <c:0-7...> to traffic-class <tc:0-7>", Do: doQoSMap(rankQoSMap+1, false)},
+		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to tx-queue <q:0-7>", Do: doQoSMap(rankQoSMap+3, true)},
+		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to dscp <d:0-63>", Do: doQoSMap(rankQoSMap+3, true)},
+		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to cos <c:0-7>", Do: doQoSMap(rankQoSMap+3, true)},
+		{Modes: []string{"config"}, Syntax: "qos map exp <x:0-7...> to traffic-class <tc:0-7>", Do: doQoSMap(rankQoSMap+4, true)},
 		{Modes: []string{"config"}, Syntax: "qos rewrite dscp", Rank: rankQoSMap},
 		{Modes: []string{"config"}, Syntax: "qos random-detect ecn allow non-ect [chip-based]", Key: "qos random-detect ecn allow non-ect", Rank: rankECNAllow},
 		{Modes: []string{"config"}, Syntax: "priority-flow-control all off", Rank: rankPFCAll},
@@ -384,69 +384,86 @@ func checkProfileDelete(s *session, st *grammar.State, neg grammar.Neg, m gramma
 	return ""
 }
 
-// doQoSMapDSCP keeps one qos map dscp line per traffic class (and drop
-// precedence, AVD's molecule qos.md: "qos map dscp 18 20 22 … to
-// traffic-class 4 drop-precedence 2") holding every DSCP mapped to it
-// (eos.md §2.1 [I, shape from AVD]); a DSCP moves from its previous
-// class; "no" removes the DSCPs from the map.
-func doQoSMapDSCP(s *session, st *grammar.State, neg grammar.Neg, m grammar.Match) (string, bool) {
-	root := st.Tree.Root
-	moved := map[int]bool{}
-	for _, d := range strings.Fields(m.Args["d"]) {
-		v, _ := strconv.Atoi(d)
-		moved[v] = true
-	}
-	// target is "to traffic-class TC [drop-precedence P]", the text
-	// after the DSCPs; byTarget its DSCPs, in the order of the lines.
-	byTarget := map[string]map[int]bool{}
-	var targets []string
-	for _, n := range append([]*grammar.Node(nil), root.Children...) {
-		if !strings.HasPrefix(n.Key, "qos map dscp to ") {
-			continue
+// doQoSMap keeps one qos map line per target (a traffic class, with a
+// drop precedence or not; a tx-queue, DSCP or CoS) holding every value
+// mapped to it, as EOS shows the dscp map (eos.md §2.1 [I, shape from
+// AVD]; AVD's molecule qos.md: "qos map dscp 18 20 22 … to traffic-class 4
+// drop-precedence 2", "qos map traffic-class 2 4 5 to cos 7"). A value
+// maps to one target of its map (the dscp map, the cos map, the exp map,
+// and the traffic-class maps to tx-queue, to dscp and to cos), so it
+// moves from its previous line; "no" removes the values from the map.
+func doQoSMap(rank int, natural bool) func(*session, *grammar.State, grammar.Neg, grammar.Match) (string, bool) {
+	return func(s *session, st *grammar.State, neg grammar.Neg, m grammar.Match) (string, bool) {
+		root := st.Tree.Root
+		from, vals, target := splitMap(m.Text())
+		family := "qos map " + from + " to " + strings.Fields(target)[0]
+		moved := map[int]bool{}
+		for _, v := range vals {
+			moved[v] = true
 		}
-		dscps, target, _ := strings.Cut(strings.TrimPrefix(n.Text, "qos map dscp "), " to ")
-		set := map[int]bool{}
-		for _, d := range strings.Fields(dscps) {
-			v, _ := strconv.Atoi(d)
-			if !moved[v] {
-				set[v] = true
+		byTarget := map[string]map[int]bool{}
+		var targets []string
+		for _, n := range append([]*grammar.Node(nil), root.Children...) {
+			f, vs, t := splitMap(n.Text)
+			if f != from || "qos map "+f+" to "+strings.Fields(t)[0] != family || n.Key != "qos map "+f+" to "+t {
+				continue
+			}
+			set := map[int]bool{}
+			for _, v := range vs {
+				if !moved[v] {
+					set[v] = true
+				}
+			}
+			byTarget[t] = set
+			targets = append(targets, t)
+		}
+		if neg == grammar.NotNegated {
+			if byTarget[target] == nil {
+				byTarget[target] = map[int]bool{}
+				targets = append(targets, target)
+			}
+			for v := range moved {
+				byTarget[target][v] = true
 			}
 		}
-		byTarget[target] = set
-		targets = append(targets, target)
+		for _, t := range targets {
+			set := byTarget[t]
+			key := "qos map " + from + " to " + t
+			if len(set) == 0 {
+				root.Remove(key)
+				continue
+			}
+			var vs []int
+			for v := range set {
+				vs = append(vs, v)
+			}
+			sort.Ints(vs)
+			var w []string
+			for _, v := range vs {
+				w = append(w, strconv.Itoa(v))
+			}
+			st.Tree.Set(root, key, "qos map "+from+" "+strings.Join(w, " ")+" to "+t, rank, natural, "")
+		}
+		return "", false
 	}
-	if neg == grammar.NotNegated {
-		target := "traffic-class " + m.Args["tc"]
-		if m.Has("dp") {
-			target += " drop-precedence " + m.Args["dp"]
-		}
-		if byTarget[target] == nil {
-			byTarget[target] = map[int]bool{}
-			targets = append(targets, target)
-		}
-		for v := range moved {
-			byTarget[target][v] = true
-		}
+}
+
+// splitMap cuts "qos map dscp 24 26 to traffic-class 3" into "dscp",
+// [24 26] and "traffic-class 3".
+func splitMap(text string) (from string, vals []int, target string) {
+	f := strings.Fields(text)
+	if len(f) < 6 || f[0] != "qos" || f[1] != "map" {
+		return "", nil, "-"
 	}
-	for _, target := range targets {
-		set := byTarget[target]
-		key := "qos map dscp to " + target
-		if len(set) == 0 {
-			root.Remove(key)
-			continue
-		}
-		var ds []int
-		for v := range set {
-			ds = append(ds, v)
-		}
-		sort.Ints(ds)
-		var w []string
-		for _, v := range ds {
-			w = append(w, strconv.Itoa(v))
-		}
-		st.Tree.Set(root, key, "qos map dscp "+strings.Join(w, " ")+" to "+target, rankQoSMap+2, false, "")
+	i := 3
+	for ; i < len(f) && f[i] != "to"; i++ {
+		v, _ := strconv.Atoi(f[i])
+		vals = append(vals, v)
 	}
-	return "", false
+	if i+1 >= len(f) {
+		return "", nil, "-"
+	}
+	return f[2], vals, strings.Join(f[i+1:], " ")
 }
 
 // mmuKinds orders an egress queue's lines in an MMU queue profile.

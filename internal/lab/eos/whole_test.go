@@ -362,3 +362,21 @@ func TestACLAndLogging(t *testing.T) {
 		t.Errorf("rule after the last number: %q", out)
 	}
 }
+
+// TestQoSMapMoves: a value maps to one target of its map, so mapping it
+// again moves it; the traffic-class maps to tx-queue, dscp and cos are
+// separate maps, their lines in natural order of their text as AVD sorts
+// them.
+func TestQoSMapMoves(t *testing.T) {
+	d := newDevice(t, "")
+	s := d.NewSession("admin", nil)
+	mustRun(t, s, "configure", "qos map traffic-class 1 2 to tx-queue 1", "qos map traffic-class 2 to tx-queue 3", "qos map traffic-class 2 to dscp 16",
+		"qos map traffic-class 1 to dscp 16", "qos map exp 0 1 to traffic-class 0", "qos map exp 1 to traffic-class 5", "qos map cos 3 to traffic-class 3",
+		"qos map cos 3 4 to traffic-class 4", "no qos map traffic-class 2 to tx-queue 3", "end")
+	want := "qos map cos 3 4 to traffic-class 4\n" +
+		"qos map traffic-class 1 2 to dscp 16\nqos map traffic-class 1 to tx-queue 1\n" +
+		"qos map exp 0 to traffic-class 0\nqos map exp 1 to traffic-class 5\n"
+	if got := body(t, string(d.Running())); got != want {
+		t.Errorf("running:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -143,6 +143,14 @@ func configEntries() []e {
 		{Modes: []string{modeIf}, Syntax: "vrf <v:word>", Key: "vrf", Rank: ifVRF, No: []string{"vrf", "="}},
 		{Modes: []string{modeIf}, Syntax: "ip address <a:word>", Key: "ip address", Rank: ifIPAddr, No: []string{"ip address", "="}},
 		{Modes: []string{modeIf}, Syntax: "ipv6 address <a:word>", Rank: ifIPv6Addr, Natural: true},
+		// An SVI's anycast gateway and a Vxlan1's lines, in the order of
+		// AVD's vlan-interfaces.j2 and vxlan-interface.j2 [I: from
+		// AVD's templates, not seen on a switch].
+		{Modes: []string{modeIf}, Syntax: "ip address virtual <a:word>", Key: "ip address virtual", Rank: ifIPAddr, No: []string{"ip address virtual", "="}},
+		{Modes: []string{modeIf}, Syntax: "vxlan source-interface <i:ifs>", Key: "vxlan source-interface", Rank: ifVxlan, No: []string{"vxlan source-interface", "="}},
+		{Modes: []string{modeIf}, Syntax: "vxlan udp-port <n:1-65535>", Key: "vxlan udp-port", Rank: ifVxlan + 1, No: []string{"vxlan udp-port", "="}},
+		{Modes: []string{modeIf}, Syntax: "vxlan vlan <v:vlans> vni <n:word>", Key: "vxlan vlan {v} vni", Rank: ifVxlan + 2, Natural: true, No: []string{"vxlan vlan <v:vlans> vni", "="}},
+		{Modes: []string{modeIf}, Syntax: "vxlan vrf <v:word> vni <n:word>", Key: "vxlan vrf {v} vni", Rank: ifVxlan + 3, Natural: true, No: []string{"vxlan vrf <v:word> vni", "="}},
 		{Modes: []string{modeIf}, Syntax: "spanning-tree portfast", Key: "spanning-tree portfast", Rank: ifSTP, NoLine: true},
 		{Modes: []string{modeIf}, Syntax: "spanning-tree bpduguard <x:enable|disable>", Key: "spanning-tree bpduguard", Rank: ifSTP + 1, No: []string{"spanning-tree bpduguard", "="}},
 

@@ -547,10 +547,10 @@ func (d *Device) showRun(t *grammar.Tree) string {
 }
 
 // ifOrder ranks interface types as EOS and AVD print them: Port-Channel,
-// Ethernet, Loopback, Management (eos.md §2.1 item 4; AVD
+// Ethernet, Loopback, Management, Vlan, Vxlan (eos.md §2.1 item 4; AVD
 // eos-intended-config.j2); other top-level lines rank 0.
 func ifOrder(n *grammar.Node) int {
-	for i, p := range []string{"interface Port-Channel", "interface Ethernet", "interface Loopback", "interface Management"} {
+	for i, p := range []string{"interface Port-Channel", "interface Ethernet", "interface Loopback", "interface Management", "interface Vlan", "interface Vxlan"} {
 		if strings.HasPrefix(n.Text, p) {
 			return i
 		}

@@ -78,6 +78,7 @@ const (
 	ifIPAddr     = 12
 	ifIPv6Addr   = 13
 	ifSTP        = 14
+	ifVxlan      = 15
 	ifSvcPolicy  = 20
 	ifSvcProf    = 21
 	ifTrust      = 22

@@ -34,6 +34,8 @@ var ifTypes = []struct{ long, short string }{
 	{"Loopback", "Lo"},
 	{"Management", "Ma"},
 	{"Port-Channel", "Po"},
+	{"Vlan", "Vl"},
+	{"Vxlan", "Vx"},
 }
 
 // splitIf cuts "et1-2" into the interface type and the number part.

@@ -380,3 +380,20 @@ func TestQoSMapMoves(t *testing.T) {
 		t.Errorf("running:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestSVIAndVxlan: interface Vlan and Vxlan take their lines and print
+// after the other interface types (AVD eos-intended-config.j2 order).
+func TestSVIAndVxlan(t *testing.T) {
+	d := newDevice(t, "")
+	s := d.NewSession("admin", nil)
+	got := run(s, "configure", "interface Vxlan1", "vxlan vlan 11 vni 10011", "vxlan udp-port 4789", "vxlan source-interface Loopback1",
+		"interface vlan11", "description VRF10_VLAN11", "no shutdown", "vrf VRF10", "ip address virtual 10.10.11.1/24", "interface Loopback1", "end")
+	if !strings.Contains(got, "switch(config-if-Vl11)#description") || !strings.Contains(got, "switch(config-if-Vx1)#vxlan udp-port") {
+		t.Errorf("prompts:\n%s", got)
+	}
+	want := "interface Loopback1\n!\ninterface Vlan11\n   description VRF10_VLAN11\n   no shutdown\n   vrf VRF10\n   ip address virtual 10.10.11.1/24\n!\n" +
+		"interface Vxlan1\n   vxlan source-interface Loopback1\n   vxlan udp-port 4789\n   vxlan vlan 11 vni 10011\n"
+	if b := body(t, string(d.Running())); b != want {
+		t.Errorf("running:\n%s\nwant:\n%s", b, want)
+	}
+}

@@ -6,6 +6,19 @@
 // confirm, abort; kept pending when the CLI session that opened them
 // drops, at most five, for 24 hours) and the configure lock (lock.go), all
 // from reference/eos.md and the public sources lock.go cites.
+//
+// It also takes a data-centre switch's whole running config (config.go:
+// users, management, VLANs, VRFs, interface L2/L3 lines, ACLs, routing
+// policy, BGP), at the depth needed to keep each line's place and print it
+// back. A config loaded as a seed prints back equal, modulo EOS's
+// normalisation as the lab writes it: the "! Command" and "! device"
+// header; every front-panel port listed (an unconfigured one as an empty
+// stanza); lines in EOS's order (AVD's eos-intended-config.j2) with three
+// spaces a level and "!" between stanzas; the device's own hostname; "!"
+// comment lines dropped ("!!" kept in a sub-mode); values of a qos map
+// merged into one line per target; ACL rules without a sequence number
+// numbered 10 more than the last (whole_test.go checks these on AVD's
+// and cEOS's configs).
 package eos
 
 import (

@@ -6,6 +6,19 @@
 // confirm, abort; kept pending when the CLI session that opened them
 // drops, at most five, for 24 hours) and the configure lock (lock.go), all
 // from reference/eos.md and the public sources lock.go cites.
+//
+// It also takes a data-centre switch's whole running config (config.go:
+// users, management, VLANs, VRFs, interface L2/L3 lines, ACLs, routing
+// policy, BGP), at the depth needed to keep each line's place and print it
+// back. A config loaded as a seed prints back equal, modulo EOS's
+// normalisation as the lab writes it: the "! Command" and "! device"
+// header; every front-panel port listed (an unconfigured one as an empty
+// stanza); lines in EOS's order (AVD's eos-intended-config.j2) with three
+// spaces a level and "!" between stanzas; the device's own hostname; "!"
+// comment lines dropped ("!!" kept in a sub-mode); values of a qos map
+// merged into one line per target; ACL rules without a sequence number
+// numbered 10 more than the last (whole_test.go checks these on AVD's
+// and cEOS's configs).
 package eos
 
 import (
@@ -230,11 +243,14 @@ func (d *Device) parse(text []byte) (*grammar.Tree, error) {
 	top := grammar.Frame{Mode: "config", Nodes: []*grammar.Node{t.Root}}
 	for i, line := range strings.Split(string(text), "\n") {
 		l := strings.TrimSpace(line)
-		if l == "" || strings.HasPrefix(l, "!") || l == "end" || strings.HasPrefix(l, "hostname ") {
+		if l == "" || l == "end" || strings.HasPrefix(l, "hostname ") {
 			continue
 		}
 		if l == line {
 			s.st.Frames = []grammar.Frame{s.st.Frames[0], top}
+		}
+		if comment(&s.st, l) {
+			continue
 		}
 		r := eosGrammar.Exec(s, &s.st, l)
 		if r.Err != nil || r.Msg != "" || r.Out != "" {
@@ -325,14 +341,46 @@ func (s *session) Handle(line string) (string, bool) {
 			s.st.Frames = []grammar.Frame{s.st.Frames[0], {Mode: "config", Nodes: []*grammar.Node{s.d.tree.Root}}}
 		}
 	}
+	if comment(&s.st, strings.TrimSpace(line)) {
+		return "", false
+	}
 	if s.user {
 		return s.handleUser(line)
 	}
+	// A refused line leaves the mode as it was, even when the parent
+	// mode that took it refused it after the context moved there.
+	saved := append([]grammar.Frame(nil), s.st.Frames...)
 	r := eosGrammar.Exec(s, &s.st, line)
 	if r.Err != nil || r.Msg != "" {
+		s.st.Frames = saved
 		return errText(r), false
 	}
+	if strings.HasPrefix(r.Out, "% ") {
+		s.st.Frames = saved
+	}
 	return r.Out, r.Done
+}
+
+// comment reports a comment line, which EOS takes in every mode: a line
+// starting with "!" is ignored (show running-config separates its stanzas
+// with such lines, and AVD's intended configs, pushed unedited to
+// switches, open with "!RANCID-CONTENT-TYPE: arista": eos.md §2.1; AVD
+// molecule intended/configs/platform.cfg). A "!!" line typed in a
+// sub-mode is kept there, first among its lines, as a comment of the
+// stanza (AVD renders a tx-queue's comment as "!! text" lines: molecule
+// documentation/devices/qos.md) [I: at the top level it is ignored].
+func comment(st *grammar.State, l string) bool {
+	if !strings.HasPrefix(l, "!") {
+		return false
+	}
+	f := st.Frames[len(st.Frames)-1]
+	if strings.HasPrefix(l, "!!") && len(st.Frames) > 2 && st.Tree != nil {
+		text := "!! " + strings.TrimSpace(strings.TrimPrefix(l, "!!"))
+		for _, n := range f.Nodes {
+			st.Tree.Set(n, text, text, -1, false, "")
+		}
+	}
+	return true
 }
 
 // handleUser serves unprivileged exec mode: enable, exit, show and
@@ -400,7 +448,7 @@ func (d *Device) ConfigureAtomic(lines []string) error {
 	s.cfg = c
 	s.st = grammar.State{Tree: c.tree, Frames: []grammar.Frame{{Mode: "exec"}, {Mode: "config", Nodes: []*grammar.Node{c.tree.Root}}}}
 	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
+		if strings.TrimSpace(l) == "" || comment(&s.st, strings.TrimSpace(l)) {
 			continue
 		}
 		r := eosGrammar.Exec(s, &s.st, strings.TrimSpace(l))
@@ -502,14 +550,25 @@ func (d *Device) showRun(t *grammar.Tree) string {
 	b.WriteString("! Command: show running-config\n")
 	fmt.Fprintf(&b, deviceLine+"\n", d.host, Model)
 	b.WriteString("!\n")
-	fmt.Fprintf(&b, "hostname %s\n", d.host)
+	// the hostname line is the device's own, in its place among the
+	// top-level lines (rankHostname).
+	top := &grammar.Node{Children: append([]*grammar.Node{{Key: "hostname", Text: "hostname " + d.host, Rank: rankHostname}}, t.Root.Children...)}
+	b.WriteString(printTree(&grammar.Tree{Root: top}, nil))
 	b.WriteString("!\n")
-	if body := printTree(t, nil); body != "" {
-		b.WriteString(body)
-		b.WriteString("!\n")
-	}
 	b.WriteString("end\n")
 	return b.String()
+}
+
+// ifOrder ranks interface types as EOS and AVD print them: Port-Channel,
+// Ethernet, Loopback, Management, Vlan, Vxlan (eos.md §2.1 item 4; AVD
+// eos-intended-config.j2); other top-level lines rank 0.
+func ifOrder(n *grammar.Node) int {
+	for i, p := range []string{"interface Port-Channel", "interface Ethernet", "interface Loopback", "interface Management", "interface Vlan", "interface Vxlan"} {
+		if strings.HasPrefix(n.Text, p) {
+			return i
+		}
+	}
+	return 0
 }
 
 // printTree prints the stanzas keep selects (nil: all) with EOS's "!"
@@ -519,7 +578,12 @@ func (d *Device) showRun(t *grammar.Tree) string {
 func printTree(t *grammar.Tree, keep func(*grammar.Node) bool) string {
 	var b strings.Builder
 	var prev *grammar.Node
-	for _, n := range t.Root.Sorted() {
+	nodes := t.Root.Sorted()
+	sort.SliceStable(nodes, func(i, j int) bool {
+		a, b := nodes[i], nodes[j]
+		return a.Rank < b.Rank || a.Rank == b.Rank && ifOrder(a) < ifOrder(b)
+	})
+	for _, n := range nodes {
 		if keep != nil && !keep(n) {
 			continue
 		}
@@ -534,12 +598,14 @@ func printTree(t *grammar.Tree, keep func(*grammar.Node) bool) string {
 }
 
 // printChildren prints n's lines at depth; a policy-map's first class
-// block has no "!" before it, the others do (AVD policy-maps-qos.j2).
+// block has no "!" before it, the others do (AVD policy-maps-qos.j2), nor
+// has the first transport of a management api gnmi or netconf (cEOS's
+// running config in scrapligo's recording).
 func printChildren(b *strings.Builder, n *grammar.Node, depth int) {
 	ind := strings.Repeat("   ", depth)
 	var prev *grammar.Node
 	for _, c := range n.Sorted() {
-		first := prev == nil && n.Mode == modePMap
+		first := prev == nil && (n.Mode == modePMap || n.Mode == modeGNMI || n.Mode == modeNetconf)
 		if !first && (len(c.Children) > 0 || c.Mode != "" || (prev != nil && (len(prev.Children) > 0 || prev.Mode != ""))) {
 			b.WriteString(ind + "!\n")
 		}

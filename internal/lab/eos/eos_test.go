@@ -3,6 +3,7 @@ package eos_test
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,18 +59,27 @@ func mustRun(t *testing.T, s device.Session, lines ...string) {
 }
 
 // body is show running-config without its header (the Command and device
-// lines, "!", the hostname and "!"), without the closing "!" and end, and
-// without the empty stanzas of unconfigured ports (TestFactoryPorts
-// checks those).
+// lines and "!"), without the hostname line (in its place among the
+// top-level lines) and the "!" after it when it stands alone, without the
+// closing "!" and end, and without the empty stanzas of unconfigured ports
+// (TestFactoryPorts checks those).
 func body(t *testing.T, show string) string {
 	t.Helper()
 	lines := strings.SplitAfter(strings.TrimSuffix(show, "\n"), "\n")
 	lines[len(lines)-1] += "\n"
-	if len(lines) < 6 || lines[0] != "! Command: show running-config\n" || !strings.HasPrefix(lines[1], "! device: ") ||
-		lines[2] != "!\n" || !strings.HasPrefix(lines[3], "hostname ") || lines[4] != "!\n" {
+	if len(lines) < 6 || lines[0] != "! Command: show running-config\n" || !strings.HasPrefix(lines[1], "! device: ") || lines[2] != "!\n" {
 		t.Fatalf("show running-config lacks the EOS header:\n%s", show)
 	}
-	rest := lines[5:]
+	rest := lines[3:]
+	h := slices.IndexFunc(rest, func(l string) bool { return strings.HasPrefix(l, "hostname ") })
+	if h < 0 {
+		t.Fatalf("show running-config lacks the hostname:\n%s", show)
+	}
+	if (h == 0 || rest[h-1] == "!\n") && h+1 < len(rest) && rest[h+1] == "!\n" {
+		rest = slices.Delete(rest, h, h+2)
+	} else {
+		rest = slices.Delete(rest, h, h+1)
+	}
 	if n := len(rest); n < 1 || rest[n-1] != "end\n" {
 		t.Fatalf("show running-config does not end with end:\n%s", show)
 	}

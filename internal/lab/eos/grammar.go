@@ -11,39 +11,86 @@ import (
 	"github.com/lossless-net/lossless/internal/lab/grammar"
 )
 
-// Top-level ranks: the AVD/EOS stanza order of eos.md §2.1; "!" separates
-// different tens.
+// Top-level ranks: the order of AVD's eos-intended-config.j2
+// (python-avd/pyavd/_eos_cli_config_gen/j2templates, which AVD keeps "to
+// match with EOS", eos.md §2.1), which a real cEOS running config follows
+// too (scrapligo v1.4.3 test-fixtures/golden/functional-send-command-
+// simple-arista_eos-standard-out.txt: no aaa root, username, transceiver,
+// service routing, hostname, spanning-tree, management api, interfaces,
+// ip routing, ip route). One-line commands of the same tens print as one
+// group; "!" separates different tens and every stanza.
 const (
-	rankMMUProfile = 5
-	rankQoSProfile = 10
-	rankPortChan   = 20
-	rankEthernet   = 21
-	rankQoSMap     = 30
-	rankECNAllow   = 40
-	rankClassMap   = 45
-	rankPolicyMap  = 46
-	rankPFCAll     = 50
-	rankWatchdog   = 51
-	rankMMUApply   = 60
+	rankEnablePw    = 100
+	rankAAARoot     = 101
+	rankUsername    = 110
+	rankDaemon      = 120
+	rankVlanOrder   = 130
+	rankTransceiver = 140
+	rankSvcRouting  = 150
+	rankLogging     = 160
+	rankMMUProfile  = 170
+	rankHostname    = 180
+	rankDomain      = 181
+	rankNameServer  = 182
+	rankDNSDomain   = 183
+	rankQoSProfile  = 190
+	rankSTP         = 200
+	rankVlan        = 210
+	rankVRF         = 220
+	rankMgmtAPI     = 230
+	rankEthernet    = 241
+	rankACL         = 250
+	rankIPRouting   = 260
+	rankPrefixList  = 270
+	rankStaticRoute = 280
+	rankNTP         = 290
+	rankQoSMap      = 300
+	rankECNAllow    = 310
+	rankClassMap    = 320
+	rankPolicyMap   = 321
+	rankPFCAll      = 330
+	rankWatchdog    = 331
+	rankRouteMap    = 340
+	rankRouterBFD   = 350
+	rankRouterBGP   = 360
+	rankMMUApply    = 370
 )
 
-// Interface child ranks (eos.md §2.1 interface child order).
+// Interface child ranks (eos.md §2.1 interface child order; the lines
+// before the QoS ones in AVD's order: dc1-spine1.cfg "description, no
+// shutdown, mtu, no switchport, ip address", Management1 "no shutdown,
+// vrf MGMT, ip address"; dc1-leaf2c.cfg Ethernet5 "switchport access
+// vlan, switchport mode access, switchport, spanning-tree portfast",
+// Ethernet1 "no shutdown, channel-group 1 mode active"; AVD's
+// examples/single-dc-l3ls/intended/configs).
 const (
-	ifDescr     = 1
-	ifMTU       = 2
-	ifDCBX      = 3
-	ifSvcPolicy = 10
-	ifSvcProf   = 11
-	ifTrust     = 12
-	ifQoSCos    = 13
-	ifQoSDSCP   = 14
-	ifShape     = 15
-	ifPFCOn     = 20
-	ifPFCPrio   = 21
-	ifPFCWD     = 22
-	ifTxQ       = 30
-	ifUcTxQ     = 31
-	ifMcTxQ     = 32
+	ifDescr      = 1
+	ifShutdown   = 2
+	ifMTU        = 3
+	ifDCBX       = 4
+	ifAccessVlan = 5
+	ifNativeVlan = 6
+	ifTrunkVlan  = 7
+	ifSwMode     = 8
+	ifSwitchport = 9
+	ifChanGroup  = 10
+	ifVRF        = 11
+	ifIPAddr     = 12
+	ifIPv6Addr   = 13
+	ifSTP        = 14
+	ifVxlan      = 15
+	ifSvcPolicy  = 20
+	ifSvcProf    = 21
+	ifTrust      = 22
+	ifQoSCos     = 23
+	ifQoSDSCP    = 24
+	ifShape      = 25
+	ifPFCOn      = 30
+	ifPFCPrio    = 31
+	ifPFCWD      = 32
+	ifTxQ        = 40
+	ifUcTxQ      = 41
+	ifMcTxQ      = 42
 )
 
 // QoS profile child ranks (eos.md §1b: trust, cos, dscp, shape,
@@ -174,9 +221,16 @@ var entries = func() []e {
 		{Modes: []string{"config"}, Syntax: "copy running-config session-config", No: []string{}, Do: doCopyToSession, Check: inSession},
 
 		// Global config (eos.md §3).
-		{Modes: []string{"config"}, Syntax: "qos map dscp <d:0-63...> to traffic-class <tc:0-7>", Do: doQoSMapDSCP},
-		{Modes: []string{"config"}, Syntax: "qos map cos <c:0-7...> to traffic-class <tc:0-7>", Rank: rankQoSMap + 1},
-		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to tx-queue <q:0-7>", Rank: rankQoSMap + 3},
+		// The qos map lines in AVD's order (qos.j2; molecule
+		// documentation/devices/qos.md: rewrite, cos, dscp, traffic-class
+		// to dscp|cos|tx-queue, exp), each kind in natural order of its
+		// text as AVD sorts them (eos.md §2.1 item 6, §3).
+		{Modes: []string{"config"}, Syntax: "qos map dscp <d:0-63...> to traffic-class <tc:0-7> [drop-precedence <dp:0-2>]", Do: doQoSMap(rankQoSMap+2, false)},
+		{Modes: []string{"config"}, Syntax: "qos map cos <c:0-7...> to traffic-class <tc:0-7>", Do: doQoSMap(rankQoSMap+1, false)},
+		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to tx-queue <q:0-7>", Do: doQoSMap(rankQoSMap+3, true)},
+		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to dscp <d:0-63>", Do: doQoSMap(rankQoSMap+3, true)},
+		{Modes: []string{"config"}, Syntax: "qos map traffic-class <tc:0-7...> to cos <c:0-7>", Do: doQoSMap(rankQoSMap+3, true)},
+		{Modes: []string{"config"}, Syntax: "qos map exp <x:0-7...> to traffic-class <tc:0-7>", Do: doQoSMap(rankQoSMap+4, true)},
 		{Modes: []string{"config"}, Syntax: "qos rewrite dscp", Rank: rankQoSMap},
 		{Modes: []string{"config"}, Syntax: "qos random-detect ecn allow non-ect [chip-based]", Key: "qos random-detect ecn allow non-ect", Rank: rankECNAllow},
 		{Modes: []string{"config"}, Syntax: "priority-flow-control all off", Rank: rankPFCAll},
@@ -225,9 +279,15 @@ var entries = func() []e {
 		{Modes: []string{"config"}, Syntax: "platform trident mmu queue profile <name:word> apply", Key: "mmu apply", Rank: rankMMUApply},
 		{Modes: []string{modeMMU}, Syntax: "ingress threshold <f:word>", Key: "ingress threshold", Rank: 1},
 		{Modes: []string{modeMMU}, Syntax: "ingress headroom [<u:bytes|cells>] <n:big>", Key: "ingress headroom", Rank: 2},
-		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> reserved [<u:bytes|cells>] <n:big>", Key: "egress {t} queue {q} reserved", Rank: 3, Natural: true},
-		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> threshold <f:word>", Key: "egress {t} queue {q} threshold", Rank: 3, Natural: true},
-		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> drop-precedence <p:0-2> drop-threshold <f:word>", Key: "egress {t} queue {q} drop-precedence {p}", Rank: 3, Natural: true},
+		// Egress lines by queue type (multicast first, as AVD's output
+		// sorts them: molecule intended/configs/platform.cfg), queue,
+		// then reserved before the others (platform.cfg: "reserved 0"
+		// then "drop-precedence 1 drop-threshold 3/4" for one queue;
+		// threshold before drop-precedence follows §3's list [I]). A
+		// reserved size may be 0 (platform.cfg: "reserved cells 0").
+		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> reserved [<u:bytes|cells>] <n:reserved>", Key: "egress {t} queue {q} reserved", Do: doMMUEgress},
+		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> threshold <f:word>", Key: "egress {t} queue {q} threshold", Do: doMMUEgress},
+		{Modes: []string{modeMMU}, Syntax: "egress <t:unicast|multicast> queue <q:0-7> drop-precedence <p:0-2> drop-threshold <f:word>", Key: "egress {t} queue {q} drop-precedence {p}", Do: doMMUEgress},
 
 		// Interface only.
 		{Modes: []string{modeIf}, Syntax: "description <text:rest>", Key: "description", Rank: ifDescr, No: []string{"description [<text:rest>]"}},
@@ -248,6 +308,7 @@ var entries = func() []e {
 			Syntax: "random-detect drop [drop-precedence <dp:0-2>] minimum-threshold <min:big> <u:" + eunits + "|microseconds> maximum-threshold <max:big> <u2:" + eunits + "|microseconds> drop-probability <x:1-100> [weight <w:0-15>]",
 			Rank:   txqDrop, No: []string{"random-detect drop", "="}, Check: checkECN},
 	}
+	t = append(t, configEntries()...)
 	t = append(t, portEntries(modeIf, map[string]int{"trust": ifTrust, "cos": ifQoSCos, "dscp": ifQoSDSCP, "shape": ifShape, "policy": ifSvcPolicy,
 		"pfc": ifPFCOn, "prio": ifPFCPrio, "wd": ifPFCWD, "txq": ifTxQ, "uctxq": ifUcTxQ, "mctxq": ifMcTxQ})...)
 	t = append(t, portEntries(modeProfile, map[string]int{"trust": profTrust, "cos": profQoSCos, "dscp": profQoSDSCP, "shape": profShape, "policy": profSvcPolicy,
@@ -324,57 +385,111 @@ func checkProfileDelete(s *session, st *grammar.State, neg grammar.Neg, m gramma
 	return ""
 }
 
-// doQoSMapDSCP keeps one qos map dscp line per traffic class holding
-// every DSCP mapped to it (eos.md §2.1 [I, shape from AVD]); a DSCP moves
-// from its previous class; "no" removes the DSCPs from the map.
-func doQoSMapDSCP(s *session, st *grammar.State, neg grammar.Neg, m grammar.Match) (string, bool) {
-	root := st.Tree.Root
-	moved := map[int]bool{}
-	for _, d := range strings.Fields(m.Args["d"]) {
-		v, _ := strconv.Atoi(d)
-		moved[v] = true
-	}
-	byTC := map[string]map[int]bool{}
-	for _, n := range append([]*grammar.Node(nil), root.Children...) {
-		if !strings.HasPrefix(n.Key, "qos map dscp to ") {
-			continue
+// doQoSMap keeps one qos map line per target (a traffic class, with a
+// drop precedence or not; a tx-queue, DSCP or CoS) holding every value
+// mapped to it, as EOS shows the dscp map (eos.md §2.1 [I, shape from
+// AVD]; AVD's molecule qos.md: "qos map dscp 18 20 22 … to traffic-class 4
+// drop-precedence 2", "qos map traffic-class 2 4 5 to cos 7"). A value
+// maps to one target of its map (the dscp map, the cos map, the exp map,
+// and the traffic-class maps to tx-queue, to dscp and to cos), so it
+// moves from its previous line; "no" removes the values from the map.
+func doQoSMap(rank int, natural bool) func(*session, *grammar.State, grammar.Neg, grammar.Match) (string, bool) {
+	return func(s *session, st *grammar.State, neg grammar.Neg, m grammar.Match) (string, bool) {
+		root := st.Tree.Root
+		from, vals, target := splitMap(m.Text())
+		family := "qos map " + from + " to " + strings.Fields(target)[0]
+		moved := map[int]bool{}
+		for _, v := range vals {
+			moved[v] = true
 		}
-		tc := strings.TrimPrefix(n.Key, "qos map dscp to ")
-		set := map[int]bool{}
-		f := strings.Fields(n.Text)
-		for _, d := range f[3 : len(f)-3] {
-			v, _ := strconv.Atoi(d)
-			if !moved[v] {
-				set[v] = true
+		byTarget := map[string]map[int]bool{}
+		var targets []string
+		for _, n := range append([]*grammar.Node(nil), root.Children...) {
+			f, vs, t := splitMap(n.Text)
+			if f != from || "qos map "+f+" to "+strings.Fields(t)[0] != family || n.Key != "qos map "+f+" to "+t {
+				continue
+			}
+			set := map[int]bool{}
+			for _, v := range vs {
+				if !moved[v] {
+					set[v] = true
+				}
+			}
+			byTarget[t] = set
+			targets = append(targets, t)
+		}
+		if neg == grammar.NotNegated {
+			if byTarget[target] == nil {
+				byTarget[target] = map[int]bool{}
+				targets = append(targets, target)
+			}
+			for v := range moved {
+				byTarget[target][v] = true
 			}
 		}
-		byTC[tc] = set
-	}
-	if neg == grammar.NotNegated {
-		tc := m.Args["tc"]
-		if byTC[tc] == nil {
-			byTC[tc] = map[int]bool{}
+		for _, t := range targets {
+			set := byTarget[t]
+			key := "qos map " + from + " to " + t
+			if len(set) == 0 {
+				root.Remove(key)
+				continue
+			}
+			var vs []int
+			for v := range set {
+				vs = append(vs, v)
+			}
+			sort.Ints(vs)
+			var w []string
+			for _, v := range vs {
+				w = append(w, strconv.Itoa(v))
+			}
+			st.Tree.Set(root, key, "qos map "+from+" "+strings.Join(w, " ")+" to "+t, rank, natural, "")
 		}
-		for v := range moved {
-			byTC[tc][v] = true
-		}
+		return "", false
 	}
-	for tc, set := range byTC {
-		key := "qos map dscp to " + tc
-		if len(set) == 0 {
-			root.Remove(key)
+}
+
+// splitMap cuts "qos map dscp 24 26 to traffic-class 3" into "dscp",
+// [24 26] and "traffic-class 3".
+func splitMap(text string) (from string, vals []int, target string) {
+	f := strings.Fields(text)
+	if len(f) < 6 || f[0] != "qos" || f[1] != "map" {
+		return "", nil, "-"
+	}
+	i := 3
+	for ; i < len(f) && f[i] != "to"; i++ {
+		v, _ := strconv.Atoi(f[i])
+		vals = append(vals, v)
+	}
+	if i+1 >= len(f) {
+		return "", nil, "-"
+	}
+	return f[2], vals, strings.Join(f[i+1:], " ")
+}
+
+// mmuKinds orders an egress queue's lines in an MMU queue profile.
+var mmuKinds = map[string]int{"reserved": 0, "threshold": 1, "drop-precedence": 2}
+
+// doMMUEgress sets or removes an egress line of a platform trident mmu
+// queue profile, ranked by queue type, queue and kind (the entries'
+// comment).
+func doMMUEgress(s *session, st *grammar.State, neg grammar.Neg, m grammar.Match) (string, bool) {
+	w := m.Words // egress TYPE queue Q KIND …
+	key := strings.Join(w[:5], " ")
+	if w[4] == "drop-precedence" {
+		key += " " + w[5]
+	}
+	q, _ := strconv.Atoi(w[3])
+	rank := 10 + q*10 + mmuKinds[w[4]]
+	if w[1] == "unicast" {
+		rank += 100
+	}
+	for _, parent := range st.Frames[len(st.Frames)-1].Nodes {
+		if neg != grammar.NotNegated {
+			parent.Remove(key)
 			continue
 		}
-		var ds []int
-		for v := range set {
-			ds = append(ds, v)
-		}
-		sort.Ints(ds)
-		var w []string
-		for _, v := range ds {
-			w = append(w, strconv.Itoa(v))
-		}
-		st.Tree.Set(root, key, "qos map dscp "+strings.Join(w, " ")+" to traffic-class "+tc, rankQoSMap+2, false, "")
+		st.Tree.Set(parent, key, m.Text(), rank, true, "")
 	}
 	return "", false
 }

@@ -34,6 +34,8 @@ var ifTypes = []struct{ long, short string }{
 	{"Loopback", "Lo"},
 	{"Management", "Ma"},
 	{"Port-Channel", "Po"},
+	{"Vlan", "Vl"},
+	{"Vxlan", "Vx"},
 }
 
 // splitIf cuts "et1-2" into the interface type and the number part.
@@ -192,5 +194,7 @@ var types = map[string]grammar.Type{
 	"poll":       seconds(0.005, 30, 3),
 	"hms":        hms,
 	"big":        grammar.IntRange(1, 256000000),
+	"reserved":   grammar.IntRange(0, 256000000),
+	"vlans":      vlanList,
 	"rate":       grammar.IntRange(1, 1<<40),
 }

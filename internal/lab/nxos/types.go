@@ -36,6 +36,15 @@ var dscpNames = map[string]bool{
 	"af31": true, "af32": true, "af33": true, "af41": true, "af42": true, "af43": true,
 }
 
+// precNames are the IP precedence names NX-OS accepts for 0-7 (Nexus
+// 9000 QoS Configuration Guide 7.x, Table "Precedence Values": routine,
+// priority, immediate, flash, flash-override, critical, internet,
+// network).
+var precNames = map[string]bool{
+	"routine": true, "priority": true, "immediate": true, "flash": true,
+	"flash-override": true, "critical": true, "internet": true, "network": true,
+}
+
 // numList is a Type for NX-OS value lists: comma-separated values and
 // ranges ("24,26", "24-31") within [0, hi], plus names when names is set.
 func numList(hi int64, names map[string]bool) grammar.Type {
@@ -88,6 +97,29 @@ func splitIf(tok string) (typ, num string, ok bool) {
 		return "", "", false
 	}
 	return ifNames[hit], tok[i:], true
+}
+
+// ifType is the Type of an interface type typed apart from its number
+// ("ethernet", "Eth", "port-channel"): any case, any unambiguous prefix;
+// the value is the type as show running-config spells it.
+func ifType(tok string) (string, *grammar.Error) {
+	if tok == "" || strings.IndexFunc(tok, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0 {
+		return "", &grammar.Error{Kind: grammar.Invalid}
+	}
+	typ, _, ok := splitIf(tok + "0")
+	if !ok {
+		return "", &grammar.Error{Kind: grammar.Invalid}
+	}
+	return typ, nil
+}
+
+// ifNumber is the Type of an interface number typed apart from its type
+// ("1/21", "1/1-4", "10"); ifList checks it against the type.
+func ifNumber(tok string) (string, *grammar.Error) {
+	if tok == "" || tok[0] < '0' || tok[0] > '9' || strings.Trim(tok, "0123456789/-,") != "" {
+		return "", &grammar.Error{Kind: grammar.Invalid}
+	}
+	return tok, nil
 }
 
 // expandIfs turns an interface list ("Ethernet1/1-2,Eth1/5", "lo0") into

@@ -195,7 +195,7 @@ var entries = []e{
 	{Modes: []string{"config-if", "config-if-range"}, Syntax: "priority-flow-control watch-dog disable-action", Rank: rankIfWD},
 }
 
-var nxosGrammar = grammar.New(entries, grammar.Options{Types: types})
+var nxosGrammar = grammar.New(allEntries(), grammar.Options{Types: allTypes()})
 
 // classMapText spells out the default match type (match-all, nxos.md §2).
 func classMapText(m grammar.Match) string {

@@ -73,9 +73,16 @@ func numList(hi int64, names map[string]bool) grammar.Type {
 
 // ifPrefixes are the interface-type words NX-OS accepts, abbreviated to
 // any prefix ("e1/1", "eth1/1", "int lo0").
-var ifPrefixes = []string{"ethernet", "loopback", "port-channel"}
+var ifPrefixes = []string{"ethernet", "loopback", "port-channel", "vlan", "mgmt"}
 
-var ifNames = map[string]string{"ethernet": "Ethernet", "loopback": "loopback", "port-channel": "port-channel"}
+// ifNames spell the types as show running-config does ([leaf93]:
+// Ethernet1/1, Vlan100, mgmt0, loopback0).
+var ifNames = map[string]string{"ethernet": "Ethernet", "loopback": "loopback", "port-channel": "port-channel", "vlan": "Vlan", "mgmt": "mgmt"}
+
+// ifNumbers bound the number of each type that is not slot/port:
+// loopback 0-1023, port-channel 1-4096, Vlan 1-4094, mgmt0 only
+// (Nexus 9000 Interfaces Configuration Guide).
+var ifNumbers = map[string][2]int{"loopback": {0, 1023}, "port-channel": {1, 4096}, "Vlan": {1, 4094}, "mgmt": {0, 0}}
 
 // splitIf cuts "eth1/1-2" into the spelled-out type and the number part.
 func splitIf(tok string) (typ, num string, ok bool) {
@@ -162,7 +169,7 @@ func expandIfsMax(tok string, count int) ([]string, error) {
 			continue
 		}
 		n, err := strconv.Atoi(num)
-		if err != nil || n < 0 || n > 1023 {
+		if b := ifNumbers[t]; err != nil || n < b[0] || n > b[1] {
 			return nil, fmt.Errorf("bad interface %q", part)
 		}
 		out = append(out, fmt.Sprintf("%s%d", t, n))

@@ -9,22 +9,23 @@ import (
 	"github.com/lossless-net/lossless/internal/lab/grammar"
 )
 
-// ports is the number of front-panel ports in slot 1 of the default
-// model (N9K-C9364D-GX2A: 64 x 400G), the most of any model in models:
-// the grammar's interface type accepts up to it, and a device of a
-// smaller model refuses the ports it lacks (checkIfs).
-const ports = 64
+// ports is the most front-panel ports of any model in models (the
+// Nexus 9000v's 128): the grammar's interface type accepts up to it, and
+// a device of a smaller model refuses the ports it lacks (checkIfs).
+const ports = 128
 
 // models are the Nexus 9300 models the lab emulates, with their number of
 // front-panel ports, Ethernet1/1 to Ethernet1/N [I: from Cisco's Nexus
 // 9300 data sheets: N9K-C9364D-GX2A 64 x 400G QSFP-DD; N9K-C93600CD-GX
 // 28 x 100G QSFP28 then 8 x 400G QSFP-DD; N9K-C93180YC-FX 48 x 25G SFP28
-// then 6 x 100G QSFP28; breakout ports are not emulated]. The grammar is
-// the same on all of them.
+// then 6 x 100G QSFP28; breakout ports are not emulated]; and the Nexus
+// 9000v virtual switch of scrapligo's recording (testdata/scrapligo-show-run.txt,
+// NX-OS 9.2(4): Ethernet1/1-128). The grammar is the same on all of them.
 var models = map[string]int{
 	"N9K-C9364D-GX2A": 64,
 	"N9K-C93600CD-GX": 36,
 	"N9K-C93180YC-FX": 54,
+	"N9K-9000v":       128,
 }
 
 // dscpNames are the DSCP names NX-OS accepts in match dscp

@@ -246,12 +246,16 @@ func doHostname(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (s
 	return "", false
 }
 
-// usernameText prints a username line as NX-OS does, two spaces before
-// role ([n9kv92], [leaf93]).
+// usernameText prints a username line as NX-OS does: two spaces before
+// role ([n9kv92], [leaf93]) and after passphrase ([n9kv92]: "username
+// boxen passphrase  lifetime 99999 warntime 14 gracetime 3").
 func usernameText(m grammar.Match) string {
 	t := m.Text()
-	if m.Args["k"] == "password" {
+	switch m.Args["k"] {
+	case "password":
 		t = strings.Replace(t, " role ", "  role ", 1)
+	case "passphrase":
+		t = strings.Replace(t, " passphrase ", " passphrase  ", 1)
 	}
 	return t
 }

@@ -456,7 +456,7 @@ func (d *Device) Checkpoint() []byte {
 
 // Restore replaces the running config with a Checkpoint's text.
 func (d *Device) Restore(cp []byte) error {
-	fresh, err := New(d.host, cp)
+	fresh, err := New(d.host, cp, WithModel(d.model))
 	if err != nil {
 		return fmt.Errorf("restore %s: %w", d.host, err)
 	}

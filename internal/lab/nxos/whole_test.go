@@ -168,3 +168,21 @@ func TestWholeRefusals(t *testing.T) {
 		t.Errorf("switchport in a session: %q", got)
 	}
 }
+
+// TestRestoreKeepsModel: a 9000v's checkpoint, with ports beyond the
+// default model's, restores.
+func TestRestoreKeepsModel(t *testing.T) {
+	d, err := nxos.New("n", nil, nxos.WithModel("N9K-9000v"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.NewSession("admin", nil)
+	typeOK(t, s, "configure terminal", "interface Ethernet1/100", "description far", "end")
+	cp := d.Checkpoint()
+	if err := d.Restore(cp); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(d.Running()), "interface Ethernet1/100\n  description far\n") {
+		t.Errorf("restored:\n%s", d.Running())
+	}
+}

@@ -115,6 +115,15 @@ var entries = []e{
 	{Modes: []string{"config"}, Syntax: "class-map type qos [<match:match-any|match-all>] <name:word>", Key: "class-map type qos {name}",
 		Rank: rankClassMap, Enter: "config-cmap-qos", Text: classMapText, Check: checkClassMap},
 	{Modes: []string{"config"}, Syntax: "policy-map type qos <name:word>", Key: "policy-map type qos {name}", Rank: rankPolicyQoS, Enter: "config-pmap-qos", Check: checkPolicyDelete},
+	// Without a type a class-map or policy-map is of type qos (Nexus 9000
+	// QoS Configuration Guide 7.x: "class-map [type qos] [match-any |
+	// match-all] class-map-name", "policy-map [type qos] [match-first]
+	// policy-map-name"; batfish CiscoNxos_class_map.g4 and
+	// CiscoNxos_policy_map.g4: "default type is qos"); it prints with it.
+	{Modes: []string{"config"}, Syntax: "class-map [<match:match-any|match-all>] <name:word>", Key: "class-map type qos {name}",
+		Rank: rankClassMap, Enter: "config-cmap-qos", Text: classMapText, Check: checkClassMap},
+	{Modes: []string{"config"}, Syntax: "policy-map <name:word>", Key: "policy-map type qos {name}", Rank: rankPolicyQoS, Enter: "config-pmap-qos", Check: checkPolicyDelete,
+		Text: func(m grammar.Match) string { return "policy-map type qos " + m.Args["name"] }},
 	{Modes: []string{"config"}, Syntax: "policy-map type queuing <name:word>", Key: "policy-map type queuing {name}", Rank: rankPolicyQue, Enter: "config-pmap-que", Check: checkPolicyDelete},
 	{Modes: []string{"config"}, Syntax: "policy-map type network-qos <name:word>", Key: "policy-map type network-qos {name}", Rank: rankPolicyNQoS, Enter: "config-pmap-nqos", Check: checkPolicyDelete},
 	{Modes: []string{"config"}, Syntax: "system qos", No: []string{}, Rank: rankSystemQoS, Enter: "config-sys-qos"},
@@ -304,15 +313,18 @@ func checkClassMap(s *session, st *grammar.State, neg grammar.Neg, m grammar.Mat
 	if cm == nil || cm.Text == classMapText(m) {
 		return ""
 	}
-	// class-map type qos [MATCH] NAME: the caret is under the match type,
+	// class-map [type qos] [MATCH] NAME: the caret is under the match type,
 	// or under the name when the default (match-all) was meant.
 	toks := grammar.Split(s.line)
 	pos := 0
 	if len(toks) > 0 {
 		pos = toks[len(toks)-1].Pos
 	}
-	if len(toks) == 5 {
+	switch len(toks) {
+	case 5: // class-map type qos MATCH NAME
 		pos = toks[3].Pos
+	case 3: // class-map MATCH NAME
+		pos = toks[1].Pos
 	}
 	return caret(s.linePrompt, pos) + errParam
 }

@@ -146,3 +146,35 @@ func TestRefusedLineKeepsMode(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultTypeQoS: class-map and policy-map without a type are of type
+// qos (Nexus 9000 QoS Configuration Guide 7.x; batfish's NX-OS grammar),
+// the same stanzas as with it.
+func TestDefaultTypeQoS(t *testing.T) {
+	d := newDevice(t, "")
+	s := d.NewSession("admin", nil)
+	got := run(s, "configure terminal", "class-map match-any ROCE", "match dscp 26", "class-map type qos match-any ROCE", "match dscp 24",
+		"policy-map P", "class ROCE", "set qos-group 3", "end")
+	if strings.Contains(got, "%") || strings.Contains(got, "ERROR") {
+		t.Fatalf("refused:\n%s", got)
+	}
+	want := "class-map type qos match-any ROCE\n  match dscp 26\n  match dscp 24\n\npolicy-map type qos P\n  class ROCE\n    set qos-group 3\n"
+	if got := body(t, string(d.Running())); !strings.HasPrefix(got, want) {
+		t.Errorf("running config:\n%s\nwant it to begin:\n%s", got, want)
+	}
+	// A class-map typed without a match type is match-all, as with the type.
+	prompt := s.Prompt()
+	if got, _ := run2(s, "configure terminal", "class-map ROCE"); !strings.Contains(got, "% Invalid parameter detected") {
+		t.Errorf("class-map ROCE (match-all) over a match-any one at %s: %q", prompt, got)
+	}
+}
+
+// run2 types lines and returns the last one's output.
+func run2(s interface{ Handle(string) (string, bool) }, lines ...string) (string, bool) {
+	var out string
+	var done bool
+	for _, l := range lines {
+		out, done = s.Handle(l)
+	}
+	return out, done
+}

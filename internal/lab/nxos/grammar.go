@@ -39,6 +39,9 @@ var types = map[string]grammar.Type{
 	"ifs":   ifList,
 	"big":   grammar.IntRange(0, 1<<40),
 	"file":  bootflash,
+	"precs": numList(7, precNames),
+	"iftyp": ifType,
+	"ifnum": ifNumber,
 }
 
 const queuingClasses = "c-out-8q-q1|c-out-8q-q2|c-out-8q-q3|c-out-8q-q4|c-out-8q-q5|c-out-8q-q6|c-out-8q-q7|c-out-8q-q-default"
@@ -112,19 +115,48 @@ var entries = []e{
 	{Modes: []string{"config"}, Syntax: "class-map type qos [<match:match-any|match-all>] <name:word>", Key: "class-map type qos {name}",
 		Rank: rankClassMap, Enter: "config-cmap-qos", Text: classMapText, Check: checkClassMap},
 	{Modes: []string{"config"}, Syntax: "policy-map type qos <name:word>", Key: "policy-map type qos {name}", Rank: rankPolicyQoS, Enter: "config-pmap-qos", Check: checkPolicyDelete},
+	// Without a type a class-map or policy-map is of type qos (Nexus 9000
+	// QoS Configuration Guide 7.x: "class-map [type qos] [match-any |
+	// match-all] class-map-name", "policy-map [type qos] [match-first]
+	// policy-map-name"; batfish CiscoNxos_class_map.g4 and
+	// CiscoNxos_policy_map.g4: "default type is qos"); it prints with it.
+	{Modes: []string{"config"}, Syntax: "class-map [<match:match-any|match-all>] <name:word>", Key: "class-map type qos {name}",
+		Rank: rankClassMap, Enter: "config-cmap-qos", Text: classMapText, Check: checkClassMap},
+	{Modes: []string{"config"}, Syntax: "policy-map <name:word>", Key: "policy-map type qos {name}", Rank: rankPolicyQoS, Enter: "config-pmap-qos", Check: checkPolicyDelete,
+		Text: func(m grammar.Match) string { return "policy-map type qos " + m.Args["name"] }},
 	{Modes: []string{"config"}, Syntax: "policy-map type queuing <name:word>", Key: "policy-map type queuing {name}", Rank: rankPolicyQue, Enter: "config-pmap-que", Check: checkPolicyDelete},
 	{Modes: []string{"config"}, Syntax: "policy-map type network-qos <name:word>", Key: "policy-map type network-qos {name}", Rank: rankPolicyNQoS, Enter: "config-pmap-nqos", Check: checkPolicyDelete},
 	{Modes: []string{"config"}, Syntax: "system qos", No: []string{}, Rank: rankSystemQoS, Enter: "config-sys-qos"},
 	{Modes: []string{"config"}, Syntax: "interface <if:ifs>", Rank: rankInterface, Natural: true, Enter: "config-if", EnterMulti: "config-if-range",
 		Expand: expandInterface, Keep: physical, Check: checkIfs},
+	// The type and the number apart ("interface ethernet 1/21",
+	// "interface Ethernet 1/17"), the form Cisco's own configuration
+	// examples type (Nexus 9000 Interfaces Configuration Guide 10.x,
+	// "Configuring the Description": "switch(config)# interface ethernet
+	// 2/1"); it names the same interface as without the space.
+	{Modes: []string{"config"}, Syntax: "interface <typ:iftyp> <num:ifnum>", Rank: rankInterface, Natural: true, Enter: "config-if", EnterMulti: "config-if-range",
+		Expand: expandSpaced, Keep: physical, Check: checkSpacedIfs},
 
 	// class-map type qos (nxos.md §2).
 	{Modes: []string{"config-cmap-qos"}, Syntax: "match dscp <v:dscps>"},
 	{Modes: []string{"config-cmap-qos"}, Syntax: "match cos <v:coses>"},
 	{Modes: []string{"config-cmap-qos"}, Syntax: "match not dscp <v:dscps>"},
+	// match [not] precedence: values 0-7 or their names, as lists and
+	// ranges like the other match values (Nexus 9000 QoS Configuration
+	// Guide 7.x, "Configuring Precedence Classification" and Table
+	// "Precedence Values"; batfish's NX-OS grammar, CiscoNxos_class_map.g4
+	// cmqm_precedence, takes it in class-map type qos).
+	{Modes: []string{"config-cmap-qos"}, Syntax: "match precedence <v:precs>"},
+	{Modes: []string{"config-cmap-qos"}, Syntax: "match not precedence <v:precs>"},
 
 	// policy-map type qos.
 	{Modes: []string{"config-pmap-qos"}, Syntax: "class <name:word>", Key: "class {name}", Enter: "config-pmap-c-qos", Check: checkClassDefined},
+	// class type qos NAME: the type is optional and the class is the
+	// same, printed without it (Nexus 9000 QoS Configuration Guide 7.x,
+	// "class [type qos] {class-name | class-default}"; batfish's
+	// CiscoNxos_policy_map.g4 pmq_class: "CLASS (TYPE QOS)? name").
+	{Modes: []string{"config-pmap-qos"}, Syntax: "class type qos <name:word>", Key: "class {name}", Enter: "config-pmap-c-qos", Check: checkClassDefined,
+		Text: func(m grammar.Match) string { return "class " + m.Args["name"] }},
 	{Modes: []string{"config-pmap-c-qos"}, Syntax: "set qos-group <n:0-7>", Key: "set qos-group"},
 
 	// policy-map type queuing.
@@ -172,7 +204,7 @@ var entries = []e{
 	{Modes: []string{"config-if", "config-if-range"}, Syntax: "priority-flow-control watch-dog disable-action", Rank: rankIfWD},
 }
 
-var nxosGrammar = grammar.New(entries, grammar.Options{Types: types})
+var nxosGrammar = grammar.New(allEntries(), grammar.Options{Types: allTypes()})
 
 // classMapText spells out the default match type (match-all, nxos.md §2).
 func classMapText(m grammar.Match) string {
@@ -189,6 +221,34 @@ func expandInterface(m grammar.Match) ([]string, string) {
 		texts = append(texts, "interface "+name)
 	}
 	return texts, ""
+}
+
+// expandSpaced is expandInterface for the type and number typed apart.
+func expandSpaced(m grammar.Match) ([]string, string) {
+	ifs, _ := expandIfs(m.Args["typ"] + m.Args["num"])
+	var texts []string
+	for _, name := range ifs {
+		texts = append(texts, "interface "+name)
+	}
+	return texts, ""
+}
+
+// checkSpacedIfs refuses a spaced interface name that is no interface of
+// the device, as checkIfs does, its caret under the number.
+func checkSpacedIfs(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) string {
+	toks := grammar.Split(s.line)
+	if len(toks) == 0 {
+		return ""
+	}
+	tok := toks[len(toks)-1]
+	_, err := expandIfsMax(m.Args["typ"]+m.Args["num"], s.d.ports)
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, errRangeBad):
+		return caret(s.linePrompt, tok.Pos) + errBadRange
+	}
+	return caret(s.linePrompt, tok.Pos) + errInvalid
 }
 
 // checkIfs refuses interfaces beyond the front-panel ports of the
@@ -253,15 +313,18 @@ func checkClassMap(s *session, st *grammar.State, neg grammar.Neg, m grammar.Mat
 	if cm == nil || cm.Text == classMapText(m) {
 		return ""
 	}
-	// class-map type qos [MATCH] NAME: the caret is under the match type,
+	// class-map [type qos] [MATCH] NAME: the caret is under the match type,
 	// or under the name when the default (match-all) was meant.
 	toks := grammar.Split(s.line)
 	pos := 0
 	if len(toks) > 0 {
 		pos = toks[len(toks)-1].Pos
 	}
-	if len(toks) == 5 {
+	switch len(toks) {
+	case 5: // class-map type qos MATCH NAME
 		pos = toks[3].Pos
+	case 3: // class-map MATCH NAME
+		pos = toks[1].Pos
 	}
 	return caret(s.linePrompt, pos) + errParam
 }

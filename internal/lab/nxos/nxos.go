@@ -456,7 +456,7 @@ func (d *Device) Checkpoint() []byte {
 
 // Restore replaces the running config with a Checkpoint's text.
 func (d *Device) Restore(cp []byte) error {
-	fresh, err := New(d.host, cp)
+	fresh, err := New(d.host, cp, WithModel(d.model))
 	if err != nil {
 		return fmt.Errorf("restore %s: %w", d.host, err)
 	}
@@ -482,7 +482,11 @@ func (d *Device) show(cmd, body string) string {
 		fmt.Fprintf(&b, "hostname %s\n", d.host)
 	}
 	if body != "" {
-		b.WriteString("\n")
+		if !strings.HasPrefix(body, "vdc ") {
+			// The vdc stanza follows the hostname at once (whole.go
+			// [leaf93], [n9kv92]).
+			b.WriteString("\n")
+		}
 		b.WriteString(body)
 	}
 	return b.String()
@@ -500,13 +504,23 @@ func ipqosLine(text string) bool {
 
 // body prints the config. top selects top-level stanzas and child selects
 // the lines kept inside interfaces (nil: everything). Top-level stanzas
-// are separated by a blank line, except consecutive class-maps and
-// consecutive global one-liners (nxos.md §1); empty interface stanzas too
-// are separated by blank lines (scrapligo's NX-OS recording).
+// are separated by a blank line, except consecutive class-maps,
+// consecutive global one-liners (nxos.md §1) and the stanzas of one block
+// (whole.go joinedRanks); empty interface stanzas too are separated by
+// blank lines (scrapligo's NX-OS recording). VLANs print as NX-OS prints
+// them (whole.go [leaf93]): one line listing every VLAN, then the VLANs
+// that have settings.
 func (d *Device) body(top func(*grammar.Node) bool, child func(*grammar.Node) bool) string {
 	var b strings.Builder
 	var prev *grammar.Node
-	for _, n := range d.tree.Root.Sorted() {
+	nodes := topOrder(d.tree.Root.Sorted())
+	var vlans []*grammar.Node
+	for _, n := range nodes {
+		if n.Rank == rankVLAN && (top == nil || top(n)) {
+			vlans = append(vlans, n)
+		}
+	}
+	for _, n := range nodes {
 		if top != nil && !top(n) {
 			continue
 		}
@@ -526,10 +540,27 @@ func (d *Device) body(top func(*grammar.Node) bool, child func(*grammar.Node) bo
 			}
 			kids = keep
 		}
-		if prev != nil && !(prev.Rank == n.Rank && (n.Rank == rankClassMap || n.Mode == "" && prev.Mode == "")) {
+		if n.Rank == rankVLAN {
+			if n != vlans[0] && len(kids) == 0 {
+				continue
+			}
+			if n == vlans[0] {
+				if prev != nil {
+					b.WriteString("\n")
+				}
+				prev = n
+				b.WriteString(vlanSummary(vlans) + "\n")
+				if len(kids) == 0 {
+					continue
+				}
+			}
+		} else if prev != nil && !joined(prev, n) {
 			b.WriteString("\n")
 		}
 		prev = n
+		if strings.HasPrefix(n.Text, "interface Vlan") {
+			kids = shutdownFirst(kids)
+		}
 		b.WriteString(n.Text + "\n")
 		for _, k := range kids {
 			b.WriteString("  " + k.Text + "\n")
@@ -539,4 +570,54 @@ func (d *Device) body(top func(*grammar.Node) bool, child func(*grammar.Node) bo
 		}
 	}
 	return b.String()
+}
+
+// joined reports whether n follows prev with no blank line between.
+func joined(prev, n *grammar.Node) bool {
+	switch {
+	case prev.Rank == n.Rank && (n.Rank == rankClassMap || n.Mode == "" && prev.Mode == ""):
+		return true
+	case prev.Rank == n.Rank && joinedRanks[n.Rank]:
+		return true
+	case prev.Rank == rankInterface && n.Rank == rankTail:
+		// whole.go [spine92]: line console right after the last interface.
+		return true
+	}
+	return false
+}
+
+// ifOrder is the place of an interface type in show running-config
+// (whole.go [leaf93]: Vlan, nve, Ethernet, mgmt0, loopback; port-channel
+// before Ethernet [I: as vPC configs print it]).
+func ifOrder(text string) int {
+	for i, p := range []string{"interface Vlan", "interface port-channel", "interface nve", "interface Ethernet", "interface mgmt", "interface loopback"} {
+		if strings.HasPrefix(text, p) {
+			return i
+		}
+	}
+	return len(text) // never: every interface type is above
+}
+
+// topOrder orders the interfaces among themselves by type (ifOrder),
+// keeping the natural order within a type.
+func topOrder(nodes []*grammar.Node) []*grammar.Node {
+	lo := sort.Search(len(nodes), func(i int) bool { return nodes[i].Rank >= rankInterface })
+	hi := sort.Search(len(nodes), func(i int) bool { return nodes[i].Rank > rankInterface })
+	ifs := nodes[lo:hi]
+	sort.SliceStable(ifs, func(i, j int) bool { return ifOrder(ifs[i].Text) < ifOrder(ifs[j].Text) })
+	return nodes
+}
+
+// shutdownFirst puts [no] shutdown first, as NX-OS prints an SVI
+// (whole.go [leaf93]: "interface Vlan100 / no shutdown / vrf member").
+func shutdownFirst(kids []*grammar.Node) []*grammar.Node {
+	var first, rest []*grammar.Node
+	for _, k := range kids {
+		if k.Key == "shutdown" {
+			first = append(first, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	return append(first, rest...)
 }

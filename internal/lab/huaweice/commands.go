@@ -19,6 +19,7 @@ const (
 	viewAIService
 	viewAIECN
 	viewETS
+	viewUplink
 )
 
 // family is a CE chip family (reference/huawei-ce.md §0): the syntax forks.
@@ -94,9 +95,10 @@ func (c *command) usableIn(v view) bool {
 }
 
 var (
-	anyView    = []view{viewUser, viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS}
-	configView = []view{viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS}
-	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS}
+	anyView    = []view{viewUser, viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink}
+	configView = []view{viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink}
+	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink}
+	uplinkView = []view{viewUplink}
 	sys        = []view{viewSystem}
 	pfcView    = []view{viewDCBPFC}
 	// ifView: the reference lists "interface, port-group" as the views of
@@ -147,6 +149,10 @@ func grammar() []*command {
 		// Exec commands (§3, §4, §5).
 		{views: []view{viewUser}, pattern: "system-view", run: (*Session).systemView},
 		{views: anyView, pattern: "quit", run: (*Session).quit},
+		// "q" is taken as quit in every view although "qos" also starts
+		// with q: annetutil/annet's Huawei CE patches leave system view
+		// with "commit / q / save" (tests/annet/test_patch/huawei_drop_profile.yaml).
+		{views: anyView, pattern: "q", run: (*Session).quit},
 		{views: configView, pattern: "return", run: (*Session).returnUser},
 		{views: []view{viewUser}, pattern: "screen-length <n:int:0-512> temporary", run: (*Session).screenLength},
 		{views: anyView, pattern: "display current-configuration", run: (*Session).displayCurrent},
@@ -258,6 +264,19 @@ func grammar() []*command {
 		// ETS (§2.6). An ETS profile cannot go on a port with WRED, shaping
 		// or non-PQ qos scheduling, and ETS and qos queue scheduling do not
 		// coexist (§1.1 "Do not also use an ETS profile").
+		// PFC deadlock prevention (§2.2 names it; syntax from the V300R023
+		// command reference pages "dcb pfc uplink group", "group-member
+		// interface" and "adjust original-dscp"): one uplink group in the
+		// system, physical member interfaces, prompt
+		// [*HUAWEI-dcb-pfc-uplink-group-NAME]. Display position [U].
+		{views: sys, pattern: "dcb pfc uplink group <name:name>", rank: 22, enter: viewUplink, showEmpty: true, check: checkOneUplinkGroup},
+		{views: sys, pattern: "undo dcb pfc uplink group <name:name>", remove: []string{"dcb pfc uplink group {name}"}},
+		{views: uplinkView, pattern: "group-member interface <a:iface>", key: "group-member interface {a}", rank: 1, check: checkMembers},
+		{views: uplinkView, pattern: "group-member interface <a:iface> to <b:iface>", key: "group-member interface {a}", rank: 1, check: checkMembers},
+		{views: uplinkView, pattern: "undo group-member interface <a:iface>", remove: []string{"group-member interface {a}"}},
+		{views: uplinkView, pattern: "undo group-member interface <a:iface> to <b:iface>", remove: []string{"group-member interface {a}"}},
+		{views: uplinkView, pattern: "adjust original-dscp <o:int:0-63> to priority <p:int:0-7> dscp <d:int:0-63>", key: "adjust original-dscp {o}", rank: 2},
+		{views: uplinkView, pattern: "undo adjust original-dscp <o:int:0-63> to priority <p:int:0-7> dscp <d:int:0-63>", remove: []string{"adjust original-dscp {o}"}},
 		{views: sys, pattern: "dcb ets-profile <name:name>", rank: 25, enter: viewETS, showEmpty: true},
 		{views: sys, pattern: "undo dcb ets-profile <name:name>", remove: []string{"dcb ets-profile {name}"}, check: checkUndoETS},
 		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7>", key: "priority-group queue {s}", rank: 1},
@@ -307,6 +326,12 @@ func grammar() []*command {
 		{views: ifView, pattern: "trust 8021p inner", key: "trust", rank: 1},
 		{views: ifView, pattern: "trust 8021p outer", key: "trust", rank: 1, isDefault: always},
 		{views: ifView, pattern: "undo trust", remove: []string{"trust"}},
+		// The undo form naming the trusted field, as public VRP automation
+		// types it ("undo trust dscp"): it removes the line only when it
+		// names what is configured; otherwise nothing changes [I].
+		{views: ifView, pattern: "undo trust dscp", apply: undoIf("trust", "trust dscp")},
+		{views: ifView, pattern: "undo trust 8021p inner", apply: undoIf("trust", "trust 8021p inner")},
+		{views: ifView, pattern: "undo trust 8021p outer", apply: undoIf("trust", "trust 8021p outer")},
 		{views: ifView, pattern: "trust upstream <d:name>", key: "trust upstream", rank: 2, check: checkDomainRef, isDefault: is("d", "default")},
 		{views: ifView, pattern: "undo trust upstream", remove: []string{"trust upstream"}},
 
@@ -362,6 +387,16 @@ func grammar() []*command {
 
 		// Interface view: WRED/ECN and scheduling (§2.5, §2.6), in the
 		// display order of the Errata: wred → drr|wfq A to B → weights → ecn.
+		// Queue shaping: V300R023 command reference "qos queue shaping"
+		// (the CE6800/8800 markdown mirror read through the search tool):
+		// percent cir C [pir P] (1–100) or cir C [unit] [cbs B [unit] | pir P
+		// [unit] [cbs B [unit] pbs B [unit]]], rates 1–400000000, CBS/PBS
+		// 1–8388608 on family B and 1–33554432 on family A; the last run
+		// wins; undo qos queue Q shaping. It displays first among the
+		// queue lines (Errata: shaping → wred → drr → weights → ecn). The
+		// line is kept as typed (no source shows whether an omitted unit
+		// is printed) [U].
+		{views: ifView, pattern: "undo qos queue <q:int:0-7> shaping", remove: []string{"qos queue {q} shaping"}},
 		{views: ifView, pattern: "qos queue <q:int:0-7> wred <p:name>", key: "qos queue {q} wred", rank: 10, check: all(noETS, checkDropRef)},
 		{views: ifView, pattern: "undo qos queue <q:int:0-7> wred", remove: []string{"qos queue {q} wred"}},
 		{views: ifView, pattern: "qos drr <s:int:0-7> to <e:int:0-7>", key: "qos drr", rank: 20, check: all(noETS, notAbove("s", "e"))},
@@ -450,14 +485,43 @@ func grammar() []*command {
 		}
 		for _, f := range forms {
 			g = append(g, &command{views: dropView, families: l.fam, pattern: "ecn " + f + " discard-percentage <p:int:1-100>", key: "ecn", rank: 1, check: notAbove("l", "h")})
-			for i, colour := range []string{"green", "yellow", "red"} {
+			// non-tcp: the Errata's colour non-tcp, in the form and order
+			// (after red) of Huawei's EDOC1100198444 as quoted in
+			// annetutil/annet tests/annet/test_patch/huawei_drop_profile.yaml;
+			// the V300R023 fixed-switch "color" page lists only
+			// green/red/yellow, so a family A or B switch may refuse it [U].
+			for i, colour := range []string{"green", "yellow", "red", "non-tcp"} {
 				g = append(g, &command{views: dropView, families: l.fam, pattern: "color " + colour + " " + f + " discard-percentage <p:int:1-100>",
 					key: "color " + colour, rank: 2 + i, check: notAbove("l", "h")})
 			}
 		}
 	}
-	for _, colour := range []string{"green", "yellow", "red"} {
+	for _, colour := range []string{"green", "yellow", "red", "non-tcp"} {
 		g = append(g, &command{views: dropView, pattern: "undo color " + colour, remove: []string{"color " + colour}})
+	}
+	// Queue shaping (see the undo entry above), per family for the
+	// burst-size range.
+	for fam, burst := range map[string]string{"A": "1-33554432", "B": "1-8388608"} {
+		shape := func(tail string) *command {
+			return &command{views: ifView, families: fam, pattern: "qos queue <q:int:0-7> shaping " + tail, key: "qos queue {q} shaping", rank: 5, check: noETS}
+		}
+		g = append(g, shape("percent cir <c:int:1-100>"), shape("percent cir <c:int:1-100> pir <p:int:1-100>"))
+		for _, cu := range []string{"", " kbps", " mbps", " gbps"} {
+			cir := "cir <c:int:1-400000000>" + cu
+			g = append(g, shape(cir))
+			for _, bu := range []string{"", " bytes", " kbytes", " mbytes"} {
+				g = append(g, shape(cir+" cbs <cb:int:"+burst+">"+bu))
+			}
+			for _, pu := range []string{"", " kbps", " mbps", " gbps"} {
+				pir := cir + " pir <p:int:1-400000000>" + pu
+				g = append(g, shape(pir))
+				for _, bu := range []string{"", " bytes", " kbytes", " mbytes"} {
+					for _, pbu := range []string{"", " bytes", " kbytes", " mbytes"} {
+						g = append(g, shape(pir+" cbs <cb:int:"+burst+">"+bu+" pbs <pb:int:"+burst+">"+pbu))
+					}
+				}
+			}
+		}
 	}
 	return g
 }
@@ -511,9 +575,12 @@ func checkPort(e *edit, a args) string {
 }
 
 // memberRange splits a canonical interface name into its prefix up to the
-// last "/" and the port number ("100GE1/0/", 7).
+// last "/" and the port number ("100GE1/0/", 7); for a split port, up to
+// the ":" ("100GE1/0/31:", 1), so a range stays within one physical port
+// (V300R023 group-member interface: split interfaces of a range "must
+// belong to the same physical interface").
 func memberRange(name string) (string, int) {
-	i := strings.LastIndexByte(name, '/')
+	i := strings.LastIndexAny(name, "/:")
 	n := 0
 	for _, c := range name[i+1:] {
 		n = n*10 + int(c-'0')
@@ -881,4 +948,26 @@ func sortNatural(s []string) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
+}
+
+// undoIf removes the line with the key when it is the given line: the undo
+// form that names the configured value.
+func undoIf(key, line string) func(*edit, args) string {
+	return func(e *edit, _ args) string {
+		if n := e.cur.find(key); n != nil && n.line == line {
+			e.cur.remove(key)
+		}
+		return ""
+	}
+}
+
+// checkOneUplinkGroup: "Only one PFC uplink port group can be created in
+// the system" (V300R023 dcb pfc uplink group).
+func checkOneUplinkGroup(e *edit, a args) string {
+	for _, n := range e.root.children {
+		if n.view == viewUplink && n.key != "dcb pfc uplink group "+a["name"] {
+			return "name"
+		}
+	}
+	return ""
 }

@@ -178,13 +178,28 @@ func (a args) expand(tmpl string) string {
 // [A-Za-z0-9_-], not starting with "_".
 var nameRe = regexp.MustCompile(`^[A-Za-z0-9-][A-Za-z0-9_-]{0,30}$`)
 
-// ifaceRe matches an interface name typed in one word ("100GE1/0/1",
-// "100ge1/0/1") or its type alone ("100ge", followed by "1/0/1").
+// ifaceRe matches a physical interface name typed in one word
+// ("100GE1/0/1", "100ge1/0/1") or its type alone ("100ge", followed by
+// "1/0/1"). GE is the CloudEngine name of a GigabitEthernet port
+// ("interface GE1/0/1 / undo portswitch" in public CE configs, e.g. the
+// CE12800 RESTCONF lab and EVPN fabric write-ups read through the search
+// tool); a port made by splitting a higher-speed one carries ":N" (§3.1:
+// the split-port prompt [*host-100GE1/1/1:1]).
 var (
-	ifaceRe     = regexp.MustCompile(`^(?i)(10|25|40|100|200|400)GE(\d+/\d+/\d+)$`)
-	ifaceTypeRe = regexp.MustCompile(`^(?i)(10|25|40|100|200|400)GE$`)
-	ifaceNumRe  = regexp.MustCompile(`^\d+/\d+/\d+$`)
+	ifaceRe     = regexp.MustCompile(`^(?i)((?:10|25|40|100|200|400)?GE)(\d+/\d+/\d+(?::\d+)?)$`)
+	ifaceTypeRe = regexp.MustCompile(`^(?i)(10|25|40|100|200|400)?GE$`)
+	ifaceNumRe  = regexp.MustCompile(`^\d+/\d+/\d+(?::\d+)?$`)
 )
+
+// canonIface returns a physical interface name as the device prints it
+// ("100ge1/0/1" → "100GE1/0/1"), or false when it is not one.
+func canonIface(s string) (string, bool) {
+	m := ifaceRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return strings.ToUpper(m[1]) + m[2], true
+}
 
 // candidate is one command being matched against a line.
 type candidate struct {
@@ -392,8 +407,7 @@ func (c *candidate) take(ws []word, kw string) (n int, ok, bad bool) {
 		c.args[t.name] = w
 		c.out = append(c.out, w)
 	case tokIface:
-		if m := ifaceRe.FindStringSubmatch(w); m != nil {
-			name := m[1] + "GE" + m[2]
+		if name, ok := canonIface(w); ok {
 			c.args[t.name] = name
 			c.out = append(c.out, name)
 			break

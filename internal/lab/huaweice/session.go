@@ -280,6 +280,8 @@ func suffix(v view, line string) string {
 		return "-port-group-" + strings.TrimPrefix(line, "port-group ")
 	case viewETS:
 		return "-ets-" + strings.TrimPrefix(line, "dcb ets-profile ")
+	case viewUplink:
+		return "-dcb-pfc-uplink-group-" + strings.TrimPrefix(line, "dcb pfc uplink group ")
 	case viewAIService, viewAIECN:
 		return "-" + line // [*DeviceA-ai-service], [*DeviceA-ai-service-ai-ecn]
 	}

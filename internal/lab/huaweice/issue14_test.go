@@ -1,0 +1,140 @@
+package huaweice
+
+import (
+	"strings"
+	"testing"
+)
+
+// typeAll types lines in a fresh session from system view and fails on
+// the first refusal.
+func typeAll(t *testing.T, d *Device, lines ...string) *Session {
+	t.Helper()
+	s := d.NewSession("admin", nil).(*Session)
+	for _, l := range append([]string{"system-view"}, lines...) {
+		if out, _ := s.Handle(l); strings.Contains(out, "Error") {
+			t.Fatalf("%q refused:\n%s", l, out)
+		}
+	}
+	return s
+}
+
+// Issue 14: the QoS lines V300R023 (or the Errata's public configs)
+// accept and the lab refused.
+func TestIssue14QoSLines(t *testing.T) {
+	d := newTestDevice(t, "")
+	s := typeAll(t, d,
+		"drop-profile wred1",
+		"color green low-limit 80 high-limit 100 discard-percentage 10",
+		"color non-tcp low-limit 40 high-limit 60 discard-percentage 40",
+		"quit",
+		"interface 100GE1/0/1",
+		// V300R023 qos queue shaping, both examples of the page.
+		"qos queue 4 shaping cir 10000 kbps pir 20000 kbps",
+		"qos queue 5 shaping percent cir 50 pir 80",
+		"qos queue 3 wred wred1",
+		"trust dscp",
+		"quit",
+		"dcb pfc uplink group myuplink",
+		"group-member interface 100GE 1/0/1 to 100GE 1/0/4",
+		"adjust original-dscp 10 to priority 4 dscp 32",
+		"quit",
+		"commit",
+	)
+	run := string(d.Running())
+	for _, want := range []string{
+		"drop-profile wred1\n color green low-limit 80 high-limit 100 discard-percentage 10\n color non-tcp low-limit 40 high-limit 60 discard-percentage 40\n",
+		"interface 100GE1/0/1\n trust dscp\n qos queue 4 shaping cir 10000 kbps pir 20000 kbps\n qos queue 5 shaping percent cir 50 pir 80\n qos queue 3 wred wred1\n",
+		"dcb pfc uplink group myuplink\n group-member interface 100GE1/0/1 to 100GE1/0/4\n adjust original-dscp 10 to priority 4 dscp 32\n",
+	} {
+		if !strings.Contains(run, want) {
+			t.Errorf("running config lacks\n%s\nin\n%s", want, run)
+		}
+	}
+	// The undo forms.
+	for _, l := range []string{"drop-profile wred1", "undo color non-tcp", "quit",
+		"interface 100GE1/0/1", "undo qos queue 4 shaping", "undo trust dscp", "quit", "commit"} {
+		if out, _ := s.Handle(l); strings.Contains(out, "Error") {
+			t.Fatalf("%q refused:\n%s", l, out)
+		}
+	}
+	run = string(d.Running())
+	for _, gone := range []string{"non-tcp", "qos queue 4 shaping", "trust dscp"} {
+		if strings.Contains(run, gone) {
+			t.Errorf("%q still in the running config:\n%s", gone, run)
+		}
+	}
+	if !strings.Contains(run, "qos queue 5 shaping") {
+		t.Errorf("undo of queue 4 shaping removed queue 5's:\n%s", run)
+	}
+	// Only one uplink group in the system (V300R023).
+	if out, _ := s.Handle("dcb pfc uplink group other"); !strings.Contains(out, "Error: Wrong parameter") {
+		t.Errorf("second uplink group: %q", out)
+	}
+	// The burst-size range is the family's: 8388608 is family B's top.
+	if out := transcript(s, "interface 100GE1/0/2", "qos queue 1 shaping cir 1 gbps cbs 8388609 bytes"); !strings.Contains(out, "Error") {
+		t.Errorf("family B took a CBS above 8388608:\n%s", out)
+	}
+}
+
+// "q" is quit in every view (annet's Huawei CE patches), even where "qos"
+// also starts with q.
+func TestQIsQuit(t *testing.T) {
+	d := newTestDevice(t, "")
+	s := d.NewSession("admin", nil)
+	got := transcript(s, "system-view", "interface 100GE1/0/1", "q", "q")
+	want := "<HUAWEI>system-view\n" + msgEnterSystem + "\n[~HUAWEI]interface 100GE1/0/1\n[~HUAWEI-100GE1/0/1]q\n[~HUAWEI]q\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if p := s.Prompt(); p != "<HUAWEI>" {
+		t.Errorf("after q from system view the prompt is %q", p)
+	}
+}
+
+// GE and split-port names are interface names (§3.1 split-port prompt).
+func TestGEAndSplitPortNames(t *testing.T) {
+	d := newTestDevice(t, "", WithPorts("GE1/0/1", "100GE1/0/31:1", "100GE1/0/31:2", "100GE1/0/31:3"))
+	s := d.NewSession("admin", nil)
+	got := transcript(s, "system-view", "interface ge 1/0/1", "quit", "interface 100GE1/0/31:1", "quit", "port-group split",
+		"group-member 100ge1/0/31:1 to 100GE1/0/31:3", "trust dscp")
+	for _, p := range []string{"[~HUAWEI-GE1/0/1]", "[~HUAWEI-100GE1/0/31:1]"} {
+		if !strings.Contains(got, p) {
+			t.Errorf("no prompt %s in\n%s", p, got)
+		}
+	}
+	if strings.Contains(got, "Error") {
+		t.Fatalf("refused:\n%s", got)
+	}
+	cand := strings.Join(s.(*Session).cand.body(everything), "\n")
+	for _, p := range []string{"interface 100GE1/0/31:2\n trust dscp", "interface 100GE1/0/31:3\n trust dscp"} {
+		if !strings.Contains(cand, p) {
+			t.Errorf("port-group range missed a split port %q:\n%s", p, cand)
+		}
+	}
+}
+
+// A refused line never changes view: neither an unknown word, a bad value,
+// nor a semantic refusal of a line that would enter a view.
+func TestRefusedLineKeepsView(t *testing.T) {
+	d := newTestDevice(t, "")
+	s := d.NewSession("admin", nil)
+	transcript(s, "system-view", "interface 100GE1/0/1")
+	for _, l := range []string{
+		"interface 100GE9/0/1",         // no such port
+		"interface 100GE1/0/1 bogus",   // too many words
+		"drop-profile brief",           // a refused name
+		"diffserv domain none",         // a refused name
+		"dcb pfc enable mode sideways", // unknown keyword
+		"nonsense",
+		"qos queue 9 ecn", // out of range
+	} {
+		before := s.Prompt()
+		out, _ := s.Handle(l)
+		if !strings.Contains(out, "Error") {
+			t.Errorf("%q was not refused: %q", l, out)
+		}
+		if after := s.Prompt(); after != before {
+			t.Errorf("%q changed the view: %s → %s", l, before, after)
+		}
+	}
+}

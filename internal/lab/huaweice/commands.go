@@ -20,6 +20,17 @@ const (
 	viewAIECN
 	viewETS
 	viewUplink
+	// The views of the common non-QoS configuration (wholeconfig.go).
+	viewLIf
+	viewVlan
+	viewVPN
+	viewVPNAF
+	viewAAA
+	viewAAASub
+	viewBGP
+	viewBGPAF
+	viewRoutePolicy
+	viewACL
 )
 
 // family is a CE chip family (reference/huawei-ce.md §0): the syntax forks.
@@ -47,6 +58,15 @@ type command struct {
 	line string
 	key  string
 	rank int
+	// rankOf, when set, gives the rank from the arguments (interfaces
+	// sort by type before name).
+	rankOf func(a args) int
+	// group and order: see node.
+	group bool
+	order string
+	// sep marks a nested section the device prints after a " #" line
+	// (bgp › ipv4-family, aaa › authentication-scheme).
+	sep bool
 	// isDefault reports whether the stored line equals the device default
 	// (the defaults of the reference's tables): display
 	// current-configuration leaves it out, include-default marks it "~".
@@ -95,9 +115,9 @@ func (c *command) usableIn(v view) bool {
 }
 
 var (
-	anyView    = []view{viewUser, viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink}
-	configView = []view{viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink}
-	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink}
+	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink, viewLIf, viewVlan, viewVPN, viewVPNAF, viewAAA, viewAAASub, viewBGP, viewBGPAF, viewRoutePolicy, viewACL}
+	configView = append([]view{viewSystem}, subView...)
+	anyView    = append([]view{viewUser}, configView...)
 	uplinkView = []view{viewUplink}
 	sys        = []view{viewSystem}
 	pfcView    = []view{viewDCBPFC}
@@ -441,6 +461,7 @@ func grammar() []*command {
 		{views: dropView, pattern: "undo ecn weight", remove: []string{"ecn weight"}},
 		{views: dropView, pattern: "undo ecn weight <w:int:0-65535>", remove: []string{"ecn weight"}},
 	}
+	g = append(g, wholeGrammar()...)
 	// Deadlock thresholds (§2.2) on the family's PFC priorities (§2.1).
 	for fam, prio := range map[string]string{"A": "<p:int:0-5>", "B": "<p:int:0-7>"} {
 		for i, kind := range []string{"turn-off", "error-down"} {

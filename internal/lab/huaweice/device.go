@@ -418,7 +418,11 @@ func (d *Device) applyConfig(e *edit, m *matchResult) string {
 	if c.key != "" {
 		key = a.expand(c.key)
 	}
-	n := &node{line: line, key: key, rank: c.rank, hidden: c.isDefault != nil && c.isDefault(a)}
+	rank := c.rank
+	if c.rankOf != nil {
+		rank = c.rankOf(a)
+	}
+	n := &node{line: line, key: key, rank: rank, sep: c.sep, group: c.group, order: a.expand(c.order), hidden: c.isDefault != nil && c.isDefault(a)}
 	if c.enter != 0 {
 		n.section, n.showEmpty, n.view, n.children = true, c.showEmpty, c.enter, []*node{}
 	}

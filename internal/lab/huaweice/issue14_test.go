@@ -3,6 +3,8 @@ package huaweice
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // typeAll types lines in a fresh session from system view and fails on
@@ -135,6 +137,101 @@ func TestRefusedLineKeepsView(t *testing.T) {
 		}
 		if after := s.Prompt(); after != before {
 			t.Errorf("%q changed the view: %s → %s", l, before, after)
+		}
+	}
+}
+
+// wholePorts are the physical ports of testdata/whole-ce-leaf.txt.
+var wholePorts = []string{"GE1/0/1", "GE1/0/2", "25GE1/0/2", "25GE1/0/3", "25GE1/0/4", "25GE1/0/6", "25GE1/0/7",
+	"100GE1/0/1", "100GE1/0/2", "100GE1/0/5:1", "100GE1/0/6", "100GE1/0/7", "100GE1/0/8"}
+
+// A whole CE running config, assembled from the public configs named in
+// wholeconfig.go ([ce8850], [ce6865], [evpn], [ctreepo]) with the §1.1
+// QoS sections, loads unedited as a seed and display
+// current-configuration prints it back equal. The lab's normalisation
+// (wholeconfig.go): the two header lines are the lab's own; sections sort
+// in the lab's rank order; runs of spaces in free text become one.
+func TestWholeConfigRoundTrip(t *testing.T) {
+	want := readFile(t, "testdata/whole-ce-leaf.txt")
+	d := newTestDevice(t, want, WithPorts(wholePorts...))
+	if got := string(d.Running()); got != want {
+		t.Errorf("print-back differs:\n%s", cmp.Diff(want, got))
+	}
+	// Typed line by line, the same config gives the same running config.
+	d2 := newTestDevice(t, "", WithPorts(wholePorts...))
+	s := d2.NewSession("admin", nil)
+	// Typed flat, each section line enters its view from system view:
+	// quit back up before each unindented line.
+	s.Handle("system-view")
+	depth := 0
+	for _, l := range strings.Split(want, "\n") {
+		tl := strings.TrimSpace(l)
+		if tl == "" || tl == "#" || tl == "return" || strings.HasPrefix(tl, "!") {
+			continue
+		}
+		ind := len(l) - len(strings.TrimLeft(l, " "))
+		for ; depth > ind; depth-- {
+			s.Handle("quit")
+		}
+		before := s.(*Session).view().v
+		if out, _ := s.Handle(tl); strings.Contains(out, "Error") {
+			t.Fatalf("%q refused:\n%s", tl, out)
+		}
+		if s.(*Session).view().v != before {
+			depth = ind + 1
+		}
+	}
+	for ; depth > 0; depth-- {
+		s.Handle("quit")
+	}
+	if out, _ := s.Handle("commit"); strings.Contains(out, "Error") {
+		t.Fatalf("commit: %s", out)
+	}
+	if got := string(d2.Running()); got != want {
+		t.Errorf("typed config differs:\n%s", cmp.Diff(want, got))
+	}
+}
+
+// Lines a CE does not know are refused with its error text, in a seed and
+// typed, and a known line with a bad value is refused too.
+func TestWholeConfigRefusals(t *testing.T) {
+	k, err := NewKind(WithPorts(wholePorts...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.New("x", []byte("#\nspanning-tree mode rstp\n#\n")); err == nil || !strings.Contains(err.Error(), "Error: Unrecognized command") {
+		t.Errorf("seed with an NX-OS line: %v", err)
+	}
+	d := newTestDevice(t, "", WithPorts(wholePorts...))
+	s := d.NewSession("admin", nil)
+	transcript(s, "system-view")
+	for _, l := range []string{"switchport mode trunk", "vlan batch 5000", "interface LoopBack0", "ip address 10.0.0.300 255.255.255.0", "ip address 10.0.0.1 255.0.255.0", "no shutdown"} {
+		out, _ := s.Handle(l)
+		if l == "interface LoopBack0" {
+			if strings.Contains(out, "Error") {
+				t.Fatalf("interface LoopBack0 refused: %s", out)
+			}
+			continue
+		}
+		if !strings.Contains(out, "Error:") {
+			t.Errorf("%q not refused: %q", l, out)
+		}
+	}
+	if p := s.Prompt(); p != "[*HUAWEI-LoopBack0]" {
+		t.Errorf("prompt %q", p)
+	}
+}
+
+// vlan batch and port trunk allow-pass vlan accumulate and print sorted,
+// runs as "A to B" ([ce6865]).
+func TestVLANLists(t *testing.T) {
+	d := newTestDevice(t, "", WithPorts(wholePorts...))
+	typeAll(t, d, "vlan batch 10 20 30", "vlan batch 11 to 12 5", "undo vlan batch 20",
+		"interface 25GE1/0/2", "port link-type trunk", "port trunk allow-pass vlan 10 20", "port trunk allow-pass vlan 21", "quit", "commit")
+	run := string(d.Running())
+	for _, want := range []string{"#\nvlan batch 5 10 to 12 30\n#", " port trunk allow-pass vlan 10 20 to 21\n"} {
+		if !strings.Contains(run, want) {
+			t.Errorf("no %q in\n%s", want, run)
 		}
 	}
 }

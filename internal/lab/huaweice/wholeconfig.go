@@ -42,7 +42,12 @@ import (
 //     before route-policy RP permit node 10 / if-match ip-prefix PL and
 //     route-policy RP_DENY deny node 10; ip vpn-instance › ipv4-family ›
 //     route-distinguisher / vpn-target … evpn; aaa › authentication-scheme
-//     local › authentication-mode local; local-user U privilege level 3.
+//     local › authentication-mode local; local-user U privilege level 3;
+//   - [cedoc] the configuration scripts of the CE V300R023 configuration
+//     guide (SSH server example, markdown mirror of §9 S1): acl number 2000 /
+//     rule 5 permit source A W before aaa › local-user U password
+//     irreversible-cipher C / service-type ssh / privilege level 3, then
+//     interface 100GE1/0/1 / undo portswitch / ip address.
 //
 // Where a source shows no display position or normal form the choice is
 // marked [U]. What the lab normalises (written down for the conformance
@@ -214,6 +219,18 @@ func wholeGrammar() []*command {
 		{views: sys, pattern: "ntp unicast-server <ip:ip> vpn-instance <vpn:name> source-interface <src:liface>", rank: 47, group: true, order: "2 {ip}"},
 		{views: sys, pattern: "ntp unicast-server <ip:ip> source-interface <src:liface>", rank: 47, group: true, order: "2 {ip}"},
 		{views: sys, pattern: "undo ntp unicast-server <ip:ip>", remove: []string{"ntp unicast-server {ip}", "ntp unicast-server {ip} *"}},
+		// info-center: the log host lines of public VRP configs
+		// ("info-center loghost A", "info-center loghost source Vlanif1")
+		// and the V300R023 page "info-center loghost source-port" (1025–
+		// 65535). Display position beside ntp [U].
+		{views: sys, pattern: "info-center loghost <ip:ip>", rank: 49, group: true, order: "1 {ip}"},
+		{views: sys, pattern: "info-center loghost <ip:ip> vpn-instance <vpn:name>", rank: 49, group: true, order: "1 {ip}"},
+		{views: sys, pattern: "undo info-center loghost <ip:ip>", remove: []string{"info-center loghost {ip}", "info-center loghost {ip} *"}},
+		{views: sys, pattern: "info-center loghost source <src:liface>", key: "info-center loghost source", rank: 49, group: true, order: "0"},
+		{views: sys, pattern: "info-center loghost source <src:iface>", key: "info-center loghost source", rank: 49, group: true, order: "0"},
+		{views: sys, pattern: "undo info-center loghost source", remove: []string{"info-center loghost source"}},
+		{views: sys, pattern: "info-center loghost source-port <p:int:1025-65535>", key: "info-center loghost source-port", rank: 49, group: true, order: "2"},
+		{views: sys, pattern: "undo info-center loghost source-port", remove: []string{"info-center loghost source-port"}},
 		{views: sys, pattern: "telnet server disable", key: "telnet server", rank: 48, group: true, order: "0"},
 		{views: sys, pattern: "telnet server enable", key: "telnet server", rank: 48, group: true, order: "0"},
 		{views: sys, pattern: "telnet ipv6 server disable", key: "telnet ipv6 server", rank: 48, group: true, order: "1"},
@@ -252,9 +269,9 @@ func wholeGrammar() []*command {
 		{views: sys, pattern: "aaa", rank: 58, enter: viewAAA, showEmpty: true},
 		{views: aaaV, pattern: "local-user authentication lock duration <n:int:0-65535>", key: "local-user authentication lock duration", rank: 1},
 		{views: aaaV, pattern: "local-user <u:text> password irreversible-cipher <c:rest>", key: "local-user {u} password", rank: 2, order: "{u} 0"},
-		{views: aaaV, pattern: "local-user <u:text> service-type <t:rest>", key: "local-user {u} service-type", rank: 2, order: "{u} 2"},
+		{views: aaaV, pattern: "local-user <u:text> service-type <t:rest>", key: "local-user {u} service-type", rank: 2, order: "{u} 1"},
 		{views: aaaV, pattern: "local-user <u:text> level <l:int:0-3>", key: "local-user {u} level", rank: 2, order: "{u} 3"},
-		{views: aaaV, pattern: "local-user <u:text> privilege level <l:int:0-15>", key: "local-user {u} privilege level", rank: 2, order: "{u} 1"},
+		{views: aaaV, pattern: "local-user <u:text> privilege level <l:int:0-15>", key: "local-user {u} privilege level", rank: 2, order: "{u} 2"},
 		{views: aaaV, pattern: "undo local-user <u:text>", remove: []string{"local-user {u} *"}},
 		{views: aaaV, pattern: "authentication-scheme <n:name>", rank: 10, enter: viewAAASub, showEmpty: true, sep: true},
 		{views: aaaV, pattern: "authorization-scheme <n:name>", rank: 11, enter: viewAAASub, showEmpty: true, sep: true},
@@ -347,13 +364,15 @@ func wholeGrammar() []*command {
 		{views: sys, pattern: "ip ip-prefix <pl:name> index <i:int:1-4294967295> permit <a:ip> <len:int:0-32> greater-equal <ge:int:0-32> less-equal <le:int:0-32>", key: "ip ip-prefix {pl} index {i}", rank: 86, group: true},
 		{views: sys, pattern: "undo ip ip-prefix <pl:name> index <i:int:1-4294967295>", remove: []string{"ip ip-prefix {pl} index {i}"}},
 
-		// ACLs: numbered basic (2000–2999) and advanced (3000–3999)
-		// [U: position, before the interfaces].
-		{views: sys, pattern: "acl number <n:int:2000-3999>", rank: 70, enter: viewACL, showEmpty: true},
+		// ACLs: numbered basic (2000–2999) and advanced (3000–3999),
+		// before aaa ([cedoc]); rules by number.
+		{views: sys, pattern: "acl number <n:int:2000-3999>", rank: 57, enter: viewACL, showEmpty: true},
 		{views: sys, pattern: "undo acl number <n:int:2000-3999>", remove: []string{"acl number {n}"}},
 		{views: aclV, pattern: "description <d:rest>", key: "description", rank: 0},
 		{views: aclV, pattern: "rule <id:int:0-4294967294> permit <r:rest>", key: "rule {id}", rank: 1},
 		{views: aclV, pattern: "rule <id:int:0-4294967294> deny <r:rest>", key: "rule {id}", rank: 1},
+		{views: aclV, pattern: "rule <id:int:0-4294967294> permit", key: "rule {id}", rank: 1},
+		{views: aclV, pattern: "rule <id:int:0-4294967294> deny", key: "rule {id}", rank: 1},
 		{views: aclV, pattern: "undo rule <id:int:0-4294967294>", remove: []string{"rule {id}"}},
 	}
 	// AAA sub-sections: their mode lines.

@@ -2,6 +2,7 @@ package huaweice
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -180,6 +181,7 @@ func grammar() []*command {
 		{views: anyView, pattern: "display dcb pfc interface <if:iface>", run: (*Session).displayDCBPFC},
 		{views: anyView, pattern: "display current-configuration include-default", run: (*Session).displayCurrent},
 		{views: anyView, pattern: "display current-configuration interface <if:iface>", run: (*Session).displayCurrent},
+		{views: anyView, pattern: "display current-configuration interface <if:liface>", run: (*Session).displayCurrent},
 		{views: anyView, pattern: "display current-configuration configuration <type:text>", run: (*Session).displayCurrent},
 		{views: subView, pattern: "display this", run: (*Session).displayThis},
 		{views: configView, pattern: "display configuration candidate", run: (*Session).displayCandidate},
@@ -520,29 +522,12 @@ func grammar() []*command {
 	for _, colour := range []string{"green", "yellow", "red", "non-tcp"} {
 		g = append(g, &command{views: dropView, pattern: "undo color " + colour, remove: []string{"color " + colour}})
 	}
-	// Queue shaping (see the undo entry above), per family for the
-	// burst-size range.
-	for fam, burst := range map[string]string{"A": "1-33554432", "B": "1-8388608"} {
-		shape := func(tail string) *command {
-			return &command{views: ifView, families: fam, pattern: "qos queue <q:int:0-7> shaping " + tail, key: "qos queue {q} shaping", rank: 5, check: noETS}
-		}
-		g = append(g, shape("percent cir <c:int:1-100>"), shape("percent cir <c:int:1-100> pir <p:int:1-100>"))
-		for _, cu := range []string{"", " kbps", " mbps", " gbps"} {
-			cir := "cir <c:int:1-400000000>" + cu
-			g = append(g, shape(cir))
-			for _, bu := range []string{"", " bytes", " kbytes", " mbytes"} {
-				g = append(g, shape(cir+" cbs <cb:int:"+burst+">"+bu))
-			}
-			for _, pu := range []string{"", " kbps", " mbps", " gbps"} {
-				pir := cir + " pir <p:int:1-400000000>" + pu
-				g = append(g, shape(pir))
-				for _, bu := range []string{"", " bytes", " kbytes", " mbytes"} {
-					for _, pbu := range []string{"", " bytes", " kbytes", " mbytes"} {
-						g = append(g, shape(pir+" cbs <cb:int:"+burst+">"+bu+" pbs <pb:int:"+burst+">"+pbu))
-					}
-				}
-			}
-		}
+	// Queue shaping (see the undo entry above): one entry per family, the
+	// rest of the line checked by checkShaping (a pattern per optional
+	// unit would be some 300 entries, each a candidate of every qos line).
+	for fam, burst := range map[string]int64{"A": 33554432, "B": 8388608} {
+		g = append(g, &command{views: ifView, families: fam, pattern: "qos queue <q:int:0-7> shaping <spec:rest>", key: "qos queue {q} shaping", rank: 5,
+			check: all(noETS, checkShaping(burst))})
 	}
 	return g
 }
@@ -991,4 +976,63 @@ func checkOneUplinkGroup(e *edit, a args) string {
 		}
 	}
 	return ""
+}
+
+// checkShaping accepts the shaping arguments of the V300R023 page "qos
+// queue shaping": percent cir C [pir P] (1–100), or cir C [kbps|mbps|gbps]
+// then either cbs B [bytes|kbytes|mbytes] or pir P [unit] [cbs B [unit]
+// pbs B [unit]] (rates 1–400000000, bursts 1–burst).
+func checkShaping(burst int64) func(*edit, args) string {
+	return func(_ *edit, a args) string {
+		f := strings.Fields(a["spec"])
+		num := func(i int, lo, hi int64) bool {
+			if i >= len(f) {
+				return false
+			}
+			v, err := strconv.ParseInt(f[i], 10, 64)
+			return err == nil && v >= lo && v <= hi
+		}
+		unit := func(i int, units ...string) int {
+			if i < len(f) {
+				for _, u := range units {
+					if f[i] == u {
+						return i + 1
+					}
+				}
+			}
+			return i
+		}
+		rates := []string{"kbps", "mbps", "gbps"}
+		sizes := []string{"bytes", "kbytes", "mbytes"}
+		i := 0
+		switch {
+		case len(f) >= 3 && f[0] == "percent" && f[1] == "cir" && num(2, 1, 100):
+			i = 3
+			if i < len(f) && f[i] == "pir" && num(i+1, 1, 100) {
+				i += 2
+			}
+		case len(f) >= 2 && f[0] == "cir" && num(1, 1, 400000000):
+			i = unit(2, rates...)
+			switch {
+			case i < len(f) && f[i] == "cbs" && num(i+1, 1, burst):
+				i = unit(i+2, sizes...)
+			case i < len(f) && f[i] == "pir" && num(i+1, 1, 400000000):
+				i = unit(i+2, rates...)
+				if i < len(f) && f[i] == "cbs" && num(i+1, 1, burst) {
+					i = unit(i+2, sizes...)
+					if i < len(f) && f[i] == "pbs" && num(i+1, 1, burst) {
+						i = unit(i+2, sizes...)
+					} else {
+						return "spec"
+					}
+				}
+			}
+		default:
+			return "spec"
+		}
+		if i != len(f) {
+			return "spec"
+		}
+		return ""
+	}
 }

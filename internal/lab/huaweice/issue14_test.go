@@ -235,3 +235,21 @@ func TestVLANLists(t *testing.T) {
 		}
 	}
 }
+
+// The new views have prompts and their sections print with display
+// current-configuration interface for a logical interface.
+func TestWholeConfigViews(t *testing.T) {
+	d := newTestDevice(t, readFile(t, "testdata/whole-ce-leaf.txt"), WithPorts(wholePorts...))
+	s := d.NewSession("admin", nil)
+	out := transcript(s, "display current-configuration interface loopback0")
+	if want := "#\ninterface LoopBack0\n description RID\n ip address 1.1.1.1 255.255.255.255\n#\nreturn\n"; !strings.HasSuffix(out, want) {
+		t.Errorf("display interface LoopBack0:\n%s", out)
+	}
+	got := transcript(s, "system-view", "bgp 100", "ipv4-family unicast", "q", "q", "bgp 200")
+	if !strings.Contains(got, "[~CE-LEAF1-bgp]ipv4-family unicast\n[~CE-LEAF1-bgp-af-ipv4]q\n") {
+		t.Errorf("bgp views:\n%s", got)
+	}
+	if !strings.Contains(got, "[~CE-LEAF1]bgp 200\n") || !strings.Contains(got, "Error: Wrong parameter") {
+		t.Errorf("a second BGP AS was not refused:\n%s", got)
+	}
+}

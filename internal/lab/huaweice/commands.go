@@ -2,6 +2,7 @@ package huaweice
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -19,6 +20,18 @@ const (
 	viewAIService
 	viewAIECN
 	viewETS
+	viewUplink
+	// The views of the common non-QoS configuration (wholeconfig.go).
+	viewLIf
+	viewVlan
+	viewVPN
+	viewVPNAF
+	viewAAA
+	viewAAASub
+	viewBGP
+	viewBGPAF
+	viewRoutePolicy
+	viewACL
 )
 
 // family is a CE chip family (reference/huawei-ce.md §0): the syntax forks.
@@ -46,6 +59,15 @@ type command struct {
 	line string
 	key  string
 	rank int
+	// rankOf, when set, gives the rank from the arguments (interfaces
+	// sort by type before name).
+	rankOf func(a args) int
+	// group and order: see node.
+	group bool
+	order string
+	// sep marks a nested section the device prints after a " #" line
+	// (bgp › ipv4-family, aaa › authentication-scheme).
+	sep bool
 	// isDefault reports whether the stored line equals the device default
 	// (the defaults of the reference's tables): display
 	// current-configuration leaves it out, include-default marks it "~".
@@ -94,9 +116,10 @@ func (c *command) usableIn(v view) bool {
 }
 
 var (
-	anyView    = []view{viewUser, viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS}
-	configView = []view{viewSystem, viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS}
-	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS}
+	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink, viewLIf, viewVlan, viewVPN, viewVPNAF, viewAAA, viewAAASub, viewBGP, viewBGPAF, viewRoutePolicy, viewACL}
+	configView = append([]view{viewSystem}, subView...)
+	anyView    = append([]view{viewUser}, configView...)
+	uplinkView = []view{viewUplink}
 	sys        = []view{viewSystem}
 	pfcView    = []view{viewDCBPFC}
 	// ifView: the reference lists "interface, port-group" as the views of
@@ -147,6 +170,10 @@ func grammar() []*command {
 		// Exec commands (§3, §4, §5).
 		{views: []view{viewUser}, pattern: "system-view", run: (*Session).systemView},
 		{views: anyView, pattern: "quit", run: (*Session).quit},
+		// "q" is taken as quit in every view although "qos" also starts
+		// with q: annetutil/annet's Huawei CE patches leave system view
+		// with "commit / q / save" (tests/annet/test_patch/huawei_drop_profile.yaml).
+		{views: anyView, pattern: "q", run: (*Session).quit},
 		{views: configView, pattern: "return", run: (*Session).returnUser},
 		{views: []view{viewUser}, pattern: "screen-length <n:int:0-512> temporary", run: (*Session).screenLength},
 		{views: anyView, pattern: "display current-configuration", run: (*Session).displayCurrent},
@@ -154,6 +181,7 @@ func grammar() []*command {
 		{views: anyView, pattern: "display dcb pfc interface <if:iface>", run: (*Session).displayDCBPFC},
 		{views: anyView, pattern: "display current-configuration include-default", run: (*Session).displayCurrent},
 		{views: anyView, pattern: "display current-configuration interface <if:iface>", run: (*Session).displayCurrent},
+		{views: anyView, pattern: "display current-configuration interface <if:liface>", run: (*Session).displayCurrent},
 		{views: anyView, pattern: "display current-configuration configuration <type:text>", run: (*Session).displayCurrent},
 		{views: subView, pattern: "display this", run: (*Session).displayThis},
 		{views: configView, pattern: "display configuration candidate", run: (*Session).displayCandidate},
@@ -258,6 +286,19 @@ func grammar() []*command {
 		// ETS (§2.6). An ETS profile cannot go on a port with WRED, shaping
 		// or non-PQ qos scheduling, and ETS and qos queue scheduling do not
 		// coexist (§1.1 "Do not also use an ETS profile").
+		// PFC deadlock prevention (§2.2 names it; syntax from the V300R023
+		// command reference pages "dcb pfc uplink group", "group-member
+		// interface" and "adjust original-dscp"): one uplink group in the
+		// system, physical member interfaces, prompt
+		// [*HUAWEI-dcb-pfc-uplink-group-NAME]. Display position [U].
+		{views: sys, pattern: "dcb pfc uplink group <name:name>", rank: 22, enter: viewUplink, showEmpty: true, check: checkOneUplinkGroup},
+		{views: sys, pattern: "undo dcb pfc uplink group <name:name>", remove: []string{"dcb pfc uplink group {name}"}},
+		{views: uplinkView, pattern: "group-member interface <a:iface>", key: "group-member interface {a}", rank: 1, check: checkMembers},
+		{views: uplinkView, pattern: "group-member interface <a:iface> to <b:iface>", key: "group-member interface {a}", rank: 1, check: checkMembers},
+		{views: uplinkView, pattern: "undo group-member interface <a:iface>", remove: []string{"group-member interface {a}"}},
+		{views: uplinkView, pattern: "undo group-member interface <a:iface> to <b:iface>", remove: []string{"group-member interface {a}"}},
+		{views: uplinkView, pattern: "adjust original-dscp <o:int:0-63> to priority <p:int:0-7> dscp <d:int:0-63>", key: "adjust original-dscp {o}", rank: 2},
+		{views: uplinkView, pattern: "undo adjust original-dscp <o:int:0-63> to priority <p:int:0-7> dscp <d:int:0-63>", remove: []string{"adjust original-dscp {o}"}},
 		{views: sys, pattern: "dcb ets-profile <name:name>", rank: 25, enter: viewETS, showEmpty: true},
 		{views: sys, pattern: "undo dcb ets-profile <name:name>", remove: []string{"dcb ets-profile {name}"}, check: checkUndoETS},
 		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7>", key: "priority-group queue {s}", rank: 1},
@@ -307,6 +348,12 @@ func grammar() []*command {
 		{views: ifView, pattern: "trust 8021p inner", key: "trust", rank: 1},
 		{views: ifView, pattern: "trust 8021p outer", key: "trust", rank: 1, isDefault: always},
 		{views: ifView, pattern: "undo trust", remove: []string{"trust"}},
+		// The undo form naming the trusted field, as public VRP automation
+		// types it ("undo trust dscp"): it removes the line only when it
+		// names what is configured; otherwise nothing changes [I].
+		{views: ifView, pattern: "undo trust dscp", apply: undoIf("trust", "trust dscp")},
+		{views: ifView, pattern: "undo trust 8021p inner", apply: undoIf("trust", "trust 8021p inner")},
+		{views: ifView, pattern: "undo trust 8021p outer", apply: undoIf("trust", "trust 8021p outer")},
 		{views: ifView, pattern: "trust upstream <d:name>", key: "trust upstream", rank: 2, check: checkDomainRef, isDefault: is("d", "default")},
 		{views: ifView, pattern: "undo trust upstream", remove: []string{"trust upstream"}},
 
@@ -362,6 +409,16 @@ func grammar() []*command {
 
 		// Interface view: WRED/ECN and scheduling (§2.5, §2.6), in the
 		// display order of the Errata: wred → drr|wfq A to B → weights → ecn.
+		// Queue shaping: V300R023 command reference "qos queue shaping"
+		// (the CE6800/8800 markdown mirror read through the search tool):
+		// percent cir C [pir P] (1–100) or cir C [unit] [cbs B [unit] | pir P
+		// [unit] [cbs B [unit] pbs B [unit]]], rates 1–400000000, CBS/PBS
+		// 1–8388608 on family B and 1–33554432 on family A; the last run
+		// wins; undo qos queue Q shaping. It displays first among the
+		// queue lines (Errata: shaping → wred → drr → weights → ecn). The
+		// line is kept as typed (no source shows whether an omitted unit
+		// is printed) [U].
+		{views: ifView, pattern: "undo qos queue <q:int:0-7> shaping", remove: []string{"qos queue {q} shaping"}},
 		{views: ifView, pattern: "qos queue <q:int:0-7> wred <p:name>", key: "qos queue {q} wred", rank: 10, check: all(noETS, checkDropRef)},
 		{views: ifView, pattern: "undo qos queue <q:int:0-7> wred", remove: []string{"qos queue {q} wred"}},
 		{views: ifView, pattern: "qos drr <s:int:0-7> to <e:int:0-7>", key: "qos drr", rank: 20, check: all(noETS, notAbove("s", "e"))},
@@ -406,6 +463,7 @@ func grammar() []*command {
 		{views: dropView, pattern: "undo ecn weight", remove: []string{"ecn weight"}},
 		{views: dropView, pattern: "undo ecn weight <w:int:0-65535>", remove: []string{"ecn weight"}},
 	}
+	g = append(g, wholeGrammar()...)
 	// Deadlock thresholds (§2.2) on the family's PFC priorities (§2.1).
 	for fam, prio := range map[string]string{"A": "<p:int:0-5>", "B": "<p:int:0-7>"} {
 		for i, kind := range []string{"turn-off", "error-down"} {
@@ -450,14 +508,26 @@ func grammar() []*command {
 		}
 		for _, f := range forms {
 			g = append(g, &command{views: dropView, families: l.fam, pattern: "ecn " + f + " discard-percentage <p:int:1-100>", key: "ecn", rank: 1, check: notAbove("l", "h")})
-			for i, colour := range []string{"green", "yellow", "red"} {
+			// non-tcp: the Errata's colour non-tcp, in the form and order
+			// (after red) of Huawei's EDOC1100198444 as quoted in
+			// annetutil/annet tests/annet/test_patch/huawei_drop_profile.yaml;
+			// the V300R023 fixed-switch "color" page lists only
+			// green/red/yellow, so a family A or B switch may refuse it [U].
+			for i, colour := range []string{"green", "yellow", "red", "non-tcp"} {
 				g = append(g, &command{views: dropView, families: l.fam, pattern: "color " + colour + " " + f + " discard-percentage <p:int:1-100>",
 					key: "color " + colour, rank: 2 + i, check: notAbove("l", "h")})
 			}
 		}
 	}
-	for _, colour := range []string{"green", "yellow", "red"} {
+	for _, colour := range []string{"green", "yellow", "red", "non-tcp"} {
 		g = append(g, &command{views: dropView, pattern: "undo color " + colour, remove: []string{"color " + colour}})
+	}
+	// Queue shaping (see the undo entry above): one entry per family, the
+	// rest of the line checked by checkShaping (a pattern per optional
+	// unit would be some 300 entries, each a candidate of every qos line).
+	for fam, burst := range map[string]int64{"A": 33554432, "B": 8388608} {
+		g = append(g, &command{views: ifView, families: fam, pattern: "qos queue <q:int:0-7> shaping <spec:rest>", key: "qos queue {q} shaping", rank: 5,
+			check: all(noETS, checkShaping(burst))})
 	}
 	return g
 }
@@ -511,9 +581,12 @@ func checkPort(e *edit, a args) string {
 }
 
 // memberRange splits a canonical interface name into its prefix up to the
-// last "/" and the port number ("100GE1/0/", 7).
+// last "/" and the port number ("100GE1/0/", 7); for a split port, up to
+// the ":" ("100GE1/0/31:", 1), so a range stays within one physical port
+// (V300R023 group-member interface: split interfaces of a range "must
+// belong to the same physical interface").
 func memberRange(name string) (string, int) {
-	i := strings.LastIndexByte(name, '/')
+	i := strings.LastIndexAny(name, "/:")
 	n := 0
 	for _, c := range name[i+1:] {
 		n = n*10 + int(c-'0')
@@ -880,5 +953,86 @@ func sortNatural(s []string) {
 		for j := i; j > 0 && naturalLess(s[j], s[j-1]); j-- {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
+	}
+}
+
+// undoIf removes the line with the key when it is the given line: the undo
+// form that names the configured value.
+func undoIf(key, line string) func(*edit, args) string {
+	return func(e *edit, _ args) string {
+		if n := e.cur.find(key); n != nil && n.line == line {
+			e.cur.remove(key)
+		}
+		return ""
+	}
+}
+
+// checkOneUplinkGroup: "Only one PFC uplink port group can be created in
+// the system" (V300R023 dcb pfc uplink group).
+func checkOneUplinkGroup(e *edit, a args) string {
+	for _, n := range e.root.children {
+		if n.view == viewUplink && n.key != "dcb pfc uplink group "+a["name"] {
+			return "name"
+		}
+	}
+	return ""
+}
+
+// checkShaping accepts the shaping arguments of the V300R023 page "qos
+// queue shaping": percent cir C [pir P] (1–100), or cir C [kbps|mbps|gbps]
+// then either cbs B [bytes|kbytes|mbytes] or pir P [unit] [cbs B [unit]
+// pbs B [unit]] (rates 1–400000000, bursts 1–burst).
+func checkShaping(burst int64) func(*edit, args) string {
+	return func(_ *edit, a args) string {
+		f := strings.Fields(a["spec"])
+		num := func(i int, lo, hi int64) bool {
+			if i >= len(f) {
+				return false
+			}
+			v, err := strconv.ParseInt(f[i], 10, 64)
+			return err == nil && v >= lo && v <= hi
+		}
+		unit := func(i int, units ...string) int {
+			if i < len(f) {
+				for _, u := range units {
+					if f[i] == u {
+						return i + 1
+					}
+				}
+			}
+			return i
+		}
+		rates := []string{"kbps", "mbps", "gbps"}
+		sizes := []string{"bytes", "kbytes", "mbytes"}
+		i := 0
+		switch {
+		case len(f) >= 3 && f[0] == "percent" && f[1] == "cir" && num(2, 1, 100):
+			i = 3
+			if i < len(f) && f[i] == "pir" && num(i+1, 1, 100) {
+				i += 2
+			}
+		case len(f) >= 2 && f[0] == "cir" && num(1, 1, 400000000):
+			i = unit(2, rates...)
+			switch {
+			case i < len(f) && f[i] == "cbs" && num(i+1, 1, burst):
+				i = unit(i+2, sizes...)
+			case i < len(f) && f[i] == "pir" && num(i+1, 1, 400000000):
+				i = unit(i+2, rates...)
+				if i < len(f) && f[i] == "cbs" && num(i+1, 1, burst) {
+					i = unit(i+2, sizes...)
+					if i < len(f) && f[i] == "pbs" && num(i+1, 1, burst) {
+						i = unit(i+2, sizes...)
+					} else {
+						return "spec"
+					}
+				}
+			}
+		default:
+			return "spec"
+		}
+		if i != len(f) {
+			return "spec"
+		}
+		return ""
 	}
 }

@@ -18,8 +18,17 @@ type node struct {
 	// children (dcb pfc, drop-profile) rather than hiding it (interface).
 	section   bool
 	showEmpty bool
-	view      view
-	children  []*node
+	// sep prints a " #" line before this nested section.
+	sep bool
+	// group prints a top-level line without a "#" before it when the
+	// line before it is of the same group (same rank): the device prints
+	// "ntp …" or "telnet …" lines as one block.
+	group bool
+	// order, when set, sorts the node among siblings of its rank before
+	// its line does.
+	order    string
+	view     view
+	children []*node
 }
 
 // clone deep-copies the node.
@@ -85,6 +94,9 @@ func sortNodes(ns []*node) {
 	sort.SliceStable(ns, func(i, j int) bool {
 		if ns[i].rank != ns[j].rank {
 			return ns[i].rank < ns[j].rank
+		}
+		if oi, oj := ns[i].order, ns[j].order; oi != oj {
+			return naturalLess(oi, oj)
 		}
 		return naturalLess(ns[i].line, ns[j].line)
 	})
@@ -172,6 +184,9 @@ func (n *node) lines(m mode) []string {
 			continue
 		}
 		if c.section {
+			if c.sep {
+				out = append(out, " #")
+			}
 			for _, l := range c.lines(m) {
 				out = append(out, " "+l)
 			}
@@ -186,12 +201,16 @@ func (n *node) lines(m mode) []string {
 // between the header and "return": each top-level item after a "#" line.
 func (root *node) body(m mode) []string {
 	var out []string
+	var prev *node
 	for _, n := range root.children {
 		if !n.visible(m) {
 			continue
 		}
-		out = append(out, "#")
+		if !(n.group && prev != nil && prev.group && prev.rank == n.rank) {
+			out = append(out, "#")
+		}
 		out = append(out, n.lines(m)...)
+		prev = n
 	}
 	return append(out, "#")
 }

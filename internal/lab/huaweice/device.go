@@ -127,8 +127,8 @@ func NewKind(opts ...Option) (*Kind, error) {
 	}
 	k := &Kind{opts: o, commands: map[family]map[view][2][]*command{}, ports: map[string]bool{}}
 	for _, p := range o.ports {
-		m := ifaceRe.FindStringSubmatch(p)
-		k.ports[m[1]+"GE"+m[2]] = true
+		name, _ := canonIface(p)
+		k.ports[name] = true
 	}
 	for _, f := range []family{familyA, familyB} {
 		k.commands[f] = map[view][2][]*command{}
@@ -215,11 +215,11 @@ func (k *Kind) newSpecDevice(hostname string, seed []byte, spec device.Spec) (*D
 			d.ports[p] = true
 		}
 		for _, p := range spec.Ports {
-			m := ifaceRe.FindStringSubmatch(p)
-			if m == nil {
+			name, ok := canonIface(p)
+			if !ok {
 				return nil, fmt.Errorf("new %s: port %q: not an interface name like 400GE1/0/1", hostname, p)
 			}
-			d.ports[m[1]+"GE"+m[2]] = true
+			d.ports[name] = true
 		}
 	}
 	for _, l := range strings.Split(string(seed), "\n") {
@@ -418,7 +418,11 @@ func (d *Device) applyConfig(e *edit, m *matchResult) string {
 	if c.key != "" {
 		key = a.expand(c.key)
 	}
-	n := &node{line: line, key: key, rank: c.rank, hidden: c.isDefault != nil && c.isDefault(a)}
+	rank := c.rank
+	if c.rankOf != nil {
+		rank = c.rankOf(a)
+	}
+	n := &node{line: line, key: key, rank: rank, sep: c.sep, group: c.group, order: a.expand(c.order), hidden: c.isDefault != nil && c.isDefault(a)}
 	if c.enter != 0 {
 		n.section, n.showEmpty, n.view, n.children = true, c.showEmpty, c.enter, []*node{}
 	}

@@ -16,6 +16,18 @@
 // marks them "~" with include-default, and the error strings of §3.3 with
 // their caret line.
 //
+// Beside the QoS grammar it takes the common non-QoS configuration of a
+// data-centre switch (wholeconfig.go, issue 14: interface L2/L3 lines,
+// logical interfaces, vlan batch, VPN instances, aaa, bgp, prefix lists,
+// route policies, ACLs, ntp, info-center, telnet/stelnet/ssh), at the depth
+// needed to keep a line's place and print it back, from public CE configs
+// cited there; a line it does not know is refused with the CLI's error. Its
+// normalisation of a whole running config is written down there: the
+// header lines are the lab's own, sections print in the lab's rank order,
+// runs of spaces in free text become one, VLAN lists print sorted with runs
+// as "A to B", and interfaces with nothing configured are not printed
+// unless they are logical ones the config created.
+//
 // It registers the kind "huawei-ce" with [device.Register]. It knows nothing
 // of SSH: the lab server feeds typed lines to a [device.Session] and pages
 // long output through [device.Pager]. The grammar comes from the

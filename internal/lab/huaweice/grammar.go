@@ -2,6 +2,7 @@ package huaweice
 
 import (
 	"fmt"
+	"net"
 	"regexp"
 	"strconv"
 	"strings"
@@ -58,6 +59,9 @@ const (
 	tokName                   // <n:name>: a profile/domain name, 1-31 chars
 	tokIface                  // <n:iface>: an interface name
 	tokText                   // <n:text>: a free word (labels, regexes)
+	tokRest                   // <n:rest>: the rest of the line, one or more words (descriptions)
+	tokIP                     // <n:ip>: an IPv4 address
+	tokLIface                 // <n:liface>: a logical interface name (Eth-Trunk1, Vlanif10, LoopBack0…)
 )
 
 // token is one element of a command pattern.
@@ -70,7 +74,7 @@ type token struct {
 }
 
 // patternRe matches one argument element: <name:type[:lo-hi[:max]]>.
-var patternRe = regexp.MustCompile(`^<([a-z0-9]+):(int|ints|name|iface|text)(?::(\d+)-(\d+))?(?::(\d+))?>$`)
+var patternRe = regexp.MustCompile(`^<([a-z0-9]+):(int|ints|name|iface|text|rest|ip|liface)(?::(\d+)-(\d+))?(?::(\d+))?>$`)
 
 // compilePattern turns "qos queue <q:int:0-7> wred <p:name>" into tokens.
 // Patterns are constants of this package; a bad one is a programming error
@@ -98,6 +102,12 @@ func compilePattern(p string) ([]token, error) {
 			t.kind = tokIface
 		case "text":
 			t.kind = tokText
+		case "rest":
+			t.kind = tokRest
+		case "ip":
+			t.kind = tokIP
+		case "liface":
+			t.kind = tokLIface
 		}
 		if m[3] != "" {
 			t.lo, _ = strconv.ParseInt(m[3], 10, 64)
@@ -178,13 +188,47 @@ func (a args) expand(tmpl string) string {
 // [A-Za-z0-9_-], not starting with "_".
 var nameRe = regexp.MustCompile(`^[A-Za-z0-9-][A-Za-z0-9_-]{0,30}$`)
 
-// ifaceRe matches an interface name typed in one word ("100GE1/0/1",
-// "100ge1/0/1") or its type alone ("100ge", followed by "1/0/1").
+// ifaceRe matches a physical interface name typed in one word
+// ("100GE1/0/1", "100ge1/0/1") or its type alone ("100ge", followed by
+// "1/0/1"). GE is the CloudEngine name of a GigabitEthernet port
+// ("interface GE1/0/1 / undo portswitch" in public CE configs, e.g. the
+// CE12800 RESTCONF lab and EVPN fabric write-ups read through the search
+// tool); a port made by splitting a higher-speed one carries ":N" (§3.1:
+// the split-port prompt [*host-100GE1/1/1:1]).
 var (
-	ifaceRe     = regexp.MustCompile(`^(?i)(10|25|40|100|200|400)GE(\d+/\d+/\d+)$`)
-	ifaceTypeRe = regexp.MustCompile(`^(?i)(10|25|40|100|200|400)GE$`)
-	ifaceNumRe  = regexp.MustCompile(`^\d+/\d+/\d+$`)
+	ifaceRe     = regexp.MustCompile(`^(?i)((?:10|25|40|100|200|400)?GE)(\d+/\d+/\d+(?::\d+)?)$`)
+	ifaceTypeRe = regexp.MustCompile(`^(?i)(10|25|40|100|200|400)?GE$`)
+	ifaceNumRe  = regexp.MustCompile(`^\d+/\d+/\d+(?::\d+)?$`)
 )
+
+// logicalRe matches the logical interfaces of public CE running configs
+// (a CE8850 and a CE6865 display current-configuration, §9 S6, and the
+// CE6865 fixture of a public device-manager project): Eth-Trunk1,
+// Vlanif300, LoopBack0, MEth0/0/0, NULL0, Nve1, Vbdif1004.
+var logicalRe = regexp.MustCompile(`^(?i)(eth-trunk|vlanif|loopback|meth|null|nve|vbdif)(\d+(?:/\d+/\d+)?)$`)
+
+// logicalTypes are the logical interface types as the device prints them.
+var logicalTypes = map[string]string{"eth-trunk": "Eth-Trunk", "vlanif": "Vlanif", "loopback": "LoopBack", "meth": "MEth", "null": "NULL", "nve": "Nve", "vbdif": "Vbdif"}
+
+// canonLogical returns a logical interface name as the device prints it
+// ("eth-trunk1" → "Eth-Trunk1"), or false when it is not one.
+func canonLogical(s string) (string, bool) {
+	m := logicalRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return logicalTypes[strings.ToLower(m[1])] + m[2], true
+}
+
+// canonIface returns a physical interface name as the device prints it
+// ("100ge1/0/1" → "100GE1/0/1"), or false when it is not one.
+func canonIface(s string) (string, bool) {
+	m := ifaceRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return strings.ToUpper(m[1]) + m[2], true
+}
 
 // candidate is one command being matched against a line.
 type candidate struct {
@@ -391,9 +435,38 @@ func (c *candidate) take(ws []word, kw string) (n int, ok, bad bool) {
 		}
 		c.args[t.name] = w
 		c.out = append(c.out, w)
+	case tokRest:
+		// The rest of the line, words joined by one space (the lab's
+		// normalisation of a free text: runs of spaces become one).
+		parts := make([]string, len(ws))
+		for i, x := range ws {
+			parts[i] = x.text
+		}
+		v := strings.Join(parts, " ")
+		c.args[t.name] = v
+		c.out = append(c.out, v)
+		c.pos++
+		c.lastTake = len(ws)
+		return len(ws), true, false
+	case tokIP:
+		if kw != "" {
+			return 0, false, false
+		}
+		ip := net.ParseIP(w)
+		if ip == nil || ip.To4() == nil || strings.Contains(w, ":") {
+			return 0, false, true
+		}
+		c.args[t.name] = ip.To4().String()
+		c.out = append(c.out, ip.To4().String())
+	case tokLIface:
+		name, ok := canonLogical(w)
+		if !ok {
+			return 0, false, kw == ""
+		}
+		c.args[t.name] = name
+		c.out = append(c.out, name)
 	case tokIface:
-		if m := ifaceRe.FindStringSubmatch(w); m != nil {
-			name := m[1] + "GE" + m[2]
+		if name, ok := canonIface(w); ok {
 			c.args[t.name] = name
 			c.out = append(c.out, name)
 			break

@@ -280,6 +280,32 @@ func suffix(v view, line string) string {
 		return "-port-group-" + strings.TrimPrefix(line, "port-group ")
 	case viewETS:
 		return "-ets-" + strings.TrimPrefix(line, "dcb ets-profile ")
+	case viewLIf:
+		return "-" + strings.TrimPrefix(line, "interface ")
+	case viewVlan:
+		return "-vlan" + strings.TrimPrefix(line, "vlan ")
+	case viewVPN:
+		return "-vpn-instance-" + strings.TrimPrefix(line, "ip vpn-instance ")
+	case viewVPNAF:
+		return "-af-ipv4"
+	case viewAAA:
+		return "-aaa"
+	case viewAAASub:
+		f := strings.Fields(line)
+		return "-" + strings.TrimSuffix(f[0], "-scheme") + "-" + f[len(f)-1]
+	case viewBGP:
+		return "-bgp"
+	case viewBGPAF:
+		if strings.HasPrefix(line, "ipv4-family vpn-instance ") {
+			return "-" + strings.TrimPrefix(line, "ipv4-family vpn-instance ")
+		}
+		return "-af-ipv4"
+	case viewRoutePolicy:
+		return "-route-policy"
+	case viewACL:
+		return "-acl4-" + strings.TrimPrefix(line, "acl number ")
+	case viewUplink:
+		return "-dcb-pfc-uplink-group-" + strings.TrimPrefix(line, "dcb pfc uplink group ")
 	case viewAIService, viewAIECN:
 		return "-" + line // [*DeviceA-ai-service], [*DeviceA-ai-service-ai-ecn]
 	}

@@ -76,13 +76,24 @@
 //	  qos     = qos_profile.roce
 //	  buffers = buffer_profile.auto
 //	  options = { "eos.style" = "qos-profile" }   # vendor rendering choices
+//	  unmanaged = "keep"                          # or "prune" (see below)
 //	  device "leaf1" {                            # per-device override
 //	    options = { … }                           # merged key by key
+//	    unmanaged = "prune"                       # wins over the assign's
 //	    qos { … }                                 # merged over the profile
 //	    buffers { … }
 //	    port "Ethernet1/1-2" { qos { … } }        # per-port override
 //	  }
 //	}
+//
+// unmanaged says what plan does with the objects of the families lossless
+// manages on a device (QoS policies and maps, buffer tables, drop
+// profiles: each driver's package doc lists them) that the rendering does
+// not contain — another team's class-map, SONiC's own template rows, a
+// hand-added buffer PG: "keep" (the default) leaves them and lists them in
+// the device's plan section, with what uses them; "prune" removes them.
+// Either way an object still used from outside lossless' scope is never
+// removed, and the plan says what uses it. Any other value is LL004.
 //
 // A device matches a selector when it matches every key given (name, role,
 // tag; each a string or a list, a list matching any of its values). A

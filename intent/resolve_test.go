@@ -484,3 +484,34 @@ func TestMerge(t *testing.T) {
 		t.Error("Merge modified its base")
 	}
 }
+
+// TestUnmanaged: unmanaged is keep unless an assign says prune, and a
+// device override wins over its assign.
+func TestUnmanaged(t *testing.T) {
+	devs, diags := loadString(t, testProfile+`
+assign "leaves" {
+  devices   = { role = "leaf" }
+  qos       = qos_profile.roce
+  unmanaged = "prune"
+  device "leaf2" {
+    unmanaged = "keep"
+  }
+}
+
+assign "rest" {
+  devices = ["spine1", "ce1"]
+  qos     = qos_profile.roce
+}
+`, nil)
+	if diags != "" {
+		t.Fatalf("diagnostics:\n%s", diags)
+	}
+	got := map[string]string{}
+	for _, d := range devs {
+		got[d.Name] = d.Unmanaged
+	}
+	want := map[string]string{"leaf1": UnmanagedPrune, "leaf2": UnmanagedKeep, "spine1": UnmanagedKeep, "ce1": UnmanagedKeep}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("unmanaged (-want +got):\n%s", diff)
+	}
+}

@@ -237,6 +237,12 @@ func TestValidate(t *testing.T) {
 			code:  0, noStderr: true,
 		},
 		{
+			name:   "unmanaged takes keep or prune",
+			files:  map[string]string{"qos.hcl": strings.Replace(testIntent, "  buffers = buffer_profile.b\n}", "  buffers = buffer_profile.b\n  unmanaged = \"delete\"\n}", 1)},
+			code:   1,
+			stderr: []string{"Error [LL004]: Invalid unmanaged", `unmanaged must be "keep"`},
+		},
+		{
 			name: "NX-OS over gNMI is refused with the reason",
 			files: map[string]string{"inventory.hcl": `device "nx1" {
   vendor    = "nxos"

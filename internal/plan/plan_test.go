@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/internal/plan/plantest"
 	"github.com/lossless-net/lossless/vendors"
@@ -205,5 +206,21 @@ func TestApplyTakesDeviceLock(t *testing.T) {
 	}
 	if fake.Running("lk2") != "old" {
 		t.Errorf("lk2 changed to %q", fake.Running("lk2"))
+	}
+}
+
+// TestPlanPassesPrune: the intent's unmanaged = "prune" reaches the
+// driver's Diff as the rendering's Prune; keep (the default) does not.
+func TestPlanPassesPrune(t *testing.T) {
+	keep := fake.Device("pr1", "old", "new")
+	keep.Intent.Unmanaged = intent.UnmanagedKeep
+	prune := fake.Device("pr2", "old", "new")
+	prune.Intent.Unmanaged = intent.UnmanagedPrune
+	p, err := plan.Make(t.Context(), []plan.Device{keep, prune}, plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Devices[0].Change.Desired.Prune || !p.Devices[1].Change.Desired.Prune {
+		t.Errorf("Prune: pr1 %v, pr2 %v; want false, true", p.Devices[0].Change.Desired.Prune, p.Devices[1].Change.Desired.Prune)
 	}
 }

@@ -130,9 +130,12 @@ func (d *Driver) Mark(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("mark %s: %w", d.Target.Device, err)
 	}
 	if d.marks == nil {
-		d.marks = map[string]bool{}
+		d.marks, d.marked = map[string]bool{}, map[string]string{}
 	}
 	d.marks[cp] = true
+	if running, err := d.Running(ctx); err == nil {
+		d.marked[cp] = string(running)
+	}
 	return cp, nil
 }
 
@@ -144,6 +147,7 @@ func (d *Driver) Revert(ctx context.Context, mark string) error {
 		return fmt.Errorf("revert %s to %s: %w", d.Target.Device, mark, err)
 	}
 	delete(d.marks, mark)
+	delete(d.marked, mark)
 	if _, err := d.Session.Exec(ctx, saveConfig); err != nil {
 		return fmt.Errorf("revert %s: save: %w", d.Target.Device, err)
 	}
@@ -156,5 +160,6 @@ func (d *Driver) Forget(ctx context.Context, mark string) error {
 		return fmt.Errorf("forget %s checkpoint %s: %w", d.Target.Device, mark, err)
 	}
 	delete(d.marks, mark)
+	delete(d.marked, mark)
 	return nil
 }

@@ -17,6 +17,8 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,6 +61,10 @@ type Driver struct {
 	// marks are the checkpoints Mark made that Revert or Forget has not
 	// dropped: the cleanup of stale checkpoints keeps them.
 	marks map[string]bool
+	// marked is the scoped running config each of marks saved, so that an
+	// Apply starting from it uses that checkpoint as its own instead of
+	// taking a second one (a killed run then leaves one checkpoint).
+	marked map[string]string
 	// tidied is set once the stale sessions and checkpoints of earlier
 	// runs are gone (session.go: once per driver); others is how many
 	// user checkpoints not lossless' the device then held.
@@ -140,14 +146,26 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 		return a.Done(fmt.Errorf("apply %s: save before the change: %w; nothing was changed", dev, err))
 	}
 	now := d.now()
-	cp, name := checkpointName(now), sessionName(now)
-	if err := d.checkpoint(ctx, cp); err != nil {
-		return a.Done(fmt.Errorf("apply %s: %w; nothing was changed", dev, err))
+	name := sessionName(now)
+	// The checkpoint to roll back to: the session's restore point when it
+	// saved exactly this config (the write-ahead record's, which its owner
+	// deletes), else one of Apply's own, deleted when Apply is done.
+	cp, own := d.heldMark(before), false
+	if cp == "" {
+		cp, own = checkpointName(now), true
+		if err := d.checkpoint(ctx, cp); err != nil {
+			return a.Done(fmt.Errorf("apply %s: %w; nothing was changed", dev, err))
+		}
+	}
+	dropOwn := func(ctx context.Context) {
+		if own {
+			d.drop(ctx, cp)
+		}
 	}
 	st, err := d.push(ctx, c, name)
 	if err == nil {
 		a.Applied = true
-		d.drop(ctx, cp)
+		dropOwn(ctx)
 		d.Log.Info("applied", "op", "apply", "session", name, "commands", len(c.Commands), "duration", time.Since(a.Start))
 		return a.Done(nil)
 	}
@@ -160,7 +178,7 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 		d.Log.Warn("committed; the connection dropped after the commit", "op", "apply", "session", name, "err", err)
 		if err = d.retry(rctx, func() error { return d.save(rctx) }); err == nil {
 			a.Applied = true
-			d.drop(rctx, cp)
+			dropOwn(rctx)
 			return a.Done(nil)
 		}
 		how, rbErr = "rolled back to checkpoint "+cp, d.restore(rctx, cp, before)
@@ -172,6 +190,17 @@ func (d *Driver) Apply(ctx context.Context, c *vendors.Change, _ vendors.ApplyOp
 	a.RolledBack = true
 	d.Log.Warn("rolled back", "op", "rollback", "session", name, "checkpoint", cp, "err", err)
 	return a.Done(fmt.Errorf("apply %s: %w; %s, the device is at its pre-apply config", dev, err, how))
+}
+
+// heldMark returns the checkpoint of this session's marks that saved the
+// scoped running config running, or "".
+func (d *Driver) heldMark(running []byte) string {
+	for _, m := range slices.Sorted(maps.Keys(d.marked)) {
+		if d.marks[m] && d.marked[m] == string(running) {
+			return m
+		}
+	}
+	return ""
 }
 
 // push runs the change through the configuration session name up to its

@@ -144,10 +144,7 @@ func applyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan,
 	if err != nil {
 		return fail(fmt.Errorf("%s: diff: %w", d.Intent.Name, err))
 	}
-	ch.Warnings = doc.Warnings
-	if !ch.Empty() {
-		ch.NotCrashAtomic = notCrashAtomic(drv)
-	}
+	annotate(ch, doc, drv)
 	if entry != nil {
 		if why := ChangeDiff(entry.Change, ch); why != "" {
 			return fail(fmt.Errorf("%s: %w: %s; nothing was sent (run plan again)", d.Intent.Name, ErrNotReviewed, why))

@@ -306,12 +306,20 @@ func planOne(ctx context.Context, d Device, opts Options) DevicePlan {
 		return fail(fmt.Errorf("%s: diff: %w", d.Intent.Name, err))
 	}
 	dp.Fingerprint = Fingerprint(running)
+	annotate(ch, doc, drv)
+	dp.Change = ch
+	return dp
+}
+
+// annotate adds to a driver's change what plan knows besides the diff:
+// the rendering's warnings and, for a change that sends something, why a
+// push through drv is not atomic on the device. Plan and apply both call
+// it, so a saved plan and the change apply recomputes carry the same.
+func annotate(ch *vendors.Change, doc *config.Document, drv vendors.Driver) {
 	ch.Warnings = doc.Warnings
 	if !ch.Empty() {
 		ch.NotCrashAtomic = notCrashAtomic(drv)
 	}
-	dp.Change = ch
-	return dp
 }
 
 // notCrashAtomic is why a push through drv is not atomic on the device

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,37 +32,6 @@ func TestHelperLossless(t *testing.T) {
 	os.Exit(run(context.WithoutCancel(t.Context()), strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
 }
 
-// child starts lossless with args in a child process and calls each with
-// every line it logs on stderr (-log-level debug: every write to a
-// device) until each returns false; then the child is killed with
-// SIGKILL. It returns the number of lines seen.
-func child(t *testing.T, each func(line string) bool, args ...string) int {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperLossless$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+strings.Join(args, "\x1f"))
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stderr)
-	sc.Buffer(nil, 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		if !each(sc.Text()) {
-			_ = cmd.Process.Kill()
-			break
-		}
-	}
-	for sc.Scan() {
-	}
-	_ = cmd.Wait()
-	return n
-}
-
 // TestApplyKilled: lossless apply in a child process, killed with SIGKILL
 // at moments spread over its push (after the K-th write to a device, the
 // lab answering each one 2 ms later), leaves every device it touched
@@ -85,7 +52,7 @@ func TestApplyKilled(t *testing.T) {
 	// A run to its end counts the writes.
 	dir, nodes := killFabric(t)
 	total := 0
-	child(t, func(line string) bool {
+	runChild(t, os.Environ(), func(line string) bool {
 		if writes(line) {
 			total++
 		}
@@ -105,7 +72,7 @@ func TestApplyKilled(t *testing.T) {
 				before[n] = nxosdrv.Body(node.Device().Running())
 			}
 			seen := 0
-			child(t, func(line string) bool {
+			runChild(t, os.Environ(), func(line string) bool {
 				if writes(line) {
 					seen++
 				}

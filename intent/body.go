@@ -33,19 +33,29 @@ func (s *schema) hcl() *hcl.BodySchema {
 	return hs
 }
 
-var ecnSchema = &schema{attrs: []string{"min_threshold", "max_threshold", "max_probability", "weight"}}
+// removeAttr, written in a nested block of an override, removes the
+// block of the same type and name that the override merges over.
+const removeAttr = "remove"
+
+var ecnSchema = &schema{attrs: []string{"min_threshold", "max_threshold", "max_probability", "weight", removeAttr}}
+
+// classNamesSchema names the per-class objects a renderer creates.
+var classNamesSchema = &schema{attrs: []string{"class_map", "scheduler", "drop_profile"}}
 
 var classSchema = &schema{
-	attrs:  []string{"id", "dscp", "lossless", "cnp", "priority", "priority_level", "bandwidth", "weight", "mtu"},
-	blocks: map[string]blockSchema{"ecn": {body: ecnSchema}},
+	attrs:  []string{"id", "dscp", "lossless", "cnp", "priority", "priority_level", "bandwidth", "weight", "mtu", removeAttr},
+	blocks: map[string]blockSchema{"ecn": {body: ecnSchema}, "names": {body: classNamesSchema}},
 }
 
-var watchdogSchema = &schema{attrs: []string{"detection_time", "restoration_time", "polling_interval", "action"}}
+var watchdogSchema = &schema{attrs: []string{"detection_time", "restoration_time", "polling_interval", "action", removeAttr}}
 
 var pfcSchema = &schema{
-	attrs:  []string{"priorities"},
+	attrs:  []string{"priorities", removeAttr},
 	blocks: map[string]blockSchema{"watchdog": {body: watchdogSchema}},
 }
+
+// qosNamesSchema names the profile-wide objects a renderer creates.
+var qosNamesSchema = &schema{attrs: []string{"classifier", "queuing", "network_qos", "port_profile", "maps"}}
 
 // qosSchema is the body of a qos_profile block and of a qos override.
 var qosSchema = &schema{
@@ -53,6 +63,7 @@ var qosSchema = &schema{
 	blocks: map[string]blockSchema{
 		"traffic_class": {labels: []string{"name"}, body: classSchema},
 		"pfc":           {body: pfcSchema},
+		"names":         {body: qosNamesSchema},
 	},
 }
 

@@ -44,6 +44,9 @@ type classSrc struct {
 	dscp              map[int]hcl.Range
 	ecnMin, ecnMax    hcl.Range
 	ecnBlock          hcl.Range
+	// names are the class's names block, by attribute, and where each is.
+	names      map[string]string
+	nameRanges map[string]hcl.Range
 }
 
 type wdSrc struct {
@@ -72,6 +75,9 @@ func decodeQoS(name string, body *Body, decl hcl.Range) (*qosSpec, hcl.Diagnosti
 			spec.classes = append(spec.classes, src)
 		case "pfc":
 			pfc = b
+		case "names":
+			n := decodeNames(r, b, qosNameAttrs)
+			spec.qos.Names = Names{Classifier: n["classifier"], Queuing: n["queuing"], NetworkQoS: n["network_qos"], PortProfile: n["port_profile"], Maps: n["maps"]}
 		}
 	}
 	// Duplicates are reported at the later declaration, in source order.
@@ -188,9 +194,19 @@ func decodeClass(parent *reader, b *Block) (Class, classSrc) {
 				`mtu is the class's largest frame in bytes: a whole number such as 9216, or "9216B".`))
 		}
 	}
+	noRemove(r, b)
 	for _, eb := range b.Body.Blocks {
-		if eb.Type == "ecn" {
+		switch eb.Type {
+		case "ecn":
 			c.ECN = decodeECN(r, &src, eb)
+		case "names":
+			n := decodeNames(r, eb, classNameAttrs)
+			c.Names = ClassNames{ClassMap: n["class_map"], Scheduler: n["scheduler"], DropProfile: n["drop_profile"]}
+			src.names = n
+			src.nameRanges = map[string]hcl.Range{}
+			for k := range n {
+				src.nameRanges[k] = eb.Body.Attrs[k].Range
+			}
 		}
 	}
 	if c.Lossless && c.CNP {
@@ -319,6 +335,7 @@ func decodeECN(parent *reader, src *classSrc, b *Block) *ECN {
 	defer func() { parent.diags = append(parent.diags, r.diags...) }()
 	e := &ECN{}
 	src.ecnBlock = b.DefRange
+	noRemove(r, b)
 	minT, mina, minOK := r.threshold("min_threshold")
 	maxT, maxa, maxOK := r.threshold("max_threshold")
 	if mina == nil {
@@ -427,6 +444,7 @@ func checkClasses(r *reader, spec *qosSpec) {
 		r.diags = append(r.diags, errorf(RuleCNPCount, "More than one CNP class", &spec.classes[i].decl, nil,
 			fmt.Sprintf("Traffic class %q is marked cnp, but class %q at %s already is. RoCE sends its congestion notifications in one class.", q.Classes[i].Name, q.Classes[cnps[0]].Name, spec.classes[cnps[0]].decl)))
 	}
+	checkSharedNames(r, spec)
 	var sum units.Percent
 	var shares []string
 	var first *hcl.Range
@@ -450,6 +468,7 @@ func ptr(r hcl.Range) *hcl.Range { return &r }
 func decodePFC(parent *reader, spec *qosSpec, b *Block) {
 	r := &reader{body: b.Body, ctx: &b.DefRange}
 	defer func() { parent.diags = append(parent.diags, r.diags...) }()
+	noRemove(r, b)
 	if a := r.attr("priorities"); a != nil {
 		l, err := convert.Convert(a.Value, cty.List(cty.Number))
 		if err != nil || l.IsNull() {
@@ -480,6 +499,7 @@ func decodePFC(parent *reader, spec *qosSpec, b *Block) {
 			continue
 		}
 		wr := &reader{body: wb.Body, ctx: &wb.DefRange}
+		noRemove(wr, wb)
 		wd := &Watchdog{}
 		spec.wd.block = wb.DefRange
 		if d, a, ok := wr.duration("detection_time"); ok {
@@ -505,4 +525,124 @@ func decodePFC(parent *reader, spec *qosSpec, b *Block) {
 		r.diags = append(r.diags, wr.diags...)
 		spec.qos.PFC.Watchdog = wd
 	}
+}
+
+// The attributes of the names blocks, in the order the checks report them.
+var (
+	qosNameAttrs   = []string{"classifier", "queuing", "network_qos", "port_profile", "maps"}
+	classNameAttrs = []string{"class_map", "scheduler", "drop_profile"}
+)
+
+// maxNameLen is the longest object name the intent takes: the shortest
+// limit of the vendors' object names that the renderers check in full
+// is theirs (NX-OS class-map and policy-map names are at most 40
+// characters, reference/nxos.md; Huawei CE names at most 31 or 48).
+const maxNameLen = 64
+
+// decodeNames reads a names block: each attribute a name of 1 to
+// maxNameLen characters from A–Z a–z 0–9 _ - . : (LL009), which every
+// vendor takes in an object name and none reads as a separator other
+// than SONiC's key separator |, which it excludes.
+func decodeNames(parent *reader, b *Block, attrs []string) map[string]string {
+	r := &reader{body: b.Body, ctx: &b.DefRange}
+	defer func() { parent.diags = append(parent.diags, r.diags...) }()
+	out := map[string]string{}
+	for _, k := range attrs {
+		v, a := r.str(k)
+		if a == nil {
+			continue
+		}
+		if why := badName(v); why != "" {
+			r.diags = append(r.diags, errorf(RuleBadName, "Invalid object name", &a.Range, &b.DefRange,
+				fmt.Sprintf("%s %q %s. A name is 1 to %d characters of letters, digits and _ - . :, as written (case is kept).", k, v, why, maxNameLen)))
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// badName says what is wrong with an object name, or "".
+func badName(s string) string {
+	switch {
+	case s == "":
+		return "is empty"
+	case len(s) > maxNameLen:
+		return fmt.Sprintf("is %d characters long", len(s))
+	}
+	for _, c := range s {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_-.:", c)
+		if !ok {
+			return fmt.Sprintf("has %q", c)
+		}
+	}
+	return ""
+}
+
+// noRemove reports a remove attribute left in a body that merges over
+// nothing: remove = true only means something in an override, where
+// Merge consumes it.
+func noRemove(r *reader, b *Block) {
+	a := b.Body.Attrs[removeAttr]
+	if a == nil {
+		return
+	}
+	if a.Value.Type() != cty.Bool || a.Value.IsNull() {
+		r.diags = append(r.diags, errorf(RuleBadValue, "Invalid remove", &a.Range, &b.DefRange,
+			"remove is true or false: true in an override removes the inherited block of this type and name."))
+		return
+	}
+	if a.Value.True() {
+		r.diags = append(r.diags, errorf(RuleBadValue, "remove outside an override", &a.Range, &b.DefRange,
+			fmt.Sprintf("remove = true removes an inherited %s block, so it belongs in a device or port override; here it would remove the block it is written in. Delete the block instead.", b.Type)))
+	}
+}
+
+// checkSharedNames reports classes that share a class-map name (a
+// class-map holds one class's DSCPs), or share a scheduler or drop-profile
+// name while what it holds differs: one object cannot hold both (LL038).
+func checkSharedNames(r *reader, spec *qosSpec) {
+	q := spec.qos
+	same := map[string]func(a, b *Class) bool{
+		"class_map":    func(a, b *Class) bool { return false },
+		"scheduler":    func(a, b *Class) bool { return a.Scheduling == b.Scheduling },
+		"drop_profile": func(a, b *Class) bool { return sameECN(a.ECN, b.ECN) },
+	}
+	for _, k := range classNameAttrs {
+		first := map[string]int{}
+		for i := range q.Classes {
+			n, ok := spec.classes[i].names[k]
+			if !ok {
+				continue
+			}
+			j, seen := first[n]
+			if !seen {
+				first[n] = i
+				continue
+			}
+			if same[k](&q.Classes[j], &q.Classes[i]) {
+				continue
+			}
+			what := "a class-map holds one class's DSCP values"
+			if k != "class_map" {
+				what = "one object cannot hold both settings: give the classes the same settings or their own names"
+			}
+			rng := spec.classes[i].nameRanges[k]
+			r.diags = append(r.diags, errorf(RuleSharedName, "Shared object name", &rng, &spec.classes[i].decl,
+				fmt.Sprintf("Traffic classes %q and %q both name their %s %q (the other at %s), but %s.", q.Classes[j].Name, q.Classes[i].Name, k, n, spec.classes[j].nameRanges[k], what)))
+		}
+	}
+}
+
+func sameECN(a, b *ECN) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	w := func(p *int) int {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	return a.Min == b.Min && a.Max == b.Max && a.MaxProbability == b.MaxProbability && w(a.Weight) == w(b.Weight)
 }

@@ -102,12 +102,56 @@
 // device has is an error, so one block can cover devices of different port
 // layouts.
 //
-// Overrides merge attribute by attribute: an attribute written in the
-// override replaces the profile's; a nested block written in the override
-// (a traffic_class with the same name, pfc, ecn inside a replaced class)
-// replaces the profile's block of the same type and name whole, in its
-// place, and a new one is added. A port override merges over the device's
-// QoS (the profile with the device override applied).
+// Overrides merge block by block: an attribute written in the override
+// replaces the profile's; a nested block written in the override (a
+// traffic_class with the same name, pfc, ecn, watchdog, names) merges
+// into the profile's block of the same type and name, the same way, in
+// its place, and a new one is added. So changing one ECN value on one
+// device is
+//
+//	device "leaf1" {
+//	  qos {
+//	    traffic_class "ROCEv2" {
+//	      ecn { max_probability = 50 }
+//	    }
+//	  }
+//	}
+//
+// A class's priority, priority_level, bandwidth and weight are one
+// choice: writing any of them in an override replaces the inherited
+// scheduling (weight = 40 over bandwidth = "50%"). remove = true in a
+// nested block of an override (traffic_class "NAME", pfc, ecn, watchdog)
+// removes the inherited block instead; written in a profile it is LL004.
+// A port override merges over the device's QoS (the profile with the
+// device override applied).
+//
+// # Names
+//
+// Every object a renderer creates takes its name from the intent, as
+// written (case kept); where the intent gives none, the renderer's
+// default, which depends only on the profile and the class it belongs
+// to, never on the other classes. A qos_profile's names block names the
+// profile-wide objects, a traffic_class's names block its own:
+//
+//	names {
+//	  classifier   = "QOS_CLASSIFICATION" # NX-OS policy-map type qos, Huawei CE diffserv domain, SONiC DSCP_TO_TC_MAP
+//	  queuing      = "QOS_EGRESS_PORT"    # NX-OS policy-map type queuing
+//	  network_qos  = "qos_network"        # NX-OS policy-map type network-qos
+//	  port_profile = "ROCE"               # EOS qos profile (eos.style = "qos-profile")
+//	  maps         = "AZURE"              # SONiC TC_TO_QUEUE_MAP, TC_TO_PRIORITY_GROUP_MAP, MAP_PFC_PRIORITY_TO_QUEUE, PFC_PRIORITY_TO_PRIORITY_GROUP_MAP
+//	}
+//	traffic_class "ROCEv2" {
+//	  names {
+//	    class_map    = "RoCEv2"           # NX-OS class-map type qos (default: the class's name)
+//	    scheduler    = "scheduler.1"      # SONiC SCHEDULER
+//	    drop_profile = "AZURE_LOSSLESS"   # SONiC WRED_PROFILE, Huawei CE drop-profile
+//	  }
+//	}
+//
+// A name is 1–64 characters of letters, digits and _ - . : (LL009); a
+// vendor with a shorter limit refuses a longer name at render time,
+// naming its limit. Two classes may share a scheduler or drop_profile
+// name when what it holds is the same, and never a class_map (LL038).
 //
 // A rollout block gives the fabric's defaults for a staged lossless apply
 // (rollout.go); an apply flag given on the command line wins over each:

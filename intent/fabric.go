@@ -1,6 +1,8 @@
 package intent
 
 import (
+	"slices"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -128,20 +130,42 @@ type PortOverride struct {
 	LabelRange hcl.Range
 }
 
-// Merge returns base with over laid on top: an attribute of over replaces
-// the attribute of the same name; a nested block of over replaces, whole,
-// the block of base with the same type and labels in its place, and is
-// appended when base has none. Neither argument is modified; nil means an empty body.
-func Merge(base, over *Body) *Body {
+// Merge returns base with over laid on top, block by block: an attribute
+// of over replaces the attribute of the same name; a nested block of over
+// merges, the same way and recursively, into the block of base with the
+// same type and labels, in its place, and is appended when base has none.
+// A nested block of over whose remove attribute is true removes that block
+// of base instead (and is dropped when base has none). Neither argument is
+// modified; nil means an empty body. Attributes that exclude each other
+// (a class's priority, priority_level, bandwidth and weight: one way of
+// scheduling) are one choice: an override that writes any of them drops
+// the others of base.
+func Merge(base, over *Body) *Body { return merge(base, over, "") }
+
+// exclusive are, by block type, the groups of attributes that make one
+// choice together: writing one of a group in an override replaces the
+// whole group.
+var exclusive = map[string][][]string{
+	"traffic_class": {{"priority", "priority_level", "bandwidth", "weight"}},
+}
+
+func merge(base, over *Body, typ string) *Body {
 	if over == nil {
 		return base
 	}
 	if base == nil {
-		return over
+		return withoutRemoved(over)
 	}
 	out := &Body{Attrs: make(map[string]*Attr, len(base.Attrs)+len(over.Attrs))}
 	for k, v := range base.Attrs {
 		out.Attrs[k] = v
+	}
+	for _, g := range exclusive[typ] {
+		if slices.ContainsFunc(g, func(a string) bool { return over.Attrs[a] != nil }) {
+			for _, a := range g {
+				delete(out.Attrs, a)
+			}
+		}
 	}
 	for k, v := range over.Attrs {
 		out.Attrs[k] = v
@@ -153,21 +177,62 @@ func Merge(base, over *Body) *Body {
 	used := make(map[string]bool, len(over.Blocks))
 	for _, b := range base.Blocks {
 		k := blockKey(b)
-		if r, ok := byKey[k]; ok {
-			if !used[k] {
-				out.Blocks = append(out.Blocks, r)
-				used[k] = true
-			}
-			continue
+		o, ok := byKey[k]
+		switch {
+		case !ok:
+			out.Blocks = append(out.Blocks, b)
+		case used[k]:
+		case removes(o):
+			used[k] = true
+		default:
+			used[k] = true
+			m := *o
+			m.Body = merge(b.Body, o.Body, b.Type)
+			out.Blocks = append(out.Blocks, &m)
 		}
-		out.Blocks = append(out.Blocks, b)
 	}
 	for _, b := range over.Blocks {
-		if !used[blockKey(b)] {
-			out.Blocks = append(out.Blocks, b)
+		if !used[blockKey(b)] && !removes(b) {
+			m := *b
+			m.Body = withoutRemoved(b.Body)
+			out.Blocks = append(out.Blocks, &m)
 		}
 	}
 	return out
+}
+
+// removes reports whether b says remove = true.
+func removes(b *Block) bool {
+	a := b.Body.Attrs[removeAttr]
+	return a != nil && a.Value.Type() == cty.Bool && a.Value.IsKnown() && !a.Value.IsNull() && a.Value.True()
+}
+
+// withoutRemoved is body without its nested blocks that say remove =
+// true, at any depth: they remove nothing when there is nothing to merge
+// over.
+func withoutRemoved(body *Body) *Body {
+	if body == nil {
+		return nil
+	}
+	var keep []*Block
+	changed := false
+	for _, b := range body.Blocks {
+		if removes(b) {
+			changed = true
+			continue
+		}
+		inner := withoutRemoved(b.Body)
+		if inner != b.Body {
+			m := *b
+			m.Body = inner
+			b, changed = &m, true
+		}
+		keep = append(keep, b)
+	}
+	if !changed {
+		return body
+	}
+	return &Body{Attrs: body.Attrs, Blocks: keep}
 }
 
 func blockKey(b *Block) string {

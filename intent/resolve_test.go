@@ -476,8 +476,9 @@ func TestMerge(t *testing.T) {
 	for _, b := range m.Blocks {
 		got = append(got, b.Labels[0]+":"+sortedKeys(b.Body.Attrs)[0]+":"+string(rune('0'+len(b.Body.Attrs))))
 	}
-	// "a" replaced whole (one attribute, in place), "b" kept, "c" added.
-	if diff := cmp.Diff([]string{"a:id:1", "b:id:1", "c:id:1"}, got); diff != "" {
+	// "a" merged attribute by attribute (dscp kept, id replaced, in
+	// place), "b" kept, "c" added.
+	if diff := cmp.Diff([]string{"a:dscp:2", "b:id:1", "c:id:1"}, got); diff != "" {
 		t.Errorf("blocks (-want +got):\n%s", diff)
 	}
 	if len(base.Blocks[0].Body.Attrs) != 2 {

@@ -20,6 +20,7 @@ const (
 	RuleLocalCycle       diag.Rule = "LL006" // locals that refer to each other in a cycle
 	RuleUnknownReference diag.Rule = "LL007" // a reference to a profile or port group that does not exist
 	RuleMissingAttribute diag.Rule = "LL008" // a required attribute is absent
+	RuleBadName          diag.Rule = "LL009" // an object name that is empty, too long or has a character outside A–Z a–z 0–9 _ - . :
 
 	// Traffic classes and DSCP.
 	RuleClassIDRange     diag.Rule = "LL010" // class id outside 0–7
@@ -47,6 +48,7 @@ const (
 	RuleMTUPlatform   diag.Rule = "LL034" // an MTU outside the platform's range
 	RuleSchedulingMix diag.Rule = "LL035" // strict and DWRR, or bandwidth and weight, on one class
 	RuleCNPCount      diag.Rule = "LL036" // more than one CNP class
+	RuleSharedName    diag.Rule = "LL038" // two classes share a class_map, or a scheduler or drop_profile name with different settings
 
 	// Buffers and headroom.
 	RuleHeadroomOverflow diag.Rule = "LL040" // lossless headroom of a device above the platform buffer

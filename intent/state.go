@@ -59,6 +59,42 @@ type QoS struct {
 	// which is also the egress queue and the PFC priority.
 	Classes []Class
 	PFC     PFC
+	// Names are the names of the profile-wide objects the renderers
+	// create; an empty name leaves the renderer's default.
+	Names Names
+}
+
+// Names are the names the intent gives the profile-wide objects of a
+// rendering (a qos_profile's names block). Each vendor uses the ones its
+// objects have, as written (case included); an empty name leaves the
+// renderer's default, which no other class or setting changes.
+type Names struct {
+	// Classifier names what maps DSCP to traffic classes: NX-OS policy-map
+	// type qos, Huawei CE diffserv domain, SONiC DSCP_TO_TC_MAP.
+	Classifier string
+	// Queuing names the NX-OS policy-map type queuing.
+	Queuing string
+	// NetworkQoS names the NX-OS policy-map type network-qos.
+	NetworkQoS string
+	// PortProfile names the EOS qos profile (the qos-profile style).
+	PortProfile string
+	// Maps names SONiC's TC_TO_QUEUE_MAP, TC_TO_PRIORITY_GROUP_MAP,
+	// MAP_PFC_PRIORITY_TO_QUEUE and PFC_PRIORITY_TO_PRIORITY_GROUP_MAP.
+	Maps string
+}
+
+// ClassNames are the names the intent gives a class's own objects (a
+// traffic_class's names block); an empty name leaves the renderer's
+// default, derived from this class alone. Two classes may share a
+// Scheduler or DropProfile only when what it holds is equal (LL038).
+type ClassNames struct {
+	// ClassMap names the NX-OS class-map type qos (default: the class).
+	ClassMap string
+	// Scheduler names the class's SONiC SCHEDULER.
+	Scheduler string
+	// DropProfile names the class's ECN profile: SONiC WRED_PROFILE,
+	// Huawei CE drop-profile.
+	DropProfile string
 }
 
 // Class is one traffic class.
@@ -81,6 +117,8 @@ type Class struct {
 	MTU int
 	// ECN is the ECN/WRED marking on the class's queue; nil for none.
 	ECN *ECN
+	// Names are the names of the class's own objects.
+	Names ClassNames
 
 	Range hcl.Range
 }

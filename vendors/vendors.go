@@ -69,6 +69,14 @@ type Vendor struct {
 	// values, an extra class and config outside the scope. `plan -lab`
 	// seeds the embedded lab with it. Nil seeds factory defaults.
 	LabSeed func(desired []byte) []byte
+	// Import, when set, reads a device's QoS from its running config for
+	// `lossless import`; nil when the vendor cannot be imported.
+	Import ImportFunc
+	// Saved, when set, turns a saved running config file (`show
+	// running-config` text, or SONiC's config_db.json) into what the
+	// vendor's Driver.Running returns, for `lossless import -from` and its
+	// round-trip check; nil when the vendor takes no saved files.
+	Saved func(file []byte) ([]byte, error)
 	// LabKind is the kind name of the lab personality (internal/lab/<v>)
 	// that emulates the vendor's devices; empty when the lab emulates
 	// none. The lab keeps its own registry of kinds: this is the only

@@ -25,8 +25,7 @@ assign "all" {
     port "Ethernet1/1" {
       qos {
         traffic_class "rdma" {
-          id   = 3
-          dscp = [24, 26]
+          lossless = false
         }
       }
     }

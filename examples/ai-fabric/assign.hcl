@@ -1,6 +1,6 @@
 # Which devices and ports get the profiles, and what each vendor's devices
-# need on top. An override merges over the profile attribute by attribute;
-# a block written in an override replaces that block of the profile whole.
+# need on top. An override merges over the profile block by block: it says
+# only what differs (intent/doc.go, "Overrides merge block by block").
 
 # The class "bulk" takes every DSCP no other class claims ("default"). EOS
 # and Huawei CE keep a built-in DSCP map for the values a policy does not
@@ -21,16 +21,7 @@ assign "spines" {
   device "spine1" {
     qos {
       traffic_class "ROCEv2" {
-        id        = 3
-        dscp      = local.roce_dscp
-        lossless  = true
-        bandwidth = "50%"
-        ecn {
-          min_threshold   = var.ecn_min
-          max_threshold   = var.ecn_max
-          max_probability = 7
-          weight          = 0
-        }
+        ecn { weight = 0 }
       }
     }
   }
@@ -39,15 +30,7 @@ assign "spines" {
   device "spine2" {
     qos {
       traffic_class "ROCEv2" {
-        id        = 3
-        dscp      = local.roce_dscp
-        lossless  = true
-        bandwidth = "50%"
-        ecn {
-          min_threshold   = var.ecn_min
-          max_threshold   = var.ecn_max
-          max_probability = 100
-        }
+        ecn { max_probability = 100 }
       }
     }
     options = { "eos.style" = "qos-profile" }
@@ -57,21 +40,10 @@ assign "spines" {
   # (reference/huawei-ce.md §1.1) and schedules by DRR weight.
   device "spine3" {
     qos {
-      traffic_class "bulk" {
-        id     = 0
-        dscp   = "default"
-        weight = 40
-      }
+      traffic_class "bulk" { weight = 40 }
       traffic_class "ROCEv2" {
-        id       = 3
-        dscp     = local.roce_dscp
-        lossless = true
-        weight   = 60
-        ecn {
-          min_threshold   = var.ecn_min
-          max_threshold   = var.ecn_max
-          max_probability = 10
-        }
+        weight = 60
+        ecn { max_probability = 10 }
       }
     }
     buffers {
@@ -90,16 +62,7 @@ assign "leaves" {
   device "leaf1" {
     qos {
       traffic_class "ROCEv2" {
-        id        = 3
-        dscp      = local.roce_dscp
-        lossless  = true
-        bandwidth = "50%"
-        ecn {
-          min_threshold   = var.ecn_min
-          max_threshold   = var.ecn_max
-          max_probability = 7
-          weight          = 0
-        }
+        ecn { weight = 0 }
       }
     }
   }
@@ -108,28 +71,16 @@ assign "leaves" {
   # and a faster watchdog poll on the server-facing ports.
   device "leaf4" {
     qos {
-      traffic_class "bulk" {
-        id     = 0
-        dscp   = "default"
-        weight = 14
-      }
+      traffic_class "bulk" { weight = 14 }
       traffic_class "ROCEv2" {
-        id       = 3
-        dscp     = local.roce_dscp
-        lossless = true
-        weight   = 15
-        ecn {
-          min_threshold   = var.ecn_min
-          max_threshold   = var.ecn_max
-          max_probability = 5
-        }
+        weight = 15
+        ecn { max_probability = 5 }
       }
       pfc {
         watchdog {
           detection_time   = "200ms"
           restoration_time = "400ms"
           polling_interval = "100ms"
-          action           = "drop"
         }
       }
     }

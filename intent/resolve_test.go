@@ -22,6 +22,12 @@ import (
 // the inventory is used as written.
 func loadDir(t testing.TB, dir string, vars map[string]string) ([]*Device, *Fabric, string) {
 	t.Helper()
+	return loadDirWarn(t, dir, vars, false)
+}
+
+// loadDirWarn is loadDir that, with warnings, lets warnings pass.
+func loadDirWarn(t testing.TB, dir string, vars map[string]string, warnings bool) ([]*Device, *Fabric, string) {
+	t.Helper()
 	invPath := filepath.Join(dir, DefaultInventoryFile)
 	src, err := os.ReadFile(invPath)
 	if err != nil {
@@ -50,7 +56,7 @@ func loadDir(t testing.TB, dir string, vars map[string]string) ([]*Device, *Fabr
 		t.Fatalf("load: %s", diagText(diags))
 	}
 	devs, diags := Resolve(fab, inv)
-	if len(diags) > 0 {
+	if len(diags) > 0 && (!warnings || diags.HasErrors()) {
 		t.Fatalf("resolve:\n%s", diagText(diags))
 	}
 	return devs, fab, invPath

@@ -1,0 +1,363 @@
+package intent
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/lossless-net/lossless/internal/units"
+)
+
+// This file writes resolved state back as intent source, for `lossless
+// import`: WriteQoS and WriteBuffers write a profile body that resolves
+// to the given state, and the Override functions the smallest override
+// that turns one state into another under Merge. What they write decodes
+// to exactly the state given (TestWriteRoundTrip), in canonical form:
+// classes by id, attributes in the order of the language reference.
+
+// kv is one attribute to write.
+type kv struct {
+	name string
+	v    cty.Value
+}
+
+// WriteQoS writes into body the content of a qos_profile block that
+// resolves to q (q.Profile is the block's label, not written here).
+func WriteQoS(body *hclwrite.Body, q *QoS) {
+	writeNames(body, qosNameKVs(q.Names))
+	for i := range q.Classes {
+		writeClass(body.AppendNewBlock("traffic_class", []string{q.Classes[i].Name}).Body(), &q.Classes[i])
+	}
+	if q.PFC.Watchdog != nil {
+		writeAttrs(body.AppendNewBlock("pfc", nil).Body().AppendNewBlock("watchdog", nil).Body(), watchdogKVs(q.PFC.Watchdog))
+	}
+}
+
+// WriteQoSOverride writes into body the qos override that turns base into
+// q under Merge, and reports whether it could: an attribute base sets and
+// q leaves unset (a WRED weight, an MTU, a name, a scheduling mode, a
+// watchdog timer) has no override form, so the caller gives the device a
+// profile of its own. An equal q writes nothing.
+func WriteQoSOverride(body *hclwrite.Body, base, q *QoS) bool {
+	nb := hclwrite.NewEmptyFile().Body()
+	if !overrideAttrs(nb, qosNameKVs(base.Names), qosNameKVs(q.Names), "names") {
+		return false
+	}
+	for i := range q.Classes {
+		c := &q.Classes[i]
+		bc := classNamed(base, c.Name)
+		if bc == nil {
+			writeClass(nb.AppendNewBlock("traffic_class", []string{c.Name}).Body(), c)
+			continue
+		}
+		cb := hclwrite.NewEmptyFile().Body()
+		if !classOverride(cb, bc, c) {
+			return false
+		}
+		if len(cb.Attributes()) > 0 || len(cb.Blocks()) > 0 {
+			nb.AppendNewBlock("traffic_class", []string{c.Name}).Body().AppendUnstructuredTokens(cb.BuildTokens(nil))
+		}
+	}
+	for i := range base.Classes {
+		if classNamed(q, base.Classes[i].Name) == nil {
+			nb.AppendNewBlock("traffic_class", []string{base.Classes[i].Name}).Body().SetAttributeValue(removeAttr, cty.True)
+		}
+	}
+	switch bw, w := base.PFC.Watchdog, q.PFC.Watchdog; {
+	case bw == nil && w != nil:
+		writeAttrs(nb.AppendNewBlock("pfc", nil).Body().AppendNewBlock("watchdog", nil).Body(), watchdogKVs(w))
+	case bw != nil && w == nil:
+		nb.AppendNewBlock("pfc", nil).Body().AppendNewBlock("watchdog", nil).Body().SetAttributeValue(removeAttr, cty.True)
+	case bw != nil:
+		wb := hclwrite.NewEmptyFile().Body()
+		if !overrideAttrs(wb, watchdogKVs(bw), watchdogKVs(w), "") {
+			return false
+		}
+		if len(wb.Attributes()) > 0 {
+			nb.AppendNewBlock("pfc", nil).Body().AppendNewBlock("watchdog", nil).Body().AppendUnstructuredTokens(wb.BuildTokens(nil))
+		}
+	}
+	body.AppendUnstructuredTokens(nb.BuildTokens(nil))
+	return true
+}
+
+// WriteBuffers writes into body the content of a buffer_profile block
+// that resolves to b.
+func WriteBuffers(body *hclwrite.Body, b *Buffers) { writeAttrs(body, bufferKVs(b)) }
+
+// WriteBuffersOverride writes into body the buffers override that turns
+// base into b, and reports whether it could (see WriteQoSOverride).
+func WriteBuffersOverride(body *hclwrite.Body, base, b *Buffers) bool {
+	return overrideAttrs(body, bufferKVs(base), bufferKVs(b), "")
+}
+
+func classNamed(q *QoS, name string) *Class {
+	for i := range q.Classes {
+		if q.Classes[i].Name == name {
+			return &q.Classes[i]
+		}
+	}
+	return nil
+}
+
+func writeClass(body *hclwrite.Body, c *Class) {
+	writeAttrs(body, classKVs(c))
+	if c.ECN != nil {
+		writeAttrs(body.AppendNewBlock("ecn", nil).Body(), ecnKVs(c.ECN))
+	}
+	writeNames(body, classNameKVs(c.Names))
+}
+
+// classOverride writes the override of class base into c.
+func classOverride(body *hclwrite.Body, base, c *Class) bool {
+	have, want := classKVs(base), classKVs(c)
+	sched := exclusive["traffic_class"][0]
+	inSched := func(k kv) bool { return slices.Contains(sched, k.name) }
+	hs, ws := filter(have, inSched), filter(want, inSched)
+	if !equalKVs(hs, ws) && len(ws) == 0 {
+		return false // from a scheduling mode back to the vendor default
+	}
+	rest := func(k kv) bool { return !inSched(k) }
+	// lossless and cnp have a false form; the others none.
+	for _, name := range []string{"lossless", "cnp"} {
+		if find(have, name) != nil && find(want, name) == nil {
+			want = append(want, kv{name, cty.False})
+		}
+	}
+	if !overrideAttrs(body, filter(have, rest), filter(want, rest), "") {
+		return false
+	}
+	if !equalKVs(hs, ws) {
+		writeAttrs(body, ws)
+	}
+	switch {
+	case base.ECN == nil && c.ECN != nil:
+		writeAttrs(body.AppendNewBlock("ecn", nil).Body(), ecnKVs(c.ECN))
+	case base.ECN != nil && c.ECN == nil:
+		body.AppendNewBlock("ecn", nil).Body().SetAttributeValue(removeAttr, cty.True)
+	case base.ECN != nil:
+		eb := hclwrite.NewEmptyFile().Body()
+		if !overrideAttrs(eb, ecnKVs(base.ECN), ecnKVs(c.ECN), "") {
+			return false
+		}
+		if len(eb.Attributes()) > 0 {
+			body.AppendNewBlock("ecn", nil).Body().AppendUnstructuredTokens(eb.BuildTokens(nil))
+		}
+	}
+	return overrideAttrs(body, classNameKVs(base.Names), classNameKVs(c.Names), "names")
+}
+
+// overrideAttrs writes the attributes of want that differ from have,
+// into a block named block when block is not "" (and there is one to
+// write); false when have sets an attribute want does not.
+func overrideAttrs(body *hclwrite.Body, have, want []kv, block string) bool {
+	var out []kv
+	for _, h := range have {
+		if find(want, h.name) == nil {
+			return false
+		}
+	}
+	for _, w := range want {
+		if h := find(have, w.name); h == nil || !h.v.RawEquals(w.v) {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return true
+	}
+	if block != "" {
+		body = body.AppendNewBlock(block, nil).Body()
+	}
+	writeAttrs(body, out)
+	return true
+}
+
+func writeNames(body *hclwrite.Body, kvs []kv) {
+	if len(kvs) > 0 {
+		writeAttrs(body.AppendNewBlock("names", nil).Body(), kvs)
+	}
+}
+
+func writeAttrs(body *hclwrite.Body, kvs []kv) {
+	for _, a := range kvs {
+		body.SetAttributeValue(a.name, a.v)
+	}
+}
+
+func find(kvs []kv, name string) *kv {
+	for i := range kvs {
+		if kvs[i].name == name {
+			return &kvs[i]
+		}
+	}
+	return nil
+}
+
+func filter(kvs []kv, keep func(kv) bool) []kv {
+	var out []kv
+	for _, k := range kvs {
+		if keep(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func equalKVs(a, b []kv) bool {
+	return slices.EqualFunc(a, b, func(x, y kv) bool { return x.name == y.name && x.v.RawEquals(y.v) })
+}
+
+func classKVs(c *Class) []kv {
+	out := []kv{{"id", cty.NumberIntVal(int64(c.ID))}, {"dscp", dscpValue(c)}}
+	if c.Lossless {
+		out = append(out, kv{"lossless", cty.True})
+	}
+	if c.CNP {
+		out = append(out, kv{"cnp", cty.True})
+	}
+	switch s := c.Scheduling; s.Mode {
+	case SchedulingStrict:
+		out = append(out, kv{"priority", cty.StringVal("strict")})
+		if s.Level != 1 {
+			out = append(out, kv{"priority_level", cty.NumberIntVal(int64(s.Level))})
+		}
+	case SchedulingDWRR:
+		if s.Weight > 0 {
+			out = append(out, kv{"weight", cty.NumberIntVal(int64(s.Weight))})
+		} else {
+			out = append(out, kv{"bandwidth", cty.StringVal(s.Bandwidth.String())})
+		}
+	}
+	if c.MTU > 0 {
+		out = append(out, kv{"mtu", cty.NumberIntVal(int64(c.MTU))})
+	}
+	return out
+}
+
+// dscpValue is "default", or a list of values and "A-B" ranges (runs of
+// three or more), with "default" first when the class also takes the
+// unclaimed ones.
+func dscpValue(c *Class) cty.Value {
+	if c.Default && len(c.DSCP) == 0 {
+		return cty.StringVal("default")
+	}
+	var vs []cty.Value
+	if c.Default {
+		vs = append(vs, cty.StringVal("default"))
+	}
+	for i := 0; i < len(c.DSCP); {
+		j := i + 1
+		for j < len(c.DSCP) && c.DSCP[j] == c.DSCP[j-1]+1 {
+			j++
+		}
+		if j-i >= 3 {
+			vs = append(vs, cty.StringVal(strconv.Itoa(c.DSCP[i])+"-"+strconv.Itoa(c.DSCP[j-1])))
+		} else {
+			for _, d := range c.DSCP[i:j] {
+				vs = append(vs, cty.NumberIntVal(int64(d)))
+			}
+		}
+		i = j
+	}
+	if len(vs) == 0 {
+		return cty.EmptyTupleVal
+	}
+	return cty.TupleVal(vs)
+}
+
+func ecnKVs(e *ECN) []kv {
+	out := []kv{
+		{"min_threshold", thresholdValue(e.Min)},
+		{"max_threshold", thresholdValue(e.Max)},
+		{"max_probability", cty.NumberIntVal(int64(e.MaxProbability))},
+	}
+	if e.Weight != nil {
+		out = append(out, kv{"weight", cty.NumberIntVal(int64(*e.Weight))})
+	}
+	return out
+}
+
+func thresholdValue(t Threshold) cty.Value {
+	if t.Time != 0 {
+		return cty.StringVal(durationText(t.Time))
+	}
+	return cty.StringVal(t.Bytes.String())
+}
+
+// durationText writes d in the largest of s, ms, us and ns that divides
+// it, as units.ParseDuration reads it back.
+func durationText(d time.Duration) string {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Second, "s"}, {time.Millisecond, "ms"}, {time.Microsecond, "us"}} {
+		if d%u.d == 0 {
+			return strconv.FormatInt(int64(d/u.d), 10) + u.name
+		}
+	}
+	return strconv.FormatInt(int64(d), 10) + "ns"
+}
+
+func watchdogKVs(w *Watchdog) []kv {
+	var out []kv
+	for _, t := range []struct {
+		name string
+		d    time.Duration
+	}{{"detection_time", w.Detection}, {"restoration_time", w.Restoration}, {"polling_interval", w.Polling}} {
+		if t.d != 0 {
+			out = append(out, kv{t.name, cty.StringVal(durationText(t.d))})
+		}
+	}
+	if w.Action != "" {
+		out = append(out, kv{"action", cty.StringVal(w.Action)})
+	}
+	return out
+}
+
+func qosNameKVs(n Names) []kv {
+	return nameKVs(qosNameAttrs, []string{n.Classifier, n.Queuing, n.NetworkQoS, n.PortProfile, n.Maps})
+}
+
+func classNameKVs(n ClassNames) []kv {
+	return nameKVs(classNameAttrs, []string{n.ClassMap, n.Scheduler, n.DropProfile})
+}
+
+func nameKVs(attrs, values []string) []kv {
+	var out []kv
+	for i, v := range values {
+		if v != "" {
+			out = append(out, kv{attrs[i], cty.StringVal(v)})
+		}
+	}
+	return out
+}
+
+func bufferKVs(b *Buffers) []kv {
+	var out []kv
+	if b.Headroom.Auto {
+		out = append(out, kv{"headroom", cty.StringVal("auto")})
+	} else if b.Headroom.Xoff != 0 || b.Headroom.Xon != 0 || b.Headroom.Size != 0 {
+		m := map[string]cty.Value{"xoff": sizeValue(b.Headroom.Xoff), "xon": sizeValue(b.Headroom.Xon)}
+		if b.Headroom.Size != 0 {
+			m["size"] = sizeValue(b.Headroom.Size)
+		}
+		out = append(out, kv{"headroom", cty.ObjectVal(m)})
+	}
+	for _, p := range []struct {
+		name string
+		b    units.Bytes
+	}{{"lossless_pool", b.LosslessPool}, {"lossy_pool", b.LossyPool}, {"headroom_pool", b.HeadroomPool}} {
+		if p.b != 0 {
+			out = append(out, kv{p.name, sizeValue(p.b)})
+		}
+	}
+	if b.Alpha != nil {
+		out = append(out, kv{"alpha", cty.NumberIntVal(int64(*b.Alpha))})
+	}
+	return out
+}
+
+func sizeValue(b units.Bytes) cty.Value { return cty.StringVal(b.String()) }

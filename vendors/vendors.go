@@ -46,6 +46,11 @@ type Vendor struct {
 	// Dial connects to a device over SSH, the inventory's default
 	// transport. Lookup's copy dials by Target.Transport (see Transports).
 	Dial DialFunc
+	// Diff is the diff of the default transport's driver (Driver.Diff
+	// without a session): pure, for checks that have a running config
+	// but no device, such as import's round trip of a saved file. Nil
+	// when the vendor gives none.
+	Diff DiffFunc
 	// Transports are the other transports the vendor speaks, by inventory
 	// name ("gnmi"), each with its own dial.
 	Transports map[string]DialFunc

@@ -206,27 +206,38 @@ func (fl *fleet) startLab(password vendors.Secret) error {
 	if err != nil {
 		return err
 	}
-	if fl.tmp, err = os.MkdirTemp("", "lossless-lab-"); err != nil {
-		return fmt.Errorf("-lab: %w", err)
+	if fl.tmp, err = pointAtLab(l, fl.devs, nodes); err != nil {
+		return err
 	}
-	kh := filepath.Join(fl.tmp, lab.KnownHostsFile)
+	fl.log.Info("lab started", "devices", len(fl.devs))
+	return nil
+}
+
+// pointAtLab points each target of devs at its node of l, over SSH with
+// the lab's host keys, written to a known_hosts file in a new temporary
+// directory, which it returns for the caller to remove.
+func pointAtLab(l *lab.Lab, devs []plan.Device, nodes map[string]*lab.Node) (string, error) {
+	tmp, err := os.MkdirTemp("", "lossless-lab-")
+	if err != nil {
+		return "", fmt.Errorf("-lab: %w", err)
+	}
+	kh := filepath.Join(tmp, lab.KnownHostsFile)
 	if err := l.WriteKnownHosts(kh); err != nil {
-		return fmt.Errorf("-lab: %w", err)
+		return tmp, fmt.Errorf("-lab: %w", err)
 	}
 	hostKeys, err := vendors.KnownHosts(kh)
 	if err != nil {
-		return fmt.Errorf("-lab: %w", err)
+		return tmp, fmt.Errorf("-lab: %w", err)
 	}
-	for i := range fl.devs {
-		t := &fl.devs[i].Target
+	for i := range devs {
+		t := &devs[i].Target
 		n := nodes[t.Device]
 		// Lab devices are reached over SSH, whatever the inventory's
 		// transport for the real switch.
 		t.Address, t.Port, t.Transport = "127.0.0.1", n.Port(), "ssh"
 		t.Login.KnownHosts, t.Login.HostKeys = kh, hostKeys
 	}
-	fl.log.Info("lab started", "devices", len(fl.devs))
-	return nil
+	return tmp, nil
 }
 
 // seedLab adds to l one emulated device per device of devs, named, of

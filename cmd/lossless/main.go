@@ -27,6 +27,7 @@ func commands() map[string]command {
 		"validate": {"Check an intent and its inventory", runValidate},
 		"fmt":      {"Rewrite intent files in canonical HCL form", runFmt},
 		"inspect":  {"Print one device's resolved desired state", runInspect},
+		"import":   {"Write an intent from devices' running configs, and check it round-trips", runImport},
 		"lab":      {"Start emulated switches (SSH, gNMI) with inventory and known_hosts", runLab},
 		"plan":     {"Show what apply would change on each device (never changes one)", runPlan},
 		"apply":    {"Apply the intent (or a saved plan) atomically, device by device", runApply},

@@ -10,6 +10,13 @@ import (
 	"github.com/lossless-net/lossless/intent"
 )
 
+// Select keeps the devices matching any of targets (-target: a device
+// name, "role:R" or "tag:T"); none keeps every device. A target that
+// matches no device is an error diagnostic.
+func Select(devs []*intent.Device, targets []string) ([]*intent.Device, hcl.Diagnostics) {
+	return selectDevices(devs, targets)
+}
+
 // selectDevices keeps the devices matching any of targets: a device name,
 // "role:R" or "tag:T". No targets keeps every device. A target that
 // matches no device is an error diagnostic.

@@ -11,6 +11,7 @@ func init() {
 		Name:           Vendor,
 		Render:         render.Render,
 		Dial:           Dial,
+		Diff:           Diff,
 		Transports:     map[string]vendors.DialFunc{"gnmi": DialGNMI},
 		Scope:          Scope,
 		ConfirmTimeout: confirmTimeout,

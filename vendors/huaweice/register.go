@@ -12,6 +12,7 @@ func init() {
 		Name:           Vendor,
 		Render:         render.Render,
 		Dial:           Dial,
+		Diff:           Diff,
 		Refuses:        map[string]string{"gnmi": gnmiRefusal},
 		Scope:          Scope,
 		ConfirmTimeout: confirmTimeout,

@@ -14,6 +14,7 @@ func init() {
 		Formats:    map[string]func(d *intent.Device) ([]byte, error){"yang": render.RenderYANG},
 		Check:      render.Validate,
 		Dial:       Dial,
+		Diff:       Diff,
 		Transports: map[string]vendors.DialFunc{"gnmi": DialGNMI},
 		Scope:      Scope,
 		LabSeed:    LabSeed,

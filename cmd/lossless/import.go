@@ -221,9 +221,8 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintf(stderr, "lossless import: %v\n", err)
 			return 1
 		}
-		files = nil // read over SSH from the seeded lab
 	}
-	srcs, err = readSources(ctx, devs, inv, files, from, f.parallelism, log)
+	srcs, err = readSources(ctx, devs, inv, files, from, f.lab, f.parallelism, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "lossless import: %v\n", err)
 		return 1
@@ -343,9 +342,9 @@ func selectTargets(devs []plan.Device, targets []string) ([]plan.Device, error) 
 }
 
 // readSources reads each device's running config: from its saved file
-// (through its vendor's Saved) when files has one, else over its
-// transport, in parallel.
-func readSources(ctx context.Context, devs []plan.Device, inv *inventory.Inventory, files map[string][]byte, from map[string]string, parallelism int, log *slog.Logger) ([]importer.Source, error) {
+// (through its vendor's Saved) when files has one and viaLab is false,
+// else over its transport (the lab seeded with the file), in parallel.
+func readSources(ctx context.Context, devs []plan.Device, inv *inventory.Inventory, files map[string][]byte, from map[string]string, viaLab bool, parallelism int, log *slog.Logger) ([]importer.Source, error) {
 	srcs := make([]importer.Source, len(devs))
 	var mu sync.Mutex
 	var errs []error
@@ -353,7 +352,7 @@ func readSources(ctx context.Context, devs []plan.Device, inv *inventory.Invento
 		name := d.Intent.Name
 		v, _ := vendors.Lookup(d.Intent.Vendor)
 		src := importer.Source{Device: inv.Device(name)}
-		if b, ok := files[name]; ok {
+		if b, ok := files[name]; ok && !viaLab {
 			if v.Saved == nil {
 				return fmt.Errorf("-from %s: lossless reads no saved %s config", name, d.Intent.Vendor)
 			}
@@ -361,7 +360,7 @@ func readSources(ctx context.Context, devs []plan.Device, inv *inventory.Invento
 			if err != nil {
 				return fmt.Errorf("-from %s: %s: %w", name, from[name], err)
 			}
-			src.Running, src.From = run, from[name]
+			src.Running, src.From, src.File = run, from[name], b
 		} else {
 			drv, err := v.Dial(ctx, d.Target)
 			if err != nil {
@@ -373,6 +372,9 @@ func readSources(ctx context.Context, devs []plan.Device, inv *inventory.Invento
 				return err
 			}
 			src.Running = run
+			if b, ok := files[name]; ok {
+				src.From, src.File = from[name]+" (in the lab)", b
+			}
 			log.Info("read", "device", name, "bytes", len(run))
 		}
 		srcs[i] = src
@@ -423,9 +425,13 @@ func writeImportText(w io.Writer, res *importer.Result, out string) {
 			}
 		}
 		if len(d.Unexpressed) > 0 {
+			where := strings.TrimSuffix(d.From, " (in the lab)")
+			if where == "" {
+				where = "running config"
+			}
 			fmt.Fprintf(w, "  not expressed in the intent (%d):\n", len(d.Unexpressed))
 			for _, u := range d.Unexpressed {
-				fmt.Fprintf(w, "    line %d: %s — %s\n", u.Line, strings.TrimSpace(u.Text), u.Reason)
+				fmt.Fprintf(w, "    %s:%d: %s — %s\n", where, u.Line, strings.TrimSpace(u.Text), u.Reason)
 			}
 		}
 		for _, p := range d.Problems {

@@ -45,6 +45,10 @@ type Source struct {
 	// From says where Running came from, for the report and the written
 	// comments: the saved file's name, or "" for the device itself.
 	From string
+	// File is the saved file's content when Running was made from it
+	// (Vendor.Saved), so that what the intent cannot say is reported at
+	// its line in the file; nil otherwise.
+	File []byte
 }
 
 // Device is the outcome of importing one device.
@@ -111,7 +115,7 @@ func Import(srcs []Source) *Result {
 				d.Err = fmt.Errorf("import %s: the %s importer returned nothing", d.Name, d.Vendor)
 			}
 			if d.imp != nil {
-				d.Unexpressed = d.imp.Unexpressed
+				d.Unexpressed = fileLines(d.imp.Unexpressed, s.Running, s.File)
 			}
 		}
 	}
@@ -491,4 +495,40 @@ var hclStart = hcl.Pos{Line: 1, Column: 1}
 
 func traversal(root, name string) hcl.Traversal {
 	return hcl.Traversal{hcl.TraverseRoot{Name: root}, hcl.TraverseAttr{Name: name}}
+}
+
+// fileLines moves each unexpressed line's number from the running config
+// given to Import to the saved file it was made from: the line of the
+// file with the same text (trimmed), the first one after the previous
+// match where the text repeats (a running config lists its sections in
+// the file's order). A line whose text the file lacks keeps its number.
+func fileLines(us []vendors.Unexpressed, running, file []byte) []vendors.Unexpressed {
+	if file == nil || bytes.Equal(running, file) {
+		return us
+	}
+	var lines []string
+	for l := range strings.Lines(string(file)) {
+		lines = append(lines, strings.TrimSpace(l))
+	}
+	out := slices.Clone(us)
+	next := 0
+	for i, u := range out {
+		want := strings.TrimSpace(u.Text)
+		at := -1
+		for j := next; j < len(lines) && at < 0; j++ {
+			if lines[j] == want {
+				at = j
+			}
+		}
+		for j := 0; j < next && at < 0; j++ {
+			if lines[j] == want {
+				at = j
+			}
+		}
+		if at >= 0 {
+			out[i].Line = at + 1
+			next = at + 1
+		}
+	}
+	return out
 }

@@ -165,22 +165,37 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return vendors.Login{User: lab.DefaultUser, Password: password}, nil
 		}
 	}
-	devs, err := plan.InventoryDevices(inv, nil, access)
-	if err != nil {
-		fmt.Fprintf(stderr, "lossless import: %v\n", err)
-		return 1
-	}
-	devs, err = selectTargets(devs, f.targets)
+	sel, err := selectTargets(inv, f.targets)
 	if err != nil {
 		fmt.Fprintf(stderr, "lossless import: %v\n", err)
 		return 1
 	}
 	for name := range from {
-		if !slices.ContainsFunc(devs, func(d plan.Device) bool { return d.Intent.Name == name }) {
+		if !slices.Contains(sel, name) {
 			fmt.Fprintf(stderr, "lossless import: -from %s: no selected inventory device is named %s\n", name, name)
 			return 1
 		}
 	}
+	// Only the devices read over a transport need a login.
+	var dial []string
+	var devs []plan.Device
+	for _, name := range sel {
+		if _, saved := from[name]; saved && !f.lab {
+			d := inv.Device(name)
+			devs = append(devs, plan.Device{Intent: &intent.Device{Name: name, Vendor: d.Vendor}, Target: vendors.Target{Device: name, Vendor: d.Vendor}})
+			continue
+		}
+		dial = append(dial, name)
+	}
+	if len(dial) > 0 {
+		dialed, err := plan.InventoryDevices(inv, dial, access)
+		if err != nil {
+			fmt.Fprintf(stderr, "lossless import: %v\n", err)
+			return 1
+		}
+		devs = append(devs, dialed...)
+	}
+	slices.SortFunc(devs, func(a, b plan.Device) int { return strings.Compare(a.Intent.Name, b.Intent.Name) })
 	files := map[string][]byte{}
 	for name, path := range from {
 		b, err := readBounded(path)
@@ -322,23 +337,22 @@ func readBounded(path string) ([]byte, error) {
 	return b, nil
 }
 
-// selectTargets keeps the devices matching the -target values.
-func selectTargets(devs []plan.Device, targets []string) ([]plan.Device, error) {
-	ids := make([]*intent.Device, len(devs))
-	for i := range devs {
-		ids[i] = devs[i].Intent
+// selectTargets returns the names of the inventory devices matching the
+// -target values (every device without one).
+func selectTargets(inv *inventory.Inventory, targets []string) ([]string, error) {
+	ids := make([]*intent.Device, len(inv.Devices))
+	for i, d := range inv.Devices {
+		ids[i] = &intent.Device{Name: d.Name, Vendor: d.Vendor, Roles: d.Roles, Tags: d.Tags}
 	}
 	sel, diags := load.Select(ids, targets)
 	if diags.HasErrors() {
 		return nil, errors.New(diags[0].Detail)
 	}
-	var out []plan.Device
-	for _, d := range devs {
-		if slices.Contains(sel, d.Intent) {
-			out = append(out, d)
-		}
+	names := make([]string, len(sel))
+	for i, d := range sel {
+		names[i] = d.Name
 	}
-	return out, nil
+	return names, nil
 }
 
 // readSources reads each device's running config: from its saved file

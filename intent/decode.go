@@ -457,9 +457,20 @@ func checkClasses(r *reader, spec *qosSpec) {
 			}
 		}
 	}
-	if first != nil && sum != 100 {
-		r.diags = append(r.diags, errorf(RuleBandwidthSum, "Bandwidth shares do not sum to 100%", first, &spec.decl,
-			fmt.Sprintf("The weighted classes of profile %q share %s of the bandwidth: %s. Make the shares add up to 100%%.", q.Profile, sum, strings.Join(shares, ", "))))
+	// Shares of the remaining bandwidth may sum to less than 100 %: real
+	// configs do (Microsoft's Azure Local reference ToR config for Cisco
+	// Nexus 93180YC-FX gives queue 3 "bandwidth remaining percent 50"
+	// and the default queue 48, Azure/AzureLocal-Supportability,
+	// "Disaggregated Switch Storage Design"), and the switches share what
+	// is left in proportion. More than 100 % no vendor takes (NX-OS, EOS:
+	// the sum is at most 100, reference/nxos.md, reference/eos.md).
+	switch {
+	case first != nil && sum > 100:
+		r.diags = append(r.diags, errorf(RuleBandwidthSum, "Bandwidth shares sum to more than 100%", first, &spec.decl,
+			fmt.Sprintf("The weighted classes of profile %q share %s of the bandwidth: %s. The shares of one port cannot exceed 100%%: lower them.", q.Profile, sum, strings.Join(shares, ", "))))
+	case first != nil && sum < 100:
+		r.diags = append(r.diags, warnf(RuleBandwidthSum, "Bandwidth shares sum to less than 100%", first, &spec.decl,
+			fmt.Sprintf("The weighted classes of profile %q share %s of the bandwidth: %s. The switches divide the rest among them in proportion to their shares; make them add up to 100%% if that is not what you mean.", q.Profile, sum, strings.Join(shares, ", "))))
 	}
 }
 

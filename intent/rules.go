@@ -41,7 +41,7 @@ const (
 	RuleECNAboveXoff     diag.Rule = "LL023" // warning: ECN min at or above the PFC xoff threshold
 
 	// Scheduling, CNP and MTU.
-	RuleBandwidthSum  diag.Rule = "LL030" // bandwidth of non-strict classes does not sum to 100 %
+	RuleBandwidthSum  diag.Rule = "LL030" // bandwidth shares of weighted classes above 100 % (error) or below (warning)
 	RuleLosslessCNP   diag.Rule = "LL031" // the CNP class is lossless
 	RuleCNPNotStrict  diag.Rule = "LL032" // the CNP class is not strict priority
 	RuleLosslessMTU   diag.Rule = "LL033" // a lossless MTU below the RoCE MTU

@@ -43,14 +43,14 @@ var ecnSchema = &schema{attrs: []string{"min_threshold", "max_threshold", "max_p
 var classNamesSchema = &schema{attrs: []string{"class_map", "scheduler", "drop_profile"}}
 
 var classSchema = &schema{
-	attrs:  []string{"id", "dscp", "lossless", "cnp", "priority", "priority_level", "bandwidth", "weight", "mtu", removeAttr},
+	attrs:  []string{"id", "dscp", "cos", "match", "lossless", "cnp", "priority", "priority_level", "bandwidth", "weight", "min_bandwidth", "shape", "mtu", removeAttr},
 	blocks: map[string]blockSchema{"ecn": {body: ecnSchema}, "names": {body: classNamesSchema}},
 }
 
-var watchdogSchema = &schema{attrs: []string{"detection_time", "restoration_time", "polling_interval", "action", removeAttr}}
+var watchdogSchema = &schema{attrs: []string{"detection_time", "restoration_time", "polling_interval", "action", "priorities", removeAttr}}
 
 var pfcSchema = &schema{
-	attrs:  []string{"priorities", removeAttr},
+	attrs:  []string{"mode", "priorities", removeAttr},
 	blocks: map[string]blockSchema{"watchdog": {body: watchdogSchema}},
 }
 

@@ -168,24 +168,29 @@ func (r *resolver) linkPorts() {
 			r.diags.add(errorf(RuleLinkTrust, "Link ends disagree on trust mode", &subj, nil,
 				fmt.Sprintf("%s trust %q and %q. Both ends must classify the same way.", ends, qa.Trust, qb.Trust)))
 		}
-		ma, mb := dscpMap(qa), dscpMap(qb)
+		// The map that classifies: DSCP's, or CoS's when both trust CoS
+		// (ends that trust differently are LL050 already).
+		field, ma, mb := "DSCP", dscpMap(qa), dscpMap(qb)
+		if qa.Trust == TrustCoS {
+			field, ma, mb = "CoS", cosMap(qa), cosMap(qb)
+		}
 		var diffs []string
 		first := -1
-		for dscp := range ma {
-			if ma[dscp] != mb[dscp] {
+		for v := range ma {
+			if qa.Trust == qb.Trust && ma[v] != mb[v] {
 				if first < 0 {
-					first = dscp
+					first = v
 				}
-				diffs = append(diffs, fmt.Sprintf("DSCP %d → TC %d vs %d", dscp, ma[dscp], mb[dscp]))
+				diffs = append(diffs, fmt.Sprintf("%s %d → TC %d vs %d", field, v, ma[v], mb[v]))
 			}
 		}
 		if len(diffs) > 0 {
 			if len(diffs) > 4 {
 				diffs = append(diffs[:4], fmt.Sprintf("and %d more", len(diffs)-4))
 			}
-			r.diags.add(errorf(RuleLinkDSCPMap, "Link ends disagree on the DSCP map", &subj, nil,
-				fmt.Sprintf("%s map DSCP to traffic classes differently: %s. Traffic would change class, and lose its lossless treatment, as it crosses the link. Use the same DSCP sets on both ends (DSCP %d: %s on one end, %s on the other).",
-					ends, strings.Join(diffs, ", "), first, classOf(qa, ma[first]), classOf(qb, mb[first]))))
+			r.diags.add(errorf(RuleLinkDSCPMap, "Link ends disagree on the "+field+" map", &subj, nil,
+				fmt.Sprintf("%s map %s to traffic classes differently: %s. Traffic would change class, and lose its lossless treatment, as it crosses the link. Use the same %s sets on both ends (%s %d: %s on one end, %s on the other).",
+					ends, field, strings.Join(diffs, ", "), field, field, first, classOf(qa, ma[first]), classOf(qb, mb[first]))))
 		}
 		la, lb := qa.LosslessPriorities(), qb.LosslessPriorities()
 		if !slices.Equal(la, lb) {
@@ -216,6 +221,32 @@ func mtuText(m int) string {
 		return "the vendor default"
 	}
 	return units.Bytes(m).String()
+}
+
+// cosMap returns the traffic class of every CoS value, as dscpMap; the
+// slots past 7 are -1 on both ends.
+func cosMap(q *QoS) [64]int {
+	var m [64]int
+	def := -1
+	for _, c := range q.Classes {
+		if c.DefaultCoS {
+			def = c.ID
+		}
+	}
+	for i := range m {
+		m[i] = -1
+		if i < 8 {
+			m[i] = def
+		}
+	}
+	for _, c := range q.Classes {
+		for _, v := range c.CoS {
+			if v >= 0 && v < 8 {
+				m[v] = c.ID
+			}
+		}
+	}
+	return m
 }
 
 // dscpMap returns the traffic class of every DSCP value: its class, or the

@@ -2,6 +2,7 @@ package intent
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,6 +34,7 @@ var watchdogActions = platform.WatchdogActions
 type qosSpec struct {
 	qos     *QoS
 	decl    hcl.Range
+	trust   hcl.Range
 	classes []classSrc // parallel to qos.Classes
 	wd      wdSrc
 }
@@ -42,6 +44,8 @@ type classSrc struct {
 	id, lossless, mtu hcl.Range
 	sched             hcl.Range
 	dscp              map[int]hcl.Range
+	dscpAttr          hcl.Range
+	cos               map[int]hcl.Range
 	ecnMin, ecnMax    hcl.Range
 	ecnBlock          hcl.Range
 	// names are the class's names block, by attribute, and where each is.
@@ -58,13 +62,14 @@ type wdSrc struct {
 // profile alone.
 func decodeQoS(name string, body *Body, decl hcl.Range) (*qosSpec, hcl.Diagnostics) {
 	r := &reader{body: body, ctx: &decl}
-	spec := &qosSpec{qos: &QoS{Profile: name, Trust: "dscp"}, decl: decl}
+	spec := &qosSpec{qos: &QoS{Profile: name, Trust: TrustDSCP, PFC: PFC{Mode: PFCOn}}, decl: decl}
 	if t, a := r.str("trust"); a != nil {
-		if t != "dscp" {
+		if t != TrustDSCP && t != TrustCoS {
 			r.diags = append(r.diags, errorf(RuleUnsupportedTrust, "Unsupported trust mode", &a.Range, &decl,
-				fmt.Sprintf("trust %q is not supported: lossless classifies RoCE traffic by DSCP only. Write trust = \"dscp\".", t)))
+				fmt.Sprintf("trust %q is not known: write trust = \"dscp\" (classify by the IP header's DSCP, the default) or \"cos\" (by the 802.1p priority of the VLAN tag).", t)))
 		}
 		spec.qos.Trust = t
+		spec.trust = a.Range
 	}
 	var pfc *Block
 	for _, b := range body.Blocks {
@@ -125,6 +130,21 @@ func decodeClass(parent *reader, b *Block) (Class, classSrc) {
 	}
 	if a := r.attr("dscp"); a != nil {
 		decodeDSCP(r, &c, &src, a)
+		src.dscpAttr = a.Range
+	}
+	src.cos = map[int]hcl.Range{}
+	if a := r.attr("cos"); a != nil {
+		decodeCoS(r, &c, &src, a)
+	}
+	if m, a := r.str("match"); a != nil {
+		switch m {
+		case "any":
+		case "all":
+			c.MatchAll = true
+		default:
+			r.diags = append(r.diags, errorf(RuleBadValue, "Invalid match", &a.Range, &b.DefRange,
+				fmt.Sprintf("match %q is not known: \"any\" (the default) puts a packet in the class when it matches one of its dscp or cos values, \"all\" only when it matches every criterion given (NX-OS class-map match-all).", m)))
+		}
 	}
 	if l, a := r.boolean("lossless"); a != nil {
 		c.Lossless, src.lossless = l, a.Range
@@ -184,6 +204,24 @@ func decodeClass(parent *reader, b *Block) (Class, classSrc) {
 			}
 			c.Scheduling = Scheduling{Mode: SchedulingDWRR, Weight: wt}
 			src.sched = wa.Range
+		}
+	}
+	if mb, a, ok := r.percent("min_bandwidth"); ok {
+		if mb <= 0 || mb > 100 {
+			r.diags = append(r.diags, errorf(RuleBadValue, "Invalid minimum bandwidth", &a.Range, &b.DefRange,
+				fmt.Sprintf("min_bandwidth %s is outside 1%%–100%%: it is the share of the port the queue is guaranteed.", mb)))
+		}
+		c.Scheduling.MinBandwidth = mb
+	}
+	if a := r.attr("shape"); a != nil {
+		if a.Value.Type() != cty.String {
+			r.fail(RuleMissingUnit, "Shape rate without a unit", a, `shape is the queue's maximum rate with its unit, such as "10G" or "500M".`)
+		} else if rate, err := units.ParseBitRate(a.Value.AsString()); err != nil {
+			r.unitFail(a, "shape", err)
+		} else if rate <= 0 {
+			r.diags = append(r.diags, errorf(RuleBadValue, "Invalid shape", &a.Range, &b.DefRange, "shape is a rate above zero, such as \"10G\"."))
+		} else {
+			c.Scheduling.Shape = rate
 		}
 	}
 	if a := r.attr("mtu"); a != nil {
@@ -307,6 +345,50 @@ func decodeDSCP(r *reader, c *Class, src *classSrc, a *Attr) {
 	sort.Ints(c.DSCP)
 }
 
+// decodeCoS reads cos: "default", a value, or a list of 802.1p values
+// and "A-B" ranges (which may include "default").
+func decodeCoS(r *reader, c *Class, src *classSrc, a *Attr) {
+	vals := []cty.Value{a.Value}
+	if t := a.Value.Type(); t.IsListType() || t.IsTupleType() || t.IsSetType() {
+		vals = a.Value.AsValueSlice()
+	}
+	seen := map[int]bool{}
+	for _, v := range vals {
+		if v.IsNull() {
+			continue
+		}
+		var lo, hi int
+		ok := true
+		switch {
+		case v.Type() == cty.Number:
+			n, whole := wholeNumber(v)
+			lo, hi, ok = n, n, whole
+		case v.Type() == cty.String && strings.TrimSpace(v.AsString()) == "default":
+			c.DefaultCoS = true
+			continue
+		case v.Type() == cty.String:
+			var err error
+			lo, hi, err = dscpRange(strings.TrimSpace(v.AsString()))
+			ok = err == nil
+		default:
+			ok = false
+		}
+		if !ok || lo < 0 || hi > 7 || lo > hi {
+			r.diags = append(r.diags, errorf(RuleCoSRange, "Invalid CoS value", &a.Range, &c.Range,
+				"A CoS value is the 802.1p priority of the VLAN tag: a whole number from 0 to 7, a range (\"0-2\") or \"default\"."))
+			continue
+		}
+		for d := lo; d <= hi; d++ {
+			if !seen[d] {
+				seen[d] = true
+				c.CoS = append(c.CoS, d)
+				src.cos[d] = a.Range
+			}
+		}
+	}
+	sort.Ints(c.CoS)
+}
+
 func dscpRange(s string) (int, int, error) {
 	lo, hi, isRange := strings.Cut(s, "-")
 	a, err := strconv.Atoi(strings.TrimSpace(lo))
@@ -358,15 +440,16 @@ func decodeECN(parent *reader, src *classSrc, b *Block) *ECN {
 	}
 	if a := r.attr("max_probability"); a != nil {
 		p, ok := probability(a.Value)
-		if !ok || p < 1 || p > 100 {
+		if !ok || p < 0 || p > 100 {
 			r.diags = append(r.diags, errorf(RuleECNProbability, "ECN probability out of range", &a.Range, &b.DefRange,
-				"max_probability is the marking probability at max_threshold in percent: a whole number from 1 to 100."))
+				"max_probability is the marking probability at max_threshold in percent: a whole number from 0 to 100 (0 where the vendor takes it; leave it out for the vendor's default)."))
 		} else {
 			e.MaxProbability = units.Percent(p)
 		}
 	} else {
-		r.diags = append(r.diags, errorf(RuleMissingAttribute, "Missing ECN probability", &b.DefRange, nil,
-			"ecn needs max_probability, the marking probability at max_threshold in percent (1–100)."))
+		// The vendor's default probability (real configs leave it out:
+		// EOS random-detect ecn without max-mark-probability).
+		e.DefaultProbability = true
 	}
 	if w, a, ok := r.integer("weight"); ok {
 		if w < 0 || w > 15 {
@@ -428,7 +511,20 @@ func checkClasses(r *reader, spec *qosSpec) {
 			cnps = append(cnps, i)
 		}
 	}
+	if q.Trust == TrustCoS {
+		checkCoS(r, spec)
+		defaults = nil
+		for i, c := range q.Classes {
+			if len(c.DSCP) > 0 || c.Default {
+				r.diags = append(r.diags, errorf(RuleUnsupportedTrust, "DSCP values under CoS trust", &spec.classes[i].dscpAttr, &spec.classes[i].decl,
+					fmt.Sprintf("Profile %q trusts CoS (at %s), so the DSCP of class %q would classify nothing. Give the class cos values instead, or trust = \"dscp\".", q.Profile, spec.trust, c.Name)))
+			}
+		}
+	} else if slices.ContainsFunc(q.Classes, func(c Class) bool { return len(c.CoS) > 0 || c.DefaultCoS }) {
+		checkCoS(r, spec)
+	}
 	switch {
+	case q.Trust == TrustCoS:
 	case len(q.Classes) > 0 && len(defaults) == 0:
 		r.diags = append(r.diags, errorf(RuleDefaultClass, "No default class", &spec.decl, nil,
 			fmt.Sprintf("No traffic class of profile %q takes the DSCP values the others leave unmapped. Add dscp = \"default\" to one class (usually id 0).", q.Profile)))
@@ -480,6 +576,15 @@ func decodePFC(parent *reader, spec *qosSpec, b *Block) {
 	r := &reader{body: b.Body, ctx: &b.DefRange}
 	defer func() { parent.diags = append(parent.diags, r.diags...) }()
 	noRemove(r, b)
+	if m, a := r.str("mode"); a != nil {
+		switch m {
+		case PFCOn, PFCOff, PFCAuto:
+			spec.qos.PFC.Mode = m
+		default:
+			r.diags = append(r.diags, errorf(RuleBadValue, "Invalid PFC mode", &a.Range, &b.DefRange,
+				fmt.Sprintf("mode %q is not known: \"on\" (the default: PFC on the lossless priorities), \"off\" (no PFC on these ports) or \"auto\" (negotiated with the peer by DCBX).", m)))
+		}
+	}
 	if a := r.attr("priorities"); a != nil {
 		l, err := convert.Convert(a.Value, cty.List(cty.Number))
 		if err != nil || l.IsNull() {
@@ -532,6 +637,22 @@ func decodePFC(parent *reader, spec *qosSpec, b *Block) {
 					fmt.Sprintf("action %q is not known. Use one of %s (each vendor supports a subset).", s, strings.Join(watchdogActions, ", "))))
 			}
 			wd.Action, spec.wd.action = s, a.Range
+		}
+		if a := wr.attr("priorities"); a != nil {
+			l, err := convert.Convert(a.Value, cty.List(cty.Number))
+			if err != nil || l.IsNull() {
+				wr.diags = append(wr.diags, errorf(RuleBadValue, "Invalid watchdog priorities", &a.Range, &wb.DefRange, "priorities must be a list of PFC priorities 0–7, for example [3]."))
+			} else {
+				for _, v := range l.AsValueSlice() {
+					n, ok := wholeNumber(v)
+					if c := spec.qos.Class(n); !ok || c == nil || !c.Lossless {
+						wr.diags = append(wr.diags, errorf(RulePFCWithoutClass, "Watchdog priority without a lossless class", &a.Range, &wb.DefRange,
+							fmt.Sprintf("The watchdog watches PFC priorities, and %s is not the id of a lossless class: nothing on it is ever paused.", v.AsBigFloat().Text('f', -1))))
+						continue
+					}
+					wd.Priorities |= 1 << n
+				}
+			}
 		}
 		r.diags = append(r.diags, wr.diags...)
 		spec.qos.PFC.Watchdog = wd
@@ -656,4 +777,37 @@ func sameECN(a, b *ECN) bool {
 		return *p
 	}
 	return a.Min == b.Min && a.Max == b.Max && a.MaxProbability == b.MaxProbability && w(a.Weight) == w(b.Weight)
+}
+
+// checkCoS runs the CoS checks: a CoS value in one class only, and
+// exactly one class taking the default CoS values when CoS classifies
+// (trust = "cos", or a CoS map beside DSCP trust).
+func checkCoS(r *reader, spec *qosSpec) {
+	q := spec.qos
+	owner := map[int]int{}
+	var defaults []int
+	for i, c := range q.Classes {
+		for _, v := range c.CoS {
+			if j, ok := owner[v]; ok {
+				rng := spec.classes[i].cos[v]
+				r.diags = append(r.diags, errorf(RuleDuplicateCoS, "Duplicate CoS value", &rng, &spec.classes[i].decl,
+					fmt.Sprintf("CoS %d is already mapped to class %q. A CoS value belongs to one class only: remove it from one of them.", v, q.Classes[j].Name)))
+				continue
+			}
+			owner[v] = i
+		}
+		if c.DefaultCoS {
+			defaults = append(defaults, i)
+		}
+	}
+	switch {
+	case len(q.Classes) > 0 && len(defaults) == 0:
+		r.diags = append(r.diags, errorf(RuleDefaultCoS, "No default CoS class", &spec.decl, nil,
+			fmt.Sprintf("Profile %q classifies by CoS, but no traffic class takes the CoS values the others leave unmapped. Add cos = \"default\" to one class (usually id 0).", q.Profile)))
+	case len(defaults) > 1:
+		for _, i := range defaults[1:] {
+			r.diags = append(r.diags, errorf(RuleDefaultCoS, "More than one default CoS class", &spec.classes[i].decl, nil,
+				fmt.Sprintf("Traffic class %q takes the default CoS values, but class %q already does. Exactly one class may say cos = \"default\".", q.Classes[i].Name, q.Classes[defaults[0]].Name)))
+		}
+	}
 }

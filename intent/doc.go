@@ -29,37 +29,57 @@
 // (and untyped) variables and as an HCL expression otherwise; -var wins
 // over -var-file, which wins over the default.
 //
-// A qos_profile holds trust ("dscp", the default and only mode), up to
-// eight traffic_class "NAME" blocks and an optional pfc block:
+// A qos_profile holds trust ("dscp", the default, or "cos"), up to eight
+// traffic_class "NAME" blocks, an optional pfc block and a names block
+// (see Names):
 //
 //	traffic_class "ROCEv2" {
 //	  id             = 3                # 0–7: traffic class = queue = PFC priority
 //	  dscp           = [24, 26, "40-47"] # values, "A-B" ranges, or "default"
+//	  cos            = [3]              # 802.1p priorities 0–7, ranges, or "default"
+//	  match          = "any"            # or "all": every criterion must match (NX-OS match-all)
 //	  lossless       = true             # PFC no-drop on this priority
 //	  cnp            = false            # carries RoCE CNPs: strict, never lossless
 //	  priority       = "strict"         # with priority_level (1 highest), or:
-//	  bandwidth      = "50%"            # DWRR share; or weight = 1–100
+//	  bandwidth      = "50%"            # DWRR share of what strict queues leave; or weight = 1–100
+//	  min_bandwidth  = "1%"             # share of the port guaranteed, beside any of the above
+//	  shape          = "10G"            # the queue's maximum rate, beside any of the above
 //	  mtu            = 9216             # bytes
 //	  ecn {
 //	    min_threshold   = "150KB"       # a size, or a time at line rate ("20us")
 //	    max_threshold   = "3000KB"
-//	    max_probability = 7             # percent, 1–100 ("7%" also works)
+//	    max_probability = 7             # percent, 0–100 ("7%" also works); leave out for the vendor's default
 //	    weight          = 0             # WRED averaging exponent, 0–15
 //	  }
 //	}
 //	pfc {
+//	  mode       = "on"                 # on (default), off (no PFC on these ports), auto (DCBX)
 //	  priorities = [3]                  # optional; must equal the lossless ids
 //	  watchdog {                        # PFC watchdog / deadlock detection
 //	    detection_time   = "200ms"
 //	    restoration_time = "400ms"
 //	    polling_interval = "100ms"
 //	    action           = "drop"       # drop, forward, errdisable, notify-only
+//	    priorities       = [3]          # optional: watch only these lossless priorities
 //	  }
 //	}
 //
-// Exactly one class takes dscp = "default", the DSCP values no other class
-// claims. An empty watchdog block turns the watchdog on with the vendor's
-// timers.
+// With trust = "dscp" exactly one class takes dscp = "default", the DSCP
+// values no other class claims; cos on a class then classifies frames
+// without an IP header, and when any class has cos exactly one takes cos
+// = "default" (LL027). With trust = "cos" the classes give cos values
+// instead of dscp (LL019), one of them "default" (LL027); a CoS value is
+// 0–7 (LL025) in one class only (LL026). The weighted classes' bandwidth
+// shares may sum to less than 100 % (a warning: the switches share the
+// rest in proportion) but not more (LL030). An empty watchdog block turns
+// the watchdog on with the vendor's timers.
+//
+// Features beyond the core (trust and maps by CoS, match = "all",
+// min_bandwidth, shape, pfc mode off or auto, a watchdog on some
+// priorities, ECN without max_probability or with 0) are rendered for the
+// vendors whose renderers render them (intent.Feature,
+// vendors.Vendor.Features); a device of another vendor given one is error
+// LL133, never rendered without it.
 //
 // A buffer_profile holds headroom ("auto": computed per port from speed,
 // cable length and the class MTU, or MTUMax of the platform when the class

@@ -38,11 +38,14 @@ type PlatformJSON struct {
 
 // QoSJSON is a resolved QoS profile.
 type QoSJSON struct {
-	Profile            string        `json:"profile"`
-	Trust              string        `json:"trust"`
-	LosslessPriorities []int         `json:"lossless_priorities"`
-	Classes            []ClassJSON   `json:"classes"`
-	Watchdog           *WatchdogJSON `json:"pfc_watchdog"`
+	Profile            string      `json:"profile"`
+	Trust              string      `json:"trust"`
+	LosslessPriorities []int       `json:"lossless_priorities"`
+	Classes            []ClassJSON `json:"classes"`
+	// PFCMode is "off" or "auto"; omitted for "on", the default.
+	PFCMode  string        `json:"pfc_mode,omitempty"`
+	Watchdog *WatchdogJSON `json:"pfc_watchdog"`
+	Names    *Names        `json:"names,omitempty"`
 }
 
 // ClassJSON is one traffic class.
@@ -51,11 +54,15 @@ type ClassJSON struct {
 	ID         int            `json:"id"`
 	DSCP       []int          `json:"dscp"`
 	Default    bool           `json:"default,omitempty"`
+	CoS        []int          `json:"cos,omitempty"`
+	DefaultCoS bool           `json:"default_cos,omitempty"`
+	MatchAll   bool           `json:"match_all,omitempty"`
 	Lossless   bool           `json:"lossless"`
 	CNP        bool           `json:"cnp,omitempty"`
 	Scheduling SchedulingJSON `json:"scheduling"`
 	MTUBytes   int            `json:"mtu_bytes,omitempty"`
 	ECN        *ECNJSON       `json:"ecn,omitempty"`
+	Names      *ClassNames    `json:"names,omitempty"`
 	Declared   string         `json:"declared_at"`
 }
 
@@ -66,16 +73,21 @@ type SchedulingJSON struct {
 	Level            int    `json:"level,omitempty"`
 	BandwidthPercent int    `json:"bandwidth_percent,omitempty"`
 	Weight           int    `json:"weight,omitempty"`
+	// MinBandwidthPercent is the guaranteed share; ShapeBps the maximum
+	// rate; each omitted when unset.
+	MinBandwidthPercent int           `json:"min_bandwidth_percent,omitempty"`
+	ShapeBps            units.BitRate `json:"shape_bps,omitempty"`
 }
 
 // ECNJSON is an ECN profile; each threshold is in bytes or as a time.
 type ECNJSON struct {
-	MinBytes              units.Bytes `json:"min_threshold_bytes,omitempty"`
-	MinTime               string      `json:"min_threshold_time,omitempty"`
-	MaxBytes              units.Bytes `json:"max_threshold_bytes,omitempty"`
-	MaxTime               string      `json:"max_threshold_time,omitempty"`
-	MaxProbabilityPercent int         `json:"max_probability_percent"`
-	Weight                *int        `json:"weight,omitempty"`
+	MinBytes units.Bytes `json:"min_threshold_bytes,omitempty"`
+	MinTime  string      `json:"min_threshold_time,omitempty"`
+	MaxBytes units.Bytes `json:"max_threshold_bytes,omitempty"`
+	MaxTime  string      `json:"max_threshold_time,omitempty"`
+	// MaxProbabilityPercent is null when the vendor's default stands.
+	MaxProbabilityPercent *int `json:"max_probability_percent"`
+	Weight                *int `json:"weight,omitempty"`
 }
 
 // WatchdogJSON is the PFC watchdog; an empty time is the vendor default.
@@ -84,6 +96,8 @@ type WatchdogJSON struct {
 	Restoration string `json:"restoration_time,omitempty"`
 	Polling     string `json:"polling_interval,omitempty"`
 	Action      string `json:"action,omitempty"`
+	// Priorities are the watched PFC priorities; omitted for all.
+	Priorities []int `json:"priorities,omitempty"`
 }
 
 // BuffersJSON is a resolved buffer profile.
@@ -166,7 +180,12 @@ func qosJSON(q *QoS) *QoSJSON {
 		out.LosslessPriorities = []int{}
 	}
 	for _, c := range q.Classes {
-		cj := ClassJSON{Name: c.Name, ID: c.ID, DSCP: c.DSCP, Default: c.Default, Lossless: c.Lossless, CNP: c.CNP, MTUBytes: c.MTU, Declared: c.Range.String()}
+		cj := ClassJSON{Name: c.Name, ID: c.ID, DSCP: c.DSCP, Default: c.Default, CoS: c.CoS, DefaultCoS: c.DefaultCoS, MatchAll: c.MatchAll,
+			Lossless: c.Lossless, CNP: c.CNP, MTUBytes: c.MTU, Declared: c.Range.String()}
+		if c.Names != (ClassNames{}) {
+			n := c.Names
+			cj.Names = &n
+		}
 		if cj.DSCP == nil {
 			cj.DSCP = []int{}
 		}
@@ -178,14 +197,32 @@ func qosJSON(q *QoS) *QoSJSON {
 		default:
 			cj.Scheduling = SchedulingJSON{Mode: "default"}
 		}
+		cj.Scheduling.MinBandwidthPercent = int(c.Scheduling.MinBandwidth)
+		cj.Scheduling.ShapeBps = c.Scheduling.Shape
 		if e := c.ECN; e != nil {
 			cj.ECN = &ECNJSON{MinBytes: e.Min.Bytes, MinTime: durText(e.Min.Time), MaxBytes: e.Max.Bytes, MaxTime: durText(e.Max.Time),
-				MaxProbabilityPercent: int(e.MaxProbability), Weight: e.Weight}
+				Weight: e.Weight}
+			if !e.DefaultProbability {
+				p := int(e.MaxProbability)
+				cj.ECN.MaxProbabilityPercent = &p
+			}
 		}
 		out.Classes = append(out.Classes, cj)
 	}
 	if w := q.PFC.Watchdog; w != nil {
 		out.Watchdog = &WatchdogJSON{Detection: durText(w.Detection), Restoration: durText(w.Restoration), Polling: durText(w.Polling), Action: w.Action}
+		for p := range 8 {
+			if w.Priorities&(1<<p) != 0 {
+				out.Watchdog.Priorities = append(out.Watchdog.Priorities, p)
+			}
+		}
+	}
+	if q.PFC.Mode != PFCOn {
+		out.PFCMode = q.PFC.Mode
+	}
+	if q.Names != (Names{}) {
+		n := q.Names
+		out.Names = &n
 	}
 	return out
 }

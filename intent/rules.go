@@ -32,7 +32,12 @@ const (
 	RulePFCWithoutClass  diag.Rule = "LL016" // a PFC priority with no lossless class
 	RuleClassWithoutPFC  diag.Rule = "LL017" // a lossless class whose priority is not in the PFC priorities
 	RulePFCPriorityPlat  diag.Rule = "LL018" // a PFC priority the platform cannot pause
-	RuleUnsupportedTrust diag.Rule = "LL019" // a trust mode other than dscp
+	RuleUnsupportedTrust diag.Rule = "LL019" // a trust mode other than dscp or cos, or dscp values under trust = "cos"
+
+	// Classification by CoS (802.1p).
+	RuleCoSRange     diag.Rule = "LL025" // a CoS value outside 0–7
+	RuleDuplicateCoS diag.Rule = "LL026" // one CoS value in two classes
+	RuleDefaultCoS   diag.Rule = "LL027" // trust = "cos" with no class, or more than one, taking the default CoS values
 
 	// ECN/WRED.
 	RuleECNMinAboveMax   diag.Rule = "LL020" // ECN min threshold above max
@@ -58,7 +63,7 @@ const (
 
 	// Links.
 	RuleLinkTrust    diag.Rule = "LL050" // link ends disagree on trust mode
-	RuleLinkDSCPMap  diag.Rule = "LL051" // link ends disagree on the DSCP→TC map
+	RuleLinkDSCPMap  diag.Rule = "LL051" // link ends disagree on the DSCP→TC map (the CoS→TC map when both trust CoS)
 	RuleLinkLossless diag.Rule = "LL052" // link ends disagree on lossless priorities
 	RuleLinkMTU      diag.Rule = "LL053" // link ends disagree on a lossless class MTU
 

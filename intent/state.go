@@ -53,7 +53,8 @@ type QoS struct {
 	// Profile is the name of the qos_profile block ("roce"); renderers
 	// derive the names of the objects they create from it.
 	Profile string
-	// Trust is the classification trust mode; only "dscp" is supported.
+	// Trust is what the switch classifies by: TrustDSCP (the default)
+	// or TrustCoS (the 802.1p priority of the VLAN tag).
 	Trust string
 	// Classes are sorted by ID. IDs are unique, 0–7: the traffic class,
 	// which is also the egress queue and the PFC priority.
@@ -71,16 +72,16 @@ type QoS struct {
 type Names struct {
 	// Classifier names what maps DSCP to traffic classes: NX-OS policy-map
 	// type qos, Huawei CE diffserv domain, SONiC DSCP_TO_TC_MAP.
-	Classifier string
+	Classifier string `json:"classifier,omitempty"`
 	// Queuing names the NX-OS policy-map type queuing.
-	Queuing string
+	Queuing string `json:"queuing,omitempty"`
 	// NetworkQoS names the NX-OS policy-map type network-qos.
-	NetworkQoS string
+	NetworkQoS string `json:"network_qos,omitempty"`
 	// PortProfile names the EOS qos profile (the qos-profile style).
-	PortProfile string
+	PortProfile string `json:"port_profile,omitempty"`
 	// Maps names SONiC's TC_TO_QUEUE_MAP, TC_TO_PRIORITY_GROUP_MAP,
 	// MAP_PFC_PRIORITY_TO_QUEUE and PFC_PRIORITY_TO_PRIORITY_GROUP_MAP.
-	Maps string
+	Maps string `json:"maps,omitempty"`
 }
 
 // ClassNames are the names the intent gives a class's own objects (a
@@ -89,12 +90,12 @@ type Names struct {
 // Scheduler or DropProfile only when what it holds is equal (LL038).
 type ClassNames struct {
 	// ClassMap names the NX-OS class-map type qos (default: the class).
-	ClassMap string
+	ClassMap string `json:"class_map,omitempty"`
 	// Scheduler names the class's SONiC SCHEDULER.
-	Scheduler string
+	Scheduler string `json:"scheduler,omitempty"`
 	// DropProfile names the class's ECN profile: SONiC WRED_PROFILE,
 	// Huawei CE drop-profile.
-	DropProfile string
+	DropProfile string `json:"drop_profile,omitempty"`
 }
 
 // Class is one traffic class.
@@ -107,6 +108,16 @@ type Class struct {
 	// Default is true for the class that takes every DSCP no other class
 	// claims (dscp = "default" in the intent). Exactly one class has it.
 	Default bool
+	// CoS lists the 802.1p priorities (PCP, 0–7) mapped to this class,
+	// sorted, unique; DefaultCoS takes those no class claims (cos =
+	// "default"). With TrustCoS they classify; with TrustDSCP they
+	// classify frames without an IP header, where the vendor can.
+	CoS        []int
+	DefaultCoS bool
+	// MatchAll says a packet belongs to the class only when it matches
+	// every criterion given (NX-OS class-map match-all); false is
+	// match-any, the default.
+	MatchAll bool
 	// Lossless puts the class's priority in PFC no-drop.
 	Lossless bool
 	// CNP marks the class that carries RoCE congestion notification
@@ -143,6 +154,12 @@ type Scheduling struct {
 	Bandwidth units.Percent
 	// Weight is the DWRR weight (DWRR only; 0 when Bandwidth is used).
 	Weight int
+	// MinBandwidth is the share of the port guaranteed to the queue
+	// whatever the others send (NX-OS bandwidth percent, EOS bandwidth
+	// guaranteed percent), beside any mode; 0 for none.
+	MinBandwidth units.Percent
+	// Shape is the queue's maximum rate, beside any mode; 0 for none.
+	Shape units.BitRate
 }
 
 // Threshold is an ECN threshold given either as a size or as a time at line
@@ -156,8 +173,12 @@ type Threshold struct {
 // ECN is the WRED/ECN marking profile of a queue.
 type ECN struct {
 	Min, Max Threshold
-	// MaxProbability is the marking probability at Max, 1–100 percent.
+	// MaxProbability is the marking probability at Max, 0–100 percent
+	// (0 where the vendor takes it: marking at Max only).
 	MaxProbability units.Percent
+	// DefaultProbability is true when the intent gives no
+	// max_probability: the vendor's default stands (MaxProbability is 0).
+	DefaultProbability bool
 	// Weight is the WRED averaging weight; nil leaves the vendor default.
 	Weight *int
 }
@@ -165,10 +186,24 @@ type ECN struct {
 // PFC holds the fabric-wide priority flow control settings of a profile.
 // The PFC priorities themselves are the IDs of the lossless classes.
 type PFC struct {
+	// Mode is PFCOn (the default: PFC on the lossless priorities), PFCOff
+	// (no PFC on the port although it has lossless classes) or PFCAuto
+	// (negotiated with the peer by DCBX).
+	Mode string
 	// Watchdog is the PFC watchdog (Huawei: deadlock detection); nil for
 	// off.
 	Watchdog *Watchdog
 }
+
+// The trust modes and PFC modes.
+const (
+	TrustDSCP = "dscp"
+	TrustCoS  = "cos"
+
+	PFCOn   = "on"
+	PFCOff  = "off"
+	PFCAuto = "auto"
+)
 
 // Watchdog is the PFC watchdog / deadlock detection. A zero duration
 // leaves the vendor's default.
@@ -179,6 +214,15 @@ type Watchdog struct {
 	// Action is what a stuck queue gets: "drop", "forward", "errdisable"
 	// or "notify-only" (vendors support a subset).
 	Action string
+	// Priorities are the PFC priorities the watchdog watches, as a bit
+	// mask (bit p for priority p); 0 watches every one (SONiC pfcwd on a
+	// subset of pfc_enable). A mask keeps Watchdog comparable.
+	Priorities uint8
+}
+
+// Watches reports whether the watchdog watches PFC priority p.
+func (w *Watchdog) Watches(p int) bool {
+	return w.Priorities == 0 || (p >= 0 && p < 8 && w.Priorities&(1<<p) != 0)
 }
 
 // LosslessPriorities returns the IDs of the lossless classes, ascending.

@@ -27,13 +27,48 @@ type kv struct {
 // WriteQoS writes into body the content of a qos_profile block that
 // resolves to q (q.Profile is the block's label, not written here).
 func WriteQoS(body *hclwrite.Body, q *QoS) {
+	writeAttrs(body, qosKVs(q))
 	writeNames(body, qosNameKVs(q.Names))
 	for i := range q.Classes {
 		writeClass(body.AppendNewBlock("traffic_class", []string{q.Classes[i].Name}).Body(), &q.Classes[i])
 	}
-	if q.PFC.Watchdog != nil {
-		writeAttrs(body.AppendNewBlock("pfc", nil).Body().AppendNewBlock("watchdog", nil).Body(), watchdogKVs(q.PFC.Watchdog))
+	if pfc := pfcKVs(&q.PFC); len(pfc) > 0 || q.PFC.Watchdog != nil {
+		pb := body.AppendNewBlock("pfc", nil).Body()
+		writeAttrs(pb, pfc)
+		if q.PFC.Watchdog != nil {
+			writeAttrs(pb.AppendNewBlock("watchdog", nil).Body(), watchdogKVs(q.PFC.Watchdog))
+		}
 	}
+}
+
+// qosKVs are the profile's own attributes: trust when it is not the
+// default.
+func qosKVs(q *QoS) []kv {
+	if q.Trust != "" && q.Trust != TrustDSCP {
+		return []kv{{"trust", cty.StringVal(q.Trust)}}
+	}
+	return nil
+}
+
+// pfcKVs are the pfc block's attributes: mode when it is not on.
+func pfcKVs(p *PFC) []kv {
+	if p.Mode != "" && p.Mode != PFCOn {
+		return []kv{{"mode", cty.StringVal(p.Mode)}}
+	}
+	return nil
+}
+
+// withDefault adds to want, for each attribute of have that want lacks
+// and that has a form meaning the default, that form.
+func withDefault(have, want []kv, defaults map[string]cty.Value) []kv {
+	for _, h := range have {
+		if find(want, h.name) == nil {
+			if d, ok := defaults[h.name]; ok {
+				want = append(want, kv{h.name, d})
+			}
+		}
+	}
+	return want
 }
 
 // WriteQoSOverride writes into body the qos override that turns base into
@@ -43,6 +78,9 @@ func WriteQoS(body *hclwrite.Body, q *QoS) {
 // profile of its own. An equal q writes nothing.
 func WriteQoSOverride(body *hclwrite.Body, base, q *QoS) bool {
 	nb := hclwrite.NewEmptyFile().Body()
+	if !overrideAttrs(nb, qosKVs(base), withDefault(qosKVs(base), qosKVs(q), map[string]cty.Value{"trust": cty.StringVal(TrustDSCP)}), "") {
+		return false
+	}
 	if !overrideAttrs(nb, qosNameKVs(base.Names), qosNameKVs(q.Names), "names") {
 		return false
 	}
@@ -66,19 +104,26 @@ func WriteQoSOverride(body *hclwrite.Body, base, q *QoS) bool {
 			nb.AppendNewBlock("traffic_class", []string{base.Classes[i].Name}).Body().SetAttributeValue(removeAttr, cty.True)
 		}
 	}
+	pb := hclwrite.NewEmptyFile().Body()
+	if !overrideAttrs(pb, pfcKVs(&base.PFC), withDefault(pfcKVs(&base.PFC), pfcKVs(&q.PFC), map[string]cty.Value{"mode": cty.StringVal(PFCOn)}), "") {
+		return false
+	}
 	switch bw, w := base.PFC.Watchdog, q.PFC.Watchdog; {
 	case bw == nil && w != nil:
-		writeAttrs(nb.AppendNewBlock("pfc", nil).Body().AppendNewBlock("watchdog", nil).Body(), watchdogKVs(w))
+		writeAttrs(pb.AppendNewBlock("watchdog", nil).Body(), watchdogKVs(w))
 	case bw != nil && w == nil:
-		nb.AppendNewBlock("pfc", nil).Body().AppendNewBlock("watchdog", nil).Body().SetAttributeValue(removeAttr, cty.True)
+		pb.AppendNewBlock("watchdog", nil).Body().SetAttributeValue(removeAttr, cty.True)
 	case bw != nil:
 		wb := hclwrite.NewEmptyFile().Body()
 		if !overrideAttrs(wb, watchdogKVs(bw), watchdogKVs(w), "") {
 			return false
 		}
 		if len(wb.Attributes()) > 0 {
-			nb.AppendNewBlock("pfc", nil).Body().AppendNewBlock("watchdog", nil).Body().AppendUnstructuredTokens(wb.BuildTokens(nil))
+			pb.AppendNewBlock("watchdog", nil).Body().AppendUnstructuredTokens(wb.BuildTokens(nil))
 		}
+	}
+	if len(pb.Attributes()) > 0 || len(pb.Blocks()) > 0 {
+		nb.AppendNewBlock("pfc", nil).Body().AppendUnstructuredTokens(pb.BuildTokens(nil))
 	}
 	body.AppendUnstructuredTokens(nb.BuildTokens(nil))
 	return true
@@ -121,12 +166,10 @@ func classOverride(body *hclwrite.Body, base, c *Class) bool {
 		return false // from a scheduling mode back to the vendor default
 	}
 	rest := func(k kv) bool { return !inSched(k) }
-	// lossless and cnp have a false form; the others none.
-	for _, name := range []string{"lossless", "cnp"} {
-		if find(have, name) != nil && find(want, name) == nil {
-			want = append(want, kv{name, cty.False})
-		}
-	}
+	// lossless and cnp have a false form, dscp and cos an empty one,
+	// match "any"; the others none.
+	want = withDefault(have, want, map[string]cty.Value{"lossless": cty.False, "cnp": cty.False,
+		"dscp": cty.EmptyTupleVal, "cos": cty.EmptyTupleVal, "match": cty.StringVal("any")})
 	if !overrideAttrs(body, filter(have, rest), filter(want, rest), "") {
 		return false
 	}
@@ -211,7 +254,16 @@ func equalKVs(a, b []kv) bool {
 }
 
 func classKVs(c *Class) []kv {
-	out := []kv{{"id", cty.NumberIntVal(int64(c.ID))}, {"dscp", dscpValue(c)}}
+	out := []kv{{"id", cty.NumberIntVal(int64(c.ID))}}
+	if c.Default || len(c.DSCP) > 0 {
+		out = append(out, kv{"dscp", listValue(c.Default, c.DSCP)})
+	}
+	if c.DefaultCoS || len(c.CoS) > 0 {
+		out = append(out, kv{"cos", listValue(c.DefaultCoS, c.CoS)})
+	}
+	if c.MatchAll {
+		out = append(out, kv{"match", cty.StringVal("all")})
+	}
 	if c.Lossless {
 		out = append(out, kv{"lossless", cty.True})
 	}
@@ -231,32 +283,38 @@ func classKVs(c *Class) []kv {
 			out = append(out, kv{"bandwidth", cty.StringVal(s.Bandwidth.String())})
 		}
 	}
+	if s := c.Scheduling; s.MinBandwidth > 0 {
+		out = append(out, kv{"min_bandwidth", cty.StringVal(s.MinBandwidth.String())})
+	}
+	if s := c.Scheduling; s.Shape > 0 {
+		out = append(out, kv{"shape", cty.StringVal(s.Shape.String())})
+	}
 	if c.MTU > 0 {
 		out = append(out, kv{"mtu", cty.NumberIntVal(int64(c.MTU))})
 	}
 	return out
 }
 
-// dscpValue is "default", or a list of values and "A-B" ranges (runs of
+// listValue is "default", or a list of values and "A-B" ranges (runs of
 // three or more), with "default" first when the class also takes the
-// unclaimed ones.
-func dscpValue(c *Class) cty.Value {
-	if c.Default && len(c.DSCP) == 0 {
+// unclaimed ones: a class's dscp or cos.
+func listValue(def bool, vals []int) cty.Value {
+	if def && len(vals) == 0 {
 		return cty.StringVal("default")
 	}
 	var vs []cty.Value
-	if c.Default {
+	if def {
 		vs = append(vs, cty.StringVal("default"))
 	}
-	for i := 0; i < len(c.DSCP); {
+	for i := 0; i < len(vals); {
 		j := i + 1
-		for j < len(c.DSCP) && c.DSCP[j] == c.DSCP[j-1]+1 {
+		for j < len(vals) && vals[j] == vals[j-1]+1 {
 			j++
 		}
 		if j-i >= 3 {
-			vs = append(vs, cty.StringVal(strconv.Itoa(c.DSCP[i])+"-"+strconv.Itoa(c.DSCP[j-1])))
+			vs = append(vs, cty.StringVal(strconv.Itoa(vals[i])+"-"+strconv.Itoa(vals[j-1])))
 		} else {
-			for _, d := range c.DSCP[i:j] {
+			for _, d := range vals[i:j] {
 				vs = append(vs, cty.NumberIntVal(int64(d)))
 			}
 		}
@@ -272,7 +330,9 @@ func ecnKVs(e *ECN) []kv {
 	out := []kv{
 		{"min_threshold", thresholdValue(e.Min)},
 		{"max_threshold", thresholdValue(e.Max)},
-		{"max_probability", cty.NumberIntVal(int64(e.MaxProbability))},
+	}
+	if !e.DefaultProbability {
+		out = append(out, kv{"max_probability", cty.NumberIntVal(int64(e.MaxProbability))})
 	}
 	if e.Weight != nil {
 		out = append(out, kv{"weight", cty.NumberIntVal(int64(*e.Weight))})
@@ -313,6 +373,15 @@ func watchdogKVs(w *Watchdog) []kv {
 	}
 	if w.Action != "" {
 		out = append(out, kv{"action", cty.StringVal(w.Action)})
+	}
+	if w.Priorities != 0 {
+		var ps []cty.Value
+		for p := range 8 {
+			if w.Priorities&(1<<p) != 0 {
+				ps = append(ps, cty.NumberIntVal(int64(p)))
+			}
+		}
+		out = append(out, kv{"priorities", cty.TupleVal(ps)})
 	}
 	return out
 }

@@ -35,6 +35,14 @@ func TestWriteRoundTrip(t *testing.T) {
 			}
 		}
 	}
+	// The features beyond the core, in two profiles of their own.
+	devs, diags := loadString(t, featureProfiles, nil)
+	if diags != "" {
+		t.Fatalf("feature profiles: %s", diags)
+	}
+	for _, d := range devs {
+		all = append(all, d.QoS)
+	}
 	if len(all) < 10 {
 		t.Fatalf("only %d QoS profiles found", len(all))
 	}
@@ -119,4 +127,107 @@ assign "all" {
 	}
 	t.Fatalf("leaf1 not resolved:\n%s", src)
 	return nil
+}
+
+const featureProfiles = `
+qos_profile "by_cos" {
+  trust = "cos"
+  traffic_class "bulk" {
+    id            = 0
+    cos           = ["default", 0, 1, 2]
+    weight        = 40
+    min_bandwidth = "10%"
+  }
+  traffic_class "rdma" {
+    id       = 3
+    cos      = [3]
+    lossless = true
+    weight   = 60
+    ecn {
+      min_threshold = "300KB"
+      max_threshold = "300KB"
+    }
+  }
+  traffic_class "cluster" {
+    id            = 7
+    cos           = [7]
+    priority      = "strict"
+    min_bandwidth = "1%"
+    shape         = "10G"
+  }
+  pfc {
+    mode = "auto"
+    watchdog {
+      priorities = [3]
+    }
+  }
+}
+
+qos_profile "mixed" {
+  traffic_class "bulk" {
+    id    = 0
+    dscp  = "default"
+    cos   = "default"
+    match = "all"
+  }
+  traffic_class "rdma" {
+    id       = 3
+    dscp     = [24, 26]
+    cos      = [3]
+    lossless = true
+    ecn {
+      min_threshold   = "150KB"
+      max_threshold   = "3000KB"
+      max_probability = 0
+    }
+  }
+  pfc {
+    mode = "off"
+  }
+}
+
+assign "cos" {
+  devices = ["leaf1", "leaf2", "spine1"]
+  qos     = qos_profile.by_cos
+}
+
+assign "mixed" {
+  devices = ["ce1"]
+  qos     = qos_profile.mixed
+}
+`
+
+// TestFeatures: a device's Features name every capability beyond the
+// core its intent uses, each once, sorted.
+func TestFeatures(t *testing.T) {
+	devs, diags := loadString(t, featureProfiles, nil)
+	if diags != "" {
+		t.Fatal(diags)
+	}
+	got := map[string][]Feature{}
+	for _, d := range devs {
+		for _, u := range d.Features() {
+			got[d.Name] = append(got[d.Name], u.Feature)
+		}
+	}
+	want := map[string][]Feature{
+		"leaf1":  {FeatureECNDefaultProbability, FeatureMinBandwidth, FeaturePFCMode, FeatureShape, FeatureTrustCoS, FeatureWatchdogPriorities},
+		"leaf2":  {FeatureECNDefaultProbability, FeatureMinBandwidth, FeaturePFCMode, FeatureShape, FeatureTrustCoS, FeatureWatchdogPriorities},
+		"spine1": {FeatureECNDefaultProbability, FeatureMinBandwidth, FeaturePFCMode, FeatureShape, FeatureTrustCoS, FeatureWatchdogPriorities},
+		"ce1":    {FeatureCoSMap, FeatureECNZeroProbability, FeatureMatchAll, FeaturePFCMode},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("features (-want +got):\n%s", diff)
+	}
+	core, _ := loadString(t, testProfile+`
+assign "all" {
+  devices = "*"
+  qos     = qos_profile.roce
+}
+`, nil)
+	for _, d := range core {
+		if f := d.Features(); len(f) > 0 {
+			t.Errorf("%s: the core intent uses %v", d.Name, f)
+		}
+	}
 }

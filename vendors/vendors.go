@@ -37,6 +37,10 @@ type Vendor struct {
 	// Formats are extra output forms of `render -format NAME`, by name
 	// (SONiC's "yang": the sonic-yang instance JSON); nil for none.
 	Formats map[string]func(d *intent.Device) ([]byte, error)
+	// Features are the intent features beyond the core (intent.Feature)
+	// that Render renders; loading refuses a device of the vendor whose
+	// intent uses another (LL133).
+	Features []intent.Feature
 	// Check, when set, validates a rendered document against the
 	// vendor's own schema in-process (SONiC: its YANG models), for
 	// `lossless validate`; it is slower than Render, so render does not
@@ -160,6 +164,7 @@ func Register(v Vendor) {
 	v.Transports = maps.Clone(v.Transports)
 	v.Refuses = maps.Clone(v.Refuses)
 	v.Containerlab = slices.Clone(v.Containerlab)
+	v.Features = slices.Clone(v.Features)
 	registry[v.Name] = v
 }
 

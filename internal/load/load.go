@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -62,6 +63,10 @@ type Result struct {
 // inventory transport (the vendor's Refuses).
 const RuleTransport diag.Rule = "LL130"
 
+// RuleFeature marks a device whose intent uses a feature its vendor's
+// renderer does not render (vendors.Vendor.Features).
+const RuleFeature diag.Rule = "LL133"
+
 // Fabric loads the intent in dir and its inventory, resolves every device
 // and checks what Options ask. It returns what it could load (never nil)
 // and every diagnostic, sorted by file and position; Resolve runs even
@@ -102,6 +107,7 @@ func Fabric(dir string, o Options) (*Result, hcl.Diagnostics) {
 	devs, d := intent.Resolve(fab, inv)
 	diags = append(diags, d...)
 	diags = append(diags, transports(inv)...)
+	diags = append(diags, features(devs)...)
 	if o.Renderable && !diags.HasErrors() {
 		diags = append(diags, renderable(devs)...)
 	}
@@ -155,6 +161,34 @@ func transports(inv *inventory.Inventory) hcl.Diagnostics {
 			Subject:  &rng,
 			Extra:    RuleTransport,
 		})
+	}
+	return diags
+}
+
+// features reports each device whose intent uses a feature (an
+// intent.Feature) its vendor's renderer does not render: one diagnostic
+// per device and feature, at the device, naming where the intent uses
+// it. Rendering without it would leave that part of the intent out.
+func features(devs []*intent.Device) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, d := range devs {
+		v, ok := vendors.Lookup(d.Vendor)
+		if !ok {
+			continue
+		}
+		for _, u := range d.Features() {
+			if slices.Contains(v.Features, u.Feature) {
+				continue
+			}
+			rng := d.Range
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Feature not rendered for this vendor",
+				Detail:   fmt.Sprintf("Device %q (vendor %q) is given %s (%s), which lossless does not render for %s devices yet. Leave it out for this device (a device override with remove = true, or another profile).", d.Name, d.Vendor, u.Feature, u.Where, d.Vendor),
+				Subject:  &rng,
+				Extra:    RuleFeature,
+			})
+		}
 	}
 	return diags
 }

@@ -75,3 +75,48 @@ func TestFabricNoInventory(t *testing.T) {
 		t.Errorf("diagnostics %v", diags)
 	}
 }
+
+// TestFabricFeatures: an intent feature the device's vendor does not
+// render is an LL133 error on the device, naming the feature and where
+// the intent uses it; the same intent without it loads.
+func TestFabricFeatures(t *testing.T) {
+	src, err := os.ReadFile("../../golden/canonical/intent.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := "device \"nx1\" {\n  vendor    = \"nxos\"\n  platform  = \"N9K-C93600CD-GX\"\n  address   = \"192.0.2.1\"\n" +
+		"  ports \"Ethernet1/1-2\" {\n    speed = \"100G\"\n    cable = \"5m\"\n  }\n}\n"
+	for _, tt := range []struct {
+		name, from, to, want string
+	}{
+		{"core intent", "", "", ""},
+		{"shape", `id       = 6`, "id       = 6\n    shape    = \"10G\"", `shape (traffic_class`},
+		{"pfc mode", `pfc {`, "pfc {\n    mode = \"auto\"", `pfc-mode (pfc mode auto)`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			intentSrc := strings.Replace(string(src), tt.from, tt.to, 1)
+			if tt.from != "" && intentSrc == string(src) {
+				t.Fatalf("%q not in the canonical intent", tt.from)
+			}
+			for name, b := range map[string]string{"intent.hcl": intentSrc, "inventory.hcl": inv} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(b), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, diags := load.Fabric(dir, load.Options{})
+			var got []string
+			for _, d := range diags {
+				if diag.RuleOf(d) == load.RuleFeature {
+					got = append(got, d.Detail)
+				}
+			}
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("LL133 on the core intent: %q", got)
+			case tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)):
+				t.Errorf("LL133 = %q, want one naming %q (all: %v)", got, tt.want, diags)
+			}
+		})
+	}
+}

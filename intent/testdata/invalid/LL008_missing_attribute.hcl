@@ -12,7 +12,7 @@ qos_profile "roce" {
   traffic_class "rdma" { # ERROR LL008: Missing class id
     dscp     = [24, 26]
     lossless = true
-    ecn { # ERROR LL008: Missing ECN threshold # ERROR LL008: Missing ECN probability
+    ecn { # ERROR LL008: Missing ECN threshold
       min_threshold = "150KB"
     }
   }

@@ -16,7 +16,7 @@ qos_profile "roce" {
     ecn {
       min_threshold   = "150KB"
       max_threshold   = "3000KB"
-      max_probability = 0 # ERROR LL022: ECN probability out of range
+      max_probability = 0 # where the vendor takes it (LL133 on those that do not)
     }
   }
   traffic_class "storage" {

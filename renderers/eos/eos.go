@@ -35,7 +35,7 @@ const (
 	StyleInterface = "interface"
 	// StyleQoSProfile writes them once per profile in `qos profile NAME`
 	// and applies it with `service-profile NAME` (§1b). NAME is the
-	// profile's name in upper case.
+	// profile's names.port_profile, by default its name in upper case.
 	StyleQoSProfile = "qos-profile"
 
 	// OptionQueue names the egress queue sub-mode: "tx-queue" (default)
@@ -223,14 +223,9 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			if len(portsOf[q]) == 0 {
 				continue
 			}
-			// A port override of the device's own profile keeps its
-			// name; name it after the first port that uses it.
-			name := profileName(q.Profile)
-			if q != d.QoS && q.Profile == d.QoS.Profile {
-				name = profileName(q.Profile + "_" + portsOf[q][0].Name)
-			}
+			name := r.profileName(q, portsOf[q])
 			if prev, dup := byName[name]; dup && prev != q {
-				return nil, r.unsupported("qos profile "+name, "profiles %q and %q map to the same EOS qos profile name", prev.Profile, q.Profile)
+				return nil, r.nameClash(name, prev, q, portsOf)
 			}
 			byName[name], names[q] = q, name
 			sorted = append(sorted, name)
@@ -440,7 +435,7 @@ func (r *renderer) sharedSpeed(q *intent.QoS, ports []intent.Port) portSpeed {
 	s := portSpeed{speed: ports[0].Speed, port: ports[0].Name}
 	for _, p := range ports[1:] {
 		if p.Speed != s.speed {
-			s.err = fmt.Errorf("qos profile %s is shared by ports of different speeds (%s on %s, %s on %s); give the threshold in bytes or use the per-interface style", profileName(q.Profile), s.speed, s.port, p.Speed, p.Name)
+			s.err = fmt.Errorf("the qos profile of profile %s is shared by ports of different speeds (%s on %s, %s on %s); give the threshold in bytes or use the per-interface style", q.Profile, s.speed, s.port, p.Speed, p.Name)
 			break
 		}
 	}
@@ -709,11 +704,42 @@ func sameTimers(a, b *intent.Watchdog) bool {
 
 var nameUnsafe = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
-// profileName is the EOS qos profile name of an intent profile: upper case,
-// other characters than letters, digits, '_' and '-' as '_'
-// ("roce_lossless" → "ROCE_LOSSLESS", reference/eos.md §1b).
-func profileName(p string) string {
+// profileName is the name of the `qos profile` of q, used by ports:
+// the intent's names.port_profile as written, else the default, the
+// profile's name in upper case with other characters than letters,
+// digits, '_' and '-' as '_' ("roce_lossless" → "ROCE_LOSSLESS",
+// reference/eos.md §1b). A port override of the device's own profile
+// has its own default, suffixed with the first port that uses it. EOS
+// documents no limit on the name beyond what the intent checks (LL009):
+// none is refused here.
+func (r *renderer) profileName(q *intent.QoS, ports []intent.Port) string {
+	if q.Names.PortProfile != "" {
+		return q.Names.PortProfile
+	}
+	if q != r.d.QoS && q.Profile == r.d.QoS.Profile {
+		return defaultProfileName(q.Profile + "_" + ports[0].Name)
+	}
+	return defaultProfileName(q.Profile)
+}
+
+func defaultProfileName(p string) string {
 	return nameUnsafe.ReplaceAllString(strings.ToUpper(p), "_")
+}
+
+// nameClash refuses two profiles whose qos profiles would share name,
+// saying which must name its own: an explicit name is never suffixed.
+func (r *renderer) nameClash(name string, a, b *intent.QoS, portsOf map[*intent.QoS][]intent.Port) error {
+	who := func(q *intent.QoS) string {
+		if q == r.d.QoS {
+			return fmt.Sprintf("the device's profile %q", q.Profile)
+		}
+		return fmt.Sprintf("the override of profile %q on %s", q.Profile, portsOf[q][0].Name)
+	}
+	fix := b // the override, or the later of two profiles
+	if b == r.d.QoS {
+		fix = a
+	}
+	return r.unsupported("qos profile "+name, "%s and %s both name their qos profile %q, but they differ; give %s its own names { port_profile = … }", who(a), who(b), name, who(fix))
 }
 
 func joinInts(v []int, sep string) string {

@@ -57,6 +57,23 @@ const (
 	// moved elsewhere comes back), while EOS may show those at their
 	// default or not (§2.1), which the driver reads as the same.
 	OptionDefaultMap = "eos.default-map"
+
+	// OptionTrust says whether ports and qos profiles carry the `qos
+	// trust dscp` line: "dscp" (default) writes it; "port-default"
+	// leaves it out, so that each port keeps its own default trust. EOS
+	// shows a trust line exactly where one is configured, whatever the
+	// port's default: a real show running-config (rwa02.str15,
+	// DCS-7804-CH, EOS-4.34.2.1F, public in the corpus) shows `qos trust
+	// dscp` on a routed Port-Channel and none on a routed Port-Channel
+	// configured without it, and AVD writes `qos trust` only where its
+	// model sets trust (qos-profiles.j2, ethernet-interfaces.j2). A
+	// fabric configured without the line (AVD's, relying on the default)
+	// therefore keeps that shape only with "port-default", which `lossless
+	// import` sets. The default trust is DSCP on routed ports only, CoS on
+	// switchports (reference/eos.md §3 [T:blog36]), so the renderer warns.
+	OptionTrust = "eos.trust"
+	// TrustPortDefault is the OptionTrust value that writes no trust line.
+	TrustPortDefault = "port-default"
 )
 
 const (
@@ -147,6 +164,7 @@ type renderer struct {
 	d        *intent.Device
 	queue    string // "tx-queue" or "uc-tx-queue" (OptionQueue)
 	explicit bool   // map unclaimed DSCPs to the default class (OptionDefaultMap)
+	noTrust  bool   // write no `qos trust` line (OptionTrust)
 	warnings []config.Warning
 }
 
@@ -237,7 +255,7 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			// Profile child order: trust, tx-queues, then the PFC lines
 			// [C:avd qos-profiles.j2] (reference/eos.md §1b).
 			prof := node("qos profile " + name)
-			prof.Children = append(prof.Children, r.trust(q))
+			prof.Children = append(prof.Children, r.trust()...)
 			queues, err := r.txQueues(q, speed)
 			if err != nil {
 				return nil, err
@@ -263,7 +281,7 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			if !ok {
 				// Interface child order: trust, PFC, tx-queue blocks
 				// [C:avd ethernet-interfaces.j2] (reference/eos.md §2.1).
-				children = append([]*config.Node{r.trust(q)}, r.pfc(q)...)
+				children = append(r.trust(), r.pfc(q)...)
 				queues, err := r.txQueues(q, portSpeed{speed: p.Speed, port: p.Name})
 				if err != nil {
 					return nil, err
@@ -321,8 +339,12 @@ func (r *renderer) options() (style string, err error) {
 			r.explicit = v == "explicit"
 		case k == OptionDefaultMap:
 			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"eos\" nor \"explicit\"", v)
+		case k == OptionTrust && (v == "dscp" || v == TrustPortDefault):
+			r.noTrust = v == TrustPortDefault
+		case k == OptionTrust:
+			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"dscp\" nor %q", v, TrustPortDefault)
 		default:
-			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q, %q and %q", OptionStyle, OptionQueue, OptionDefaultMap)
+			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q, %q, %q and %q", OptionStyle, OptionQueue, OptionDefaultMap, OptionTrust)
 		}
 	}
 	return style, nil
@@ -398,7 +420,15 @@ func (r *renderer) checkProfile(q *intent.QoS) error {
 
 func levelOf(c intent.Class) int { return max(c.Scheduling.Level, 1) }
 
-func (r *renderer) trust(q *intent.QoS) *config.Node { return node("qos trust dscp") }
+// trust returns the trust line of a port or profile, none with option
+// eos.trust = "port-default" (OptionTrust).
+func (r *renderer) trust() []*config.Node {
+	if r.noTrust {
+		r.warnf(renderers.RuleDefaultChosen, "option %q = %q: ports keep EOS's default trust, which is DSCP on routed ports only (CoS on switchports, reference/eos.md §3)", OptionTrust, TrustPortDefault)
+		return nil
+	}
+	return []*config.Node{node("qos trust dscp")}
+}
 
 // pfc returns the PFC lines of a port or profile with lossless classes.
 func (r *renderer) pfc(q *intent.QoS) []*config.Node {
@@ -445,6 +475,13 @@ func (r *renderer) sharedSpeed(q *intent.QoS, ports []intent.Port) portSpeed {
 // txQueues returns the tx-queue blocks of the classes that set scheduling
 // or ECN, by queue number. Child order: `priority strict` / `no priority`,
 // `bandwidth percent`, the ECN line [C:avd ethernet-interface-tx-queues.j2].
+// Every round-robin queue carries its own `no priority`: EOS shows the
+// line on each queue configured so (the public show running-config of
+// rwa02.str15, EOS-4.34.2.1F, has it on tx-queues 0, 1 and 2 of one
+// port), and that a round-robin queue makes the lower ones round-robin
+// too is [I] (reference/eos.md §3), which lossless does not rely on. A
+// class with unset scheduling writes no priority line: the queue keeps
+// EOS's default.
 func (r *renderer) txQueues(q *intent.QoS, speed portSpeed) ([]*config.Node, error) {
 	var out []*config.Node
 	for _, c := range q.Classes {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/renderers"
 )
 
@@ -100,5 +101,27 @@ func TestNamesStable(t *testing.T) {
 		if diff := cmp.Diff(before, after); diff != "" {
 			t.Errorf("names %+v: adding a class renamed objects (-before +after):\n%s", names, diff)
 		}
+	}
+}
+
+// TestTrustPortDefault: option eos.trust = "port-default" writes no
+// trust line, in either style, and says what the ports then trust.
+func TestTrustPortDefault(t *testing.T) {
+	for _, style := range []string{StyleInterface, StyleQoSProfile} {
+		d := canonical()
+		d.Options = map[string]string{OptionStyle: style, OptionTrust: TrustPortDefault}
+		doc := render(t, d)
+		if strings.Contains(string(doc.Text), "qos trust") {
+			t.Errorf("%s: trust line rendered:\n%s", style, doc.Text)
+		}
+		want := `eos1: option "eos.trust" = "port-default": ports keep EOS's default trust, which is DSCP on routed ports only (CoS on switchports, reference/eos.md §3)`
+		if !slices.Contains(config.Messages(doc.Warnings), want) {
+			t.Errorf("%s: warnings %q lack %q", style, config.Messages(doc.Warnings), want)
+		}
+	}
+	d := canonical()
+	d.Options = map[string]string{OptionTrust: "cos"}
+	if _, err := Render(d); err == nil {
+		t.Error("eos.trust = cos rendered")
 	}
 }

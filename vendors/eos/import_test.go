@@ -1,0 +1,157 @@
+package eos_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/load"
+	"github.com/lossless-net/lossless/inventory"
+	render "github.com/lossless-net/lossless/renderers/eos"
+	_ "github.com/lossless-net/lossless/vendors/all"
+	"github.com/lossless-net/lossless/vendors"
+	"github.com/lossless-net/lossless/vendors/eos"
+)
+
+// goldenDirs are the golden scenarios' intent directories by name
+// (golden/golden_test.go: ai-fabric's inputs are examples/ai-fabric).
+func goldenDirs(t *testing.T) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir("../../golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "testdata" {
+			continue
+		}
+		dir := filepath.Join("../../golden", e.Name())
+		if e.Name() == "ai-fabric" {
+			dir = "../../examples/ai-fabric"
+		}
+		out[e.Name()] = dir
+	}
+	return out
+}
+
+// reimported is d with the QoS, ports, buffers and options im read: the
+// resolved device an imported intent gives (headroom and platform kept).
+func reimported(t *testing.T, d *intent.Device, im *vendors.Imported) *intent.Device {
+	t.Helper()
+	c := *d
+	c.Options = im.Options
+	if im.Buffers != nil {
+		c.Buffers = im.Buffers
+	}
+	c.QoS = im.QoS
+	if c.QoS == nil {
+		t.Fatalf("%s: import read no QoS", d.Name)
+	}
+	byName := map[string]vendors.ImportedPort{}
+	for _, p := range im.Ports {
+		byName[p.Name] = p
+	}
+	c.Ports = nil
+	for _, p := range d.Ports {
+		ip, ok := byName[p.Name]
+		if !ok {
+			t.Fatalf("%s: import lost port %s", d.Name, p.Name)
+		}
+		p.QoS = c.QoS
+		if ip.QoS != nil {
+			p.QoS = ip.QoS
+		}
+		c.Ports = append(c.Ports, p)
+	}
+	if len(im.Ports) != len(d.Ports) {
+		t.Fatalf("%s: import read %d ports, the device has %d", d.Name, len(im.Ports), len(d.Ports))
+	}
+	return &c
+}
+
+func inventoryDevice(inv *inventory.Inventory, name string) *inventory.Device {
+	for _, d := range inv.Devices {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// roundTrip imports running (a Running result) for device d, renders
+// the imported device and wants Diff(running, rendering) empty; it
+// returns the rendering.
+func roundTrip(t *testing.T, d *intent.Device, dev *inventory.Device, running []byte) (*vendors.Imported, *config.Document) {
+	t.Helper()
+	im, err := eos.Import(dev, running)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := render.Render(reimported(t, d, im))
+	if err != nil {
+		t.Fatalf("render the imported device: %v", err)
+	}
+	ch, err := eos.Diff(d.Name, running, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ch.Empty() {
+		t.Errorf("%s: the imported intent changes the device:\n%s\n%s", d.Name, ch.Diff, strings.Join(ch.Commands, "\n"))
+	}
+	return im, doc
+}
+
+// TestImportRoundTrip renders every EOS device of every golden scenario,
+// imports the rendering, renders the import again and wants the same
+// bytes and an empty change; and does the same from LabSeed's realistic
+// config of each rendering, wanting an empty change against the seed.
+func TestImportRoundTrip(t *testing.T) {
+	for name, dir := range goldenDirs(t) {
+		res, diags := load.Fabric(dir, load.Options{})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", name, diags.Error())
+		}
+		for _, d := range res.Devices {
+			if d.Vendor != eos.Vendor {
+				continue
+			}
+			t.Run(name+"/"+d.Name, func(t *testing.T) {
+				want, err := render.Render(d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dev := inventoryDevice(res.Inventory, d.Name)
+				running, err := eos.QoSView(want.Text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				im, got := roundTrip(t, d, dev, running)
+				if diff := cmp.Diff(string(want.Text), string(got.Text)); diff != "" {
+					t.Errorf("re-rendering differs (-rendered +re-rendered):\n%s", diff)
+				}
+				if len(im.Unexpressed) > 0 {
+					t.Errorf("the rendering has lines import cannot say: %+v", im.Unexpressed)
+				}
+
+				seed, err := eos.QoSView(eos.LabSeed(want.Text))
+				if err != nil {
+					t.Fatal(err)
+				}
+				im, _ = roundTrip(t, d, dev, seed)
+				// The seed's operator objects are listed, never dropped.
+				for _, obj := range []string{"class-map type qos match-any OPS_MGMT", "platform trident mmu queue profile OPS_BUFFERS"} {
+					if !slices.ContainsFunc(im.Unexpressed, func(u vendors.Unexpressed) bool { return u.Text == obj }) {
+						t.Errorf("seed: %q not in Unexpressed %+v", obj, im.Unexpressed)
+					}
+				}
+			})
+		}
+	}
+}

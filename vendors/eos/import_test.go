@@ -14,8 +14,8 @@ import (
 	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/inventory"
 	render "github.com/lossless-net/lossless/renderers/eos"
-	_ "github.com/lossless-net/lossless/vendors/all"
 	"github.com/lossless-net/lossless/vendors"
+	_ "github.com/lossless-net/lossless/vendors/all"
 	"github.com/lossless-net/lossless/vendors/eos"
 )
 

@@ -184,6 +184,29 @@ func (im *importer) read(roots []*iline) {
 	}
 }
 
+// ownLine lists a port's own line beside its service-profile, and of a
+// queue block the lines other than the ECN counters (outside the scope,
+// never touched).
+func (im *importer) ownLine(l *iline) {
+	if !scopedQueue(l.text) {
+		im.unexpressedAll(l, whyOwnLines)
+		return
+	}
+	var kids []*iline
+	for _, k := range l.kids {
+		if k.text != "random-detect ecn count" {
+			kids = append(kids, k)
+		}
+	}
+	if len(kids) == 0 {
+		return
+	}
+	im.unexpressed(l, whyOwnLines)
+	for _, k := range kids {
+		im.unexpressedAll(k, whyOwnLines)
+	}
+}
+
 // qosLine reports a port line of the kinds the renderer writes, which
 // makes the port one of lossless' QoS ports.
 func qosLine(l *iline) bool {
@@ -233,7 +256,7 @@ func (im *importer) finish() *vendors.Imported {
 			prof := im.profiles[pname]
 			for _, k := range p.kids {
 				if k != sp {
-					im.unexpressedAll(k, whyOwnLines)
+					im.ownLine(k)
 				}
 			}
 			if prof == nil {

@@ -1,6 +1,8 @@
 package eos_test
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -153,5 +155,100 @@ func TestImportRoundTrip(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// minFixtures is the corpus size issue 13 asks for.
+var minFixtures = 1
+
+var update = flag.Bool("update", false, "rewrite testdata/realworld/eos/*/unexpressed.txt")
+
+// TestRealWorld imports every fixture of testdata/realworld/eos: the
+// saved running config through Saved and Import, the import rendered on
+// the fixture's inventory device, and the change from the fixture's
+// scope to that rendering empty when nothing was unexpressed; the
+// unexpressed lines are compared with the fixture's unexpressed.txt
+// (-update writes it).
+func TestRealWorld(t *testing.T) {
+	dirs, err := filepath.Glob("../../testdata/realworld/eos/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < minFixtures {
+		t.Fatalf("%d real-world fixtures, want at least 6", len(dirs))
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			file, err := os.ReadFile(filepath.Join(dir, "running.cfg"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			running, err := eos.Saved(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inv, diags := load.Inventory(filepath.Join(dir, "inventory.hcl"))
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			if len(inv.Devices) != 1 {
+				t.Fatalf("inventory has %d devices, want 1", len(inv.Devices))
+			}
+			dev := inv.Devices[0]
+			im, err := eos.Import(dev, running)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			for _, u := range im.Unexpressed {
+				fmt.Fprintf(&b, "%d: %s\n    %s\n", u.Line, u.Text, u.Reason)
+			}
+			path := filepath.Join(dir, "unexpressed.txt")
+			if *update {
+				if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), b.String()); diff != "" {
+				t.Errorf("unexpressed (-%s +got):\n%s", path, diff)
+			}
+			if im.QoS == nil {
+				t.Fatal("import read no QoS")
+			}
+			d := &intent.Device{Name: dev.Name, Vendor: dev.Vendor, Platform: dev.Platform, Options: im.Options, QoS: im.QoS}
+			for _, p := range im.Ports {
+				q := im.QoS
+				if p.QoS != nil {
+					q = p.QoS
+				}
+				ip := intent.Port{Name: p.Name, QoS: q}
+				for _, ipv := range dev.Ports {
+					if ipv.Name == p.Name {
+						ip.Speed, ip.Cable = ipv.Speed, ipv.Cable
+					}
+				}
+				d.Ports = append(d.Ports, ip)
+			}
+			doc, err := render.Render(d)
+			if err != nil {
+				t.Fatalf("render the import: %v", err)
+			}
+			ch, err := eos.Diff(d.Name, running, doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(im.Unexpressed) == 0 && !ch.Empty() {
+				t.Errorf("nothing unexpressed, but the import changes the device:\n%s", ch.Diff)
+			}
+			// What the import says is what the device does: its rendering
+			// changes nothing the import read (only lines it listed).
+			if !ch.Empty() {
+				t.Logf("change from the fixture (it has unexpressed lines):\n%s", ch.Diff)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package eos_test
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -438,5 +439,39 @@ func TestShownWhereConfigured(t *testing.T) {
 	want := strings.Replace(strings.Replace(shownWhereConfigured, "   qos trust dscp\n", "", 1), "      no priority\n      bandwidth percent 45\n   !\n   tx-queue 1", "      bandwidth percent 45\n   !\n   tx-queue 1", 1)
 	if got := body(t, string(d.Running())); got != want {
 		t.Errorf("after default:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestRealWorld: every fixture of testdata/realworld/eos (public RoCE
+// configs written in EOS's display form; each SOURCE.md names its
+// source) loads whole as a seed and prints back equal, modulo
+// normalised.
+func TestRealWorld(t *testing.T) {
+	files, err := filepath.Glob("../../../testdata/realworld/eos/*/running.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no real-world fixture")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(filepath.Dir(f)), func(t *testing.T) {
+			seed := readFile(t, f)
+			host := "switch"
+			for _, l := range strings.Split(seed, "\n") {
+				if h, ok := strings.CutPrefix(l, "hostname "); ok {
+					host = h
+				}
+			}
+			d, err := eos.New(host, []byte(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want, _ := strings.Cut(seed, "\n")
+			_, want, _ = strings.Cut(want, "\n")
+			if diff := cmp.Diff(want, normalised(t, string(d.Running()))); diff != "" {
+				t.Errorf("printed back (-fixture +running):\n%s", diff)
+			}
+		})
 	}
 }

@@ -39,6 +39,7 @@ const (
 	whyTCMap      = "the intent keeps each traffic class on its own tx-queue (EOS's identity default)"
 	whyGlobalPFC  = "the intent cannot say this global PFC line"
 	whyTimers     = "the intent sets the global watchdog timers only with the watchdog on its ports (`priority-flow-control pause watchdog`), which no port has"
+	whyBadTimers  = "lossless renders watchdog timers within EOS's ranges with the polling-interval at most half the timeout and the recovery-time (reference/eos.md §1a, §3); these are not"
 	whyPolicy     = "the intent does not classify with policy-maps and class-maps"
 	whyMMU        = "the intent has no EOS MMU queue profile (buffers are left to the switch on EOS)"
 	whyProfile    = "no port applies this qos profile"
@@ -456,6 +457,20 @@ func (im *importer) watchdog() *intent.Watchdog {
 			im.unexpressed(l, "not a watchdog timer lossless can read")
 		}
 	}
+	// Timers EOS may take but the renderer refuses (reference/eos.md §1a:
+	// polling-interval at most half the timeout and the recovery-time,
+	// and the ranges of §3) are listed rather than read.
+	ok := func(d, lo, hi time.Duration) bool { return d == 0 || d >= lo && d <= hi }
+	half := func(p, other time.Duration) bool { return p == 0 || other == 0 || 2*p <= other }
+	if !ok(wd.Detection, 10*time.Millisecond, time.Minute) || !ok(wd.Restoration, 10*time.Millisecond, time.Minute) ||
+		!ok(wd.Polling, 5*time.Millisecond, 30*time.Second) || !half(wd.Polling, wd.Detection) || !half(wd.Polling, wd.Restoration) {
+		for _, l := range im.timers {
+			if !strings.HasPrefix(l.text, "priority-flow-control pause watchdog action ") {
+				im.unexpressed(l, whyBadTimers)
+			}
+		}
+		wd.Detection, wd.Restoration, wd.Polling = 0, 0, 0
+	}
 	return wd
 }
 
@@ -471,11 +486,9 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 		byID[id] = c
 		return c
 	}
-	var keys []string
 	pfcOn, portWD := (*iline)(nil), (*iline)(nil)
 	var noDrop []*iline
 	for _, l := range lines {
-		keys = append(keys, flat(l))
 		t := l.text
 		switch {
 		case t == "qos trust dscp":
@@ -541,9 +554,28 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 	for _, id := range slices.Sorted(maps.Keys(byID)) {
 		s.q.Classes = append(s.q.Classes, *byID[id])
 	}
-	slices.Sort(keys)
-	s.key = strings.Join(keys, "\n")
+	s.key = qosKey(s.q)
 	return s
+}
+
+// qosKey is what a port's QoS says, for grouping the ports that say the
+// same (their unexpressed lines apart).
+func qosKey(q *intent.QoS) string {
+	var b strings.Builder
+	for _, c := range q.Classes {
+		fmt.Fprintf(&b, "%s %d %v %v %v %+v", c.Name, c.ID, c.DSCP, c.Default, c.Lossless, c.Scheduling)
+		if e := c.ECN; e != nil {
+			fmt.Fprintf(&b, " ecn %v %v %v", e.Min.Bytes, e.Max.Bytes, e.MaxProbability)
+			if e.Weight != nil {
+				fmt.Fprintf(&b, " w%d", *e.Weight)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	if wd := q.PFC.Watchdog; wd != nil {
+		fmt.Fprintf(&b, "wd %+v\n", *wd)
+	}
+	return b.String()
 }
 
 func id(l *iline) int {
@@ -667,20 +699,6 @@ func ecnOf(t string) (*intent.ECN, error) {
 		e.Weight = &w
 	}
 	return e, nil
-}
-
-// flat is a line with its block, one string, for grouping equal ports.
-func flat(l *iline) string {
-	var b strings.Builder
-	var walk func(l *iline, depth int)
-	walk = func(l *iline, depth int) {
-		b.WriteString(strings.Repeat(" ", depth) + l.text + "\n")
-		for _, k := range l.kids {
-			walk(k, depth+1)
-		}
-	}
-	walk(l, 0)
-	return b.String()
 }
 
 // Saved turns a saved `show running-config` file into what Running

@@ -159,7 +159,7 @@ func TestImportRoundTrip(t *testing.T) {
 }
 
 // minFixtures is the corpus size issue 13 asks for.
-var minFixtures = 1
+const minFixtures = 6
 
 var update = flag.Bool("update", false, "rewrite testdata/realworld/eos/*/unexpressed.txt")
 

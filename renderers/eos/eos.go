@@ -5,7 +5,9 @@
 // the global DSCP → traffic-class map and the global PFC watchdog timers.
 // Option "eos.tx-queue" = "uc-tx-queue" writes unicast queue blocks for
 // platforms that have them; "eos.default-map" = "explicit" maps the DSCPs
-// no class claims to the default class. It does no I/O.
+// no class claims to the default class; "eos.trust" = "port-default"
+// leaves the `qos trust dscp` line out. The qos profile is named by the
+// intent's names.port_profile. It does no I/O.
 package eos
 
 import (

@@ -120,8 +120,6 @@ type importer struct {
 	timers   []*iline          // global watchdog timer and action lines
 
 	queueWord string // "tx-queue" or "uc-tx-queue", the first seen
-	trusted   int    // QoS sources with `qos trust dscp`
-	untrusted []*iline
 }
 
 func (im *importer) unexpressed(l *iline, why string) {

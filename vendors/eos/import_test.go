@@ -252,3 +252,66 @@ func TestRealWorld(t *testing.T) {
 		})
 	}
 }
+
+// TestSaved: a saved show running-config gives Running's view; a file
+// of another shape is refused with the reason.
+func TestSaved(t *testing.T) {
+	whole := "! Command: show running-config\n! device: leaf1 (DCS-7060CX-32S, EOS-4.30.0F)\n!\nhostname leaf1\n!\ninterface Ethernet1\n   description host\n   qos trust dscp\n!\nend\n"
+	got, err := eos.Saved([]byte(whole))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "interface Ethernet1\n   qos trust dscp\n"; string(got) != want {
+		t.Errorf("Saved = %q, want %q", got, want)
+	}
+	for name, file := range map[string]string{
+		"empty":      "  \n",
+		"config_db":  `{"PORT": {}}`,
+		"no stanza":  "qos map dscp 24 to traffic-class 3\n",
+		"bad indent": "hostname x\n      qos trust dscp\n   x\n",
+	} {
+		if _, err := eos.Saved([]byte(file)); err == nil || !strings.HasPrefix(err.Error(), "saved eos config: ") {
+			t.Errorf("%s: Saved error %v, want a refusal", name, err)
+		}
+	}
+}
+
+// TestImportLines: what Import makes of single lines the renderer never
+// writes in that form.
+func TestImportLines(t *testing.T) {
+	tests := []struct {
+		name, running string
+		unexpressed   []string // texts
+		options       map[string]string
+	}{
+		{"no trust line", "interface Ethernet1\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n", nil,
+			map[string]string{render.OptionTrust: render.TrustPortDefault}},
+		{"trust cos", "interface Ethernet1\n   qos trust cos\n", []string{"qos trust cos"}, nil},
+		{"bandwidth on a strict queue", "interface Ethernet1\n   qos trust dscp\n   !\n   tx-queue 2\n      bandwidth percent 10\n", []string{"bandwidth percent 10"}, nil},
+		{"round-robin without a share", "interface Ethernet1\n   qos trust dscp\n   !\n   tx-queue 2\n      no priority\n", []string{"no priority"}, nil},
+		{"traffic class 7", "interface Ethernet1\n   qos trust dscp\nqos map dscp 48 to traffic-class 7\n", []string{"qos map dscp 48 to traffic-class 7"}, nil},
+		{"PFC without a no-drop priority", "interface Ethernet1\n   qos trust dscp\n   priority-flow-control on\n", []string{"priority-flow-control on"}, nil},
+		{"moved queue", "interface Ethernet1\n   qos trust dscp\nqos map traffic-class 3 to tx-queue 4\nqos map traffic-class 6 to tx-queue 6\n",
+			[]string{"qos map traffic-class 3 to tx-queue 4"}, nil},
+		{"mixed trust", "interface Ethernet1\n   qos trust dscp\ninterface Ethernet2\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n",
+			[]string{"interface Ethernet2"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			im, err := eos.Import(nil, []byte(tt.running))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, u := range im.Unexpressed {
+				got = append(got, u.Text)
+			}
+			if diff := cmp.Diff(tt.unexpressed, got); diff != "" {
+				t.Errorf("unexpressed (-want +got):\n%s\n%+v", diff, im.Unexpressed)
+			}
+			if diff := cmp.Diff(tt.options, im.Options); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

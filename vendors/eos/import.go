@@ -216,7 +216,7 @@ func qosLine(l *iline) bool {
 // source is what one qos profile or one port's own lines say.
 type source struct {
 	q       *intent.QoS
-	key     string // the lines, for grouping equal ports
+	key     string // what it says, for grouping equal ports
 	trusted bool
 	lines   []*iline // the trust-less source, for whyMixedTrust
 }
@@ -552,7 +552,7 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 	for _, id := range slices.Sorted(maps.Keys(byID)) {
 		s.q.Classes = append(s.q.Classes, *byID[id])
 	}
-	s.key = qosKey(s.q)
+	s.key = fmt.Sprintf("trusted %v\n%s", s.trusted, qosKey(s.q))
 	return s
 }
 

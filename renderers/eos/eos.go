@@ -5,7 +5,9 @@
 // the global DSCP → traffic-class map and the global PFC watchdog timers.
 // Option "eos.tx-queue" = "uc-tx-queue" writes unicast queue blocks for
 // platforms that have them; "eos.default-map" = "explicit" maps the DSCPs
-// no class claims to the default class. It does no I/O.
+// no class claims to the default class; "eos.trust" = "port-default"
+// leaves the `qos trust dscp` line out. The qos profile is named by the
+// intent's names.port_profile. It does no I/O.
 package eos
 
 import (
@@ -35,7 +37,7 @@ const (
 	StyleInterface = "interface"
 	// StyleQoSProfile writes them once per profile in `qos profile NAME`
 	// and applies it with `service-profile NAME` (§1b). NAME is the
-	// profile's name in upper case.
+	// profile's names.port_profile, by default its name in upper case.
 	StyleQoSProfile = "qos-profile"
 
 	// OptionQueue names the egress queue sub-mode: "tx-queue" (default)
@@ -57,6 +59,23 @@ const (
 	// moved elsewhere comes back), while EOS may show those at their
 	// default or not (§2.1), which the driver reads as the same.
 	OptionDefaultMap = "eos.default-map"
+
+	// OptionTrust says whether ports and qos profiles carry the `qos
+	// trust dscp` line: "dscp" (default) writes it; "port-default"
+	// leaves it out, so that each port keeps its own default trust. EOS
+	// shows a trust line exactly where one is configured, whatever the
+	// port's default: a real show running-config (rwa02.str15,
+	// DCS-7804-CH, EOS-4.34.2.1F, public in the corpus) shows `qos trust
+	// dscp` on a routed Port-Channel and none on a routed Port-Channel
+	// configured without it, and AVD writes `qos trust` only where its
+	// model sets trust (qos-profiles.j2, ethernet-interfaces.j2). A
+	// fabric configured without the line (AVD's, relying on the default)
+	// therefore keeps that shape only with "port-default", which `lossless
+	// import` sets. The default trust is DSCP on routed ports only, CoS on
+	// switchports (reference/eos.md §3 [T:blog36]), so the renderer warns.
+	OptionTrust = "eos.trust"
+	// TrustPortDefault is the OptionTrust value that writes no trust line.
+	TrustPortDefault = "port-default"
 )
 
 const (
@@ -147,6 +166,7 @@ type renderer struct {
 	d        *intent.Device
 	queue    string // "tx-queue" or "uc-tx-queue" (OptionQueue)
 	explicit bool   // map unclaimed DSCPs to the default class (OptionDefaultMap)
+	noTrust  bool   // write no `qos trust` line (OptionTrust)
 	warnings []config.Warning
 }
 
@@ -223,14 +243,9 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			if len(portsOf[q]) == 0 {
 				continue
 			}
-			// A port override of the device's own profile keeps its
-			// name; name it after the first port that uses it.
-			name := profileName(q.Profile)
-			if q != d.QoS && q.Profile == d.QoS.Profile {
-				name = profileName(q.Profile + "_" + portsOf[q][0].Name)
-			}
+			name := r.profileName(q, portsOf[q])
 			if prev, dup := byName[name]; dup && prev != q {
-				return nil, r.unsupported("qos profile "+name, "profiles %q and %q map to the same EOS qos profile name", prev.Profile, q.Profile)
+				return nil, r.nameClash(name, prev, q, portsOf)
 			}
 			byName[name], names[q] = q, name
 			sorted = append(sorted, name)
@@ -242,7 +257,7 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			// Profile child order: trust, tx-queues, then the PFC lines
 			// [C:avd qos-profiles.j2] (reference/eos.md §1b).
 			prof := node("qos profile " + name)
-			prof.Children = append(prof.Children, r.trust(q))
+			prof.Children = append(prof.Children, r.trust()...)
 			queues, err := r.txQueues(q, speed)
 			if err != nil {
 				return nil, err
@@ -268,7 +283,7 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			if !ok {
 				// Interface child order: trust, PFC, tx-queue blocks
 				// [C:avd ethernet-interfaces.j2] (reference/eos.md §2.1).
-				children = append([]*config.Node{r.trust(q)}, r.pfc(q)...)
+				children = append(r.trust(), r.pfc(q)...)
 				queues, err := r.txQueues(q, portSpeed{speed: p.Speed, port: p.Name})
 				if err != nil {
 					return nil, err
@@ -326,8 +341,12 @@ func (r *renderer) options() (style string, err error) {
 			r.explicit = v == "explicit"
 		case k == OptionDefaultMap:
 			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"eos\" nor \"explicit\"", v)
+		case k == OptionTrust && (v == "dscp" || v == TrustPortDefault):
+			r.noTrust = v == TrustPortDefault
+		case k == OptionTrust:
+			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"dscp\" nor %q", v, TrustPortDefault)
 		default:
-			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q, %q and %q", OptionStyle, OptionQueue, OptionDefaultMap)
+			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q, %q, %q and %q", OptionStyle, OptionQueue, OptionDefaultMap, OptionTrust)
 		}
 	}
 	return style, nil
@@ -403,7 +422,15 @@ func (r *renderer) checkProfile(q *intent.QoS) error {
 
 func levelOf(c intent.Class) int { return max(c.Scheduling.Level, 1) }
 
-func (r *renderer) trust(q *intent.QoS) *config.Node { return node("qos trust dscp") }
+// trust returns the trust line of a port or profile, none with option
+// eos.trust = "port-default" (OptionTrust).
+func (r *renderer) trust() []*config.Node {
+	if r.noTrust {
+		r.warnf(renderers.RuleDefaultChosen, "option %q = %q: ports keep EOS's default trust, which is DSCP on routed ports only (CoS on switchports, reference/eos.md §3)", OptionTrust, TrustPortDefault)
+		return nil
+	}
+	return []*config.Node{node("qos trust dscp")}
+}
 
 // pfc returns the PFC lines of a port or profile with lossless classes.
 func (r *renderer) pfc(q *intent.QoS) []*config.Node {
@@ -440,7 +467,7 @@ func (r *renderer) sharedSpeed(q *intent.QoS, ports []intent.Port) portSpeed {
 	s := portSpeed{speed: ports[0].Speed, port: ports[0].Name}
 	for _, p := range ports[1:] {
 		if p.Speed != s.speed {
-			s.err = fmt.Errorf("qos profile %s is shared by ports of different speeds (%s on %s, %s on %s); give the threshold in bytes or use the per-interface style", profileName(q.Profile), s.speed, s.port, p.Speed, p.Name)
+			s.err = fmt.Errorf("the qos profile of profile %s is shared by ports of different speeds (%s on %s, %s on %s); give the threshold in bytes or use the per-interface style", q.Profile, s.speed, s.port, p.Speed, p.Name)
 			break
 		}
 	}
@@ -450,6 +477,13 @@ func (r *renderer) sharedSpeed(q *intent.QoS, ports []intent.Port) portSpeed {
 // txQueues returns the tx-queue blocks of the classes that set scheduling
 // or ECN, by queue number. Child order: `priority strict` / `no priority`,
 // `bandwidth percent`, the ECN line [C:avd ethernet-interface-tx-queues.j2].
+// Every round-robin queue carries its own `no priority`: EOS shows the
+// line on each queue configured so (the public show running-config of
+// rwa02.str15, EOS-4.34.2.1F, has it on tx-queues 0, 1 and 2 of one
+// port), and that a round-robin queue makes the lower ones round-robin
+// too is [I] (reference/eos.md §3), which lossless does not rely on. A
+// class with unset scheduling writes no priority line: the queue keeps
+// EOS's default.
 func (r *renderer) txQueues(q *intent.QoS, speed portSpeed) ([]*config.Node, error) {
 	var out []*config.Node
 	for _, c := range q.Classes {
@@ -709,11 +743,42 @@ func sameTimers(a, b *intent.Watchdog) bool {
 
 var nameUnsafe = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
-// profileName is the EOS qos profile name of an intent profile: upper case,
-// other characters than letters, digits, '_' and '-' as '_'
-// ("roce_lossless" → "ROCE_LOSSLESS", reference/eos.md §1b).
-func profileName(p string) string {
+// profileName is the name of the `qos profile` of q, used by ports:
+// the intent's names.port_profile as written, else the default, the
+// profile's name in upper case with other characters than letters,
+// digits, '_' and '-' as '_' ("roce_lossless" → "ROCE_LOSSLESS",
+// reference/eos.md §1b). A port override of the device's own profile
+// has its own default, suffixed with the first port that uses it. EOS
+// documents no limit on the name beyond what the intent checks (LL009):
+// none is refused here.
+func (r *renderer) profileName(q *intent.QoS, ports []intent.Port) string {
+	if q.Names.PortProfile != "" {
+		return q.Names.PortProfile
+	}
+	if q != r.d.QoS && q.Profile == r.d.QoS.Profile {
+		return defaultProfileName(q.Profile + "_" + ports[0].Name)
+	}
+	return defaultProfileName(q.Profile)
+}
+
+func defaultProfileName(p string) string {
 	return nameUnsafe.ReplaceAllString(strings.ToUpper(p), "_")
+}
+
+// nameClash refuses two profiles whose qos profiles would share name,
+// saying which must name its own: an explicit name is never suffixed.
+func (r *renderer) nameClash(name string, a, b *intent.QoS, portsOf map[*intent.QoS][]intent.Port) error {
+	who := func(q *intent.QoS) string {
+		if q == r.d.QoS {
+			return fmt.Sprintf("the device's profile %q", q.Profile)
+		}
+		return fmt.Sprintf("the override of profile %q on %s", q.Profile, portsOf[q][0].Name)
+	}
+	fix := b // the override, or the later of two profiles
+	if b == r.d.QoS {
+		fix = a
+	}
+	return r.unsupported("qos profile "+name, "%s and %s both name their qos profile %q, but they differ; give %s its own names { port_profile = … }", who(a), who(b), name, who(fix))
 }
 
 func joinInts(v []int, sep string) string {

@@ -12,7 +12,10 @@
 // `write memory` saves. A refused line or a failed commit aborts the
 // session; a dropped connection leaves the session pending, never
 // applied, or the timed commit armed, which EOS rolls back when its timer
-// runs out, and the driver reconnects to abort and check.
+// runs out, and the driver reconnects to abort and check. Import
+// (import.go) reads a running config back into the intent's terms for
+// `lossless import`, listing every in-scope line the intent cannot say,
+// and Saved scopes a saved show running-config as Running does.
 package eos
 
 import (

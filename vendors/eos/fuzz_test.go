@@ -1,6 +1,8 @@
 package eos
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -44,6 +46,43 @@ func FuzzParseRunning(f *testing.F) {
 		}
 		if again, err := QoSView(view); err != nil || string(again) != string(view) {
 			t.Errorf("QoSView is not a fixed point: %v\n%q\n%q", err, view, again)
+		}
+	})
+}
+
+// FuzzImport: any text either fails to import with an error or gives an
+// Imported whose lines are lines of the text, sorted; nothing panics,
+// and Saved never panics either. Seeded with the driver's fixtures,
+// their lab seeds and the real-world corpus.
+func FuzzImport(f *testing.F) {
+	for _, name := range []string{"canonical.cfg", "profile.cfg", "others.cfg"} {
+		b := readFile(f, name)
+		f.Add(b)
+		f.Add(string(LabSeed([]byte(b))))
+	}
+	if files, _ := filepath.Glob("../../testdata/realworld/eos/*/running.cfg"); len(files) > 0 {
+		for _, p := range files {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(string(b))
+			}
+		}
+	}
+	f.Add("interface Et1\n   service-profile X\nqos profile X\n   tx-queue 9\n      bandwidth percent 200\n   priority-flow-control priority 3 drop\n")
+	f.Add("qos map dscp 1 2 to traffic-class 7\npriority-flow-control pause watchdog default timeout x\ninterface Ethernet1\n   priority-flow-control pause watchdog\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		_, _ = Saved([]byte(text))
+		im, err := Import(nil, []byte(text))
+		if err != nil {
+			return
+		}
+		lines := strings.Count(text, "\n") + 1
+		for i, u := range im.Unexpressed {
+			if u.Line < 1 || u.Line > lines || u.Reason == "" {
+				t.Fatalf("unexpressed %+v outside the text's %d lines", u, lines)
+			}
+			if i > 0 && im.Unexpressed[i-1].Line > u.Line {
+				t.Fatalf("unexpressed not sorted: %+v", im.Unexpressed)
+			}
 		}
 	})
 }

@@ -16,6 +16,8 @@ func init() {
 		Scope:          Scope,
 		ConfirmTimeout: confirmTimeout,
 		LabSeed:        LabSeed,
+		Import:         Import,
+		Saved:          Saved,
 		LabKind:        "eos", // internal/lab/eos
 		// EOS front-panel ports are EthernetN; cEOS maps ethN to EthernetN
 		// (containerlab ceos docs).

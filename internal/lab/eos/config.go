@@ -152,6 +152,8 @@ func configEntries() []e {
 		{Modes: []string{modeIf}, Syntax: "vxlan vlan <v:vlans> vni <n:word>", Key: "vxlan vlan {v} vni", Rank: ifVxlan + 2, Natural: true, No: []string{"vxlan vlan <v:vlans> vni", "="}},
 		{Modes: []string{modeIf}, Syntax: "vxlan vrf <v:word> vni <n:word>", Key: "vxlan vrf {v} vni", Rank: ifVxlan + 3, Natural: true, No: []string{"vxlan vrf <v:word> vni", "="}},
 		{Modes: []string{modeIf}, Syntax: "spanning-tree portfast", Key: "spanning-tree portfast", Rank: ifSTP, NoLine: true},
+		// An edge port, as a live show running-config prints it (eos.md [T:azl]).
+		{Modes: []string{modeIf}, Syntax: "spanning-tree portfast edge", Key: "spanning-tree portfast", Rank: ifSTP},
 		{Modes: []string{modeIf}, Syntax: "spanning-tree bpduguard <x:enable|disable>", Key: "spanning-tree bpduguard", Rank: ifSTP + 1, No: []string{"spanning-tree bpduguard", "="}},
 
 		// ACLs, routing policy and static routes.

@@ -62,35 +62,47 @@ const (
 // vrf MGMT, ip address"; dc1-leaf2c.cfg Ethernet5 "switchport access
 // vlan, switchport mode access, switchport, spanning-tree portfast",
 // Ethernet1 "no shutdown, channel-group 1 mode active"; AVD's
-// examples/single-dc-l3ls/intended/configs).
+// examples/single-dc-l3ls/intended/configs). The spanning-tree lines
+// print after the PFC lines, as a live show running-config shows them
+// ("mtu 9214, dcbx mode ieee, switchport trunk allowed vlan 711,
+// switchport mode trunk, priority-flow-control on, priority-flow-control
+// priority 3 no-drop, spanning-tree portfast edge": eos.md [T:azl]); the
+// port lines of ROCm's Arista 7388 example ("load-interval 2, mtu 9214,
+// speed 200g-4, error-correction encoding reed-solomon, ip address …,
+// phy link training, service-profile …": ROCm/gpu-cluster-networking,
+// eos.md [T:rocm]) print in that order.
 const (
-	ifDescr      = 1
-	ifShutdown   = 2
-	ifMTU        = 3
-	ifDCBX       = 4
-	ifAccessVlan = 5
-	ifNativeVlan = 6
-	ifTrunkVlan  = 7
-	ifSwMode     = 8
-	ifSwitchport = 9
-	ifChanGroup  = 10
-	ifVRF        = 11
-	ifIPAddr     = 12
-	ifIPv6Addr   = 13
-	ifSTP        = 14
-	ifVxlan      = 15
-	ifSvcPolicy  = 20
-	ifSvcProf    = 21
-	ifTrust      = 22
-	ifQoSCos     = 23
-	ifQoSDSCP    = 24
-	ifShape      = 25
-	ifPFCOn      = 30
-	ifPFCPrio    = 31
-	ifPFCWD      = 32
-	ifTxQ        = 40
-	ifUcTxQ      = 41
-	ifMcTxQ      = 42
+	ifDescr      = 10
+	ifShutdown   = 20
+	ifLoadIntv   = 25
+	ifMTU        = 30
+	ifSpeed      = 32
+	ifFEC        = 34
+	ifDCBX       = 40
+	ifAccessVlan = 50
+	ifNativeVlan = 60
+	ifTrunkVlan  = 70
+	ifSwMode     = 80
+	ifSwitchport = 90
+	ifChanGroup  = 100
+	ifVRF        = 110
+	ifIPAddr     = 120
+	ifIPv6Addr   = 130
+	ifPhyTrain   = 135
+	ifVxlan      = 150
+	ifSvcPolicy  = 200
+	ifSvcProf    = 210
+	ifTrust      = 220
+	ifQoSCos     = 230
+	ifQoSDSCP    = 240
+	ifShape      = 250
+	ifPFCOn      = 300
+	ifPFCPrio    = 310
+	ifPFCWD      = 320
+	ifSTP        = 350
+	ifTxQ        = 400
+	ifUcTxQ      = 410
+	ifMcTxQ      = 420
 )
 
 // QoS profile child ranks (eos.md §1b: trust, cos, dscp, shape,
@@ -293,14 +305,29 @@ var entries = func() []e {
 		{Modes: []string{modeIf}, Syntax: "description <text:rest>", Key: "description", Rank: ifDescr, No: []string{"description [<text:rest>]"}},
 		{Modes: []string{modeIf}, Syntax: "mtu <n:68-9214>", Key: "mtu", Rank: ifMTU, No: []string{"mtu [<n:68-9214>]"}},
 		{Modes: []string{modeIf}, Syntax: "dcbx mode ieee", Key: "dcbx mode", Rank: ifDCBX, No: []string{"dcbx mode [ieee]"}},
+		// Port lines of ROCm's Arista 7388 example (the ranks' comment),
+		// the values as typed [I: their full syntax is in no source read].
+		{Modes: []string{modeIf}, Syntax: "load-interval <n:0-600>", Key: "load-interval", Rank: ifLoadIntv, No: []string{"load-interval [<n:0-600>]"}},
+		{Modes: []string{modeIf}, Syntax: "speed <s:word>", Key: "speed", Rank: ifSpeed, No: []string{"speed [<s:word>]"}},
+		{Modes: []string{modeIf}, Syntax: "error-correction encoding <e:word>", Key: "error-correction encoding", Rank: ifFEC, No: []string{"error-correction encoding [<e:word>]"}},
+		{Modes: []string{modeIf}, Syntax: "phy link training", Key: "phy link training", Rank: ifPhyTrain, NoLine: true},
 		{Modes: []string{modeIf}, Syntax: "service-profile <name:word>", Key: "service-profile", Rank: ifSvcProf, No: []string{"service-profile [<name:word>]"}},
 
 		// tx-queue sub-mode.
 		{Modes: []string{modeTxQ}, Syntax: "priority strict", Key: "priority", Rank: txqPriority, NoLine: true, No: []string{"priority [strict]"}},
 		{Modes: []string{modeTxQ}, Syntax: "bandwidth percent <p:1-100>", Key: "bandwidth percent", Rank: txqBandwidth, No: []string{"bandwidth percent [<p:1-100>]"}},
 		{Modes: []string{modeTxQ}, Syntax: "bandwidth guaranteed percent <p:1-100>", Key: "bandwidth guaranteed", Rank: txqBandwidth},
+		// A guaranteed rate in kbps, which the PFC watchdog needs to watch
+		// a queue on some platforms (eos.md §3 [T:blog36]: "bandwidth
+		// guaranteed 100" is 100 kbps).
+		{Modes: []string{modeTxQ}, Syntax: "bandwidth guaranteed <n:rate>", Key: "bandwidth guaranteed", Rank: txqBandwidth, No: []string{"bandwidth guaranteed"}},
 		{Modes: []string{modeTxQ}, Syntax: "shape rate <n:rate> <u:percent|kbps|pps>", Key: "shape rate", Rank: txqShape, No: []string{"shape rate [<n:rate>] [<u:percent|kbps|pps>]"}},
 		{Modes: []string{modeTxQ}, Syntax: "random-detect ecn count", Rank: txqECNCount},
+		// A queue's latency bound, after its shape rate, as a real show
+		// running-config prints it (rwa02.str15, EOS-4.34.2.1F: "shape
+		// rate 15 percent", "latency maximum 4 milliseconds") [I: other
+		// units].
+		{Modes: []string{modeTxQ}, Syntax: "latency maximum <n:1-1000000> milliseconds", Key: "latency maximum", Rank: txqShape, No: []string{"latency maximum"}},
 		{Modes: []string{modeTxQ}, Key: "random-detect ecn",
 			Syntax: "random-detect ecn minimum-threshold <min:big> <u:" + eunits + "> maximum-threshold <max:big> <u2:" + eunits + "> [max-mark-probability <p:1-100>] [weight <w:0-15>]",
 			Rank:   txqECN, No: []string{"random-detect ecn", "="}, Check: checkECN},

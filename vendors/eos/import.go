@@ -1,0 +1,740 @@
+package eos
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/units"
+	"github.com/lossless-net/lossless/inventory"
+	render "github.com/lossless-net/lossless/renderers/eos"
+	"github.com/lossless-net/lossless/vendors"
+)
+
+// This file reads an EOS running config back into the intent's terms
+// (vendors.Vendor.Import): the inverse of renderers/eos. What the
+// renderer writes reads back to what made it; every other line of
+// lossless' scope (Scope) is listed in Unexpressed with its reason.
+
+// Reasons of Unexpressed lines.
+const (
+	whyTrust      = "the intent trusts DSCP only (trust = \"dscp\"); `qos trust cos` and `no qos trust` (untrusted) cannot be said"
+	whyPortLine   = "the intent has no port-level default CoS/DSCP, port shaping or ACL classification (service-policy)"
+	whyPFCDrop    = "the intent sets PFC per class (lossless = true) for no-drop only; an explicit per-port `priority N drop` cannot be said"
+	whyPFCOff     = "the intent cannot say PFC turned off on a port (`no priority-flow-control`), or PFC on without a no-drop priority"
+	whyWatchdog   = "the intent has no per-port watchdog action or timers"
+	whyQueueLine  = "the intent has no minimum guaranteed bandwidth, per-queue shaping, WRED drop profile or queue latency"
+	whyBandwidth  = "a bandwidth share on a queue without `no priority` (a strict queue, EOS's default) cannot be said: the intent's bandwidth is a round-robin share"
+	whyRR         = "a round-robin queue (`no priority`) without a bandwidth share cannot be said: the intent gives a DWRR class its bandwidth"
+	whyECNUnit    = "lossless writes ECN thresholds in kbytes with an explicit max-mark-probability; thresholds in other units, or without a probability (EOS's default), cannot be said"
+	whyTC7        = "traffic class 7 (tx-queue 7) is reserved for control traffic on EOS (reference/eos.md §3); lossless renders classes 0–6 only"
+	whyDropPrec   = "the intent has no drop precedence (colour)"
+	whyTCMap      = "the intent keeps each traffic class on its own tx-queue (EOS's identity default)"
+	whyGlobalPFC  = "the intent cannot say this global PFC line"
+	whyTimers     = "the intent sets the global watchdog timers only with the watchdog on its ports (`priority-flow-control pause watchdog`), which no port has"
+	whyBadTimers  = "lossless renders watchdog timers within EOS's ranges with the polling-interval at most half the timeout and the recovery-time (reference/eos.md §1a, §3); these are not"
+	whyPolicy     = "the intent does not classify with policy-maps and class-maps"
+	whyMMU        = "the intent has no EOS MMU queue profile (buffers are left to the switch on EOS)"
+	whyProfile    = "no port applies this qos profile"
+	whyStyle      = "the device's other QoS ports use the other layout (direct lines or a qos profile); one rendering has one"
+	whyOwnLines   = "a port's own QoS lines over the qos profile it applies cannot be said"
+	whyNoProfile  = "the port applies a qos profile the running config does not have"
+	whyMixedTrust = "some of the device's QoS ports or profiles have no trust line and others `qos trust dscp`; the intent says one for the device (option eos.trust)"
+	whyMixedQueue = "the device's other queues use the other keyword (tx-queue or uc-tx-queue); one rendering has one (option eos.tx-queue)"
+)
+
+// iline is a canonical config line with its line number in the text.
+type iline struct {
+	n    int
+	text string
+	kids []*iline
+}
+
+func (l *iline) child(prefix string) *iline {
+	if l == nil {
+		return nil
+	}
+	for _, k := range l.kids {
+		if k.text == prefix || strings.HasPrefix(k.text, prefix+" ") {
+			return k
+		}
+	}
+	return nil
+}
+
+// readLines parses text into canonical lines with their numbers.
+func readLines(text []byte) ([]*iline, error) {
+	var roots []*iline
+	var stack []*iline
+	err := scan(text, func(n, depth int, body string) error {
+		if depth > len(stack) {
+			return fmt.Errorf("parse running config line %d %q: indented too deep", n, body)
+		}
+		l := &iline{n: n, text: canon(body)}
+		stack = stack[:depth]
+		if depth == 0 {
+			roots = append(roots, l)
+		} else {
+			p := stack[depth-1]
+			p.kids = append(p.kids, l)
+		}
+		stack = append(stack, l)
+		return nil
+	})
+	return roots, err
+}
+
+// Import reads a device's QoS from its running config (what Running
+// returns, or a whole show running-config) into the intent's terms, the
+// inverse of renderers/eos: dev's ports give the speeds (none is needed:
+// every threshold reads back in bytes).
+func Import(dev *inventory.Device, running []byte) (*vendors.Imported, error) {
+	name := "device"
+	if dev != nil {
+		name = dev.Name
+	}
+	roots, err := readLines(running)
+	if err != nil {
+		return nil, fmt.Errorf("import %s: %w", name, err)
+	}
+	im := &importer{out: &vendors.Imported{}}
+	im.read(roots)
+	return im.finish(), nil
+}
+
+// importer builds one Imported.
+type importer struct {
+	out *vendors.Imported
+
+	profiles map[string]*iline // qos profile stanzas by name
+	used     map[string]bool   // profiles a port applies
+	ports    []*iline          // interfaces with QoS lines in scope
+	dscp     []*iline          // qos map dscp lines
+	timers   []*iline          // global watchdog timer and action lines
+
+	queueWord string // "tx-queue" or "uc-tx-queue", the first seen
+}
+
+func (im *importer) unexpressed(l *iline, why string) {
+	im.out.Unexpressed = append(im.out.Unexpressed, vendors.Unexpressed{Line: l.n, Text: l.text, Reason: why})
+}
+
+// unexpressedAll lists l and every line under it.
+func (im *importer) unexpressedAll(l *iline, why string) {
+	im.unexpressed(l, why)
+	for _, k := range l.kids {
+		im.unexpressedAll(k, why)
+	}
+}
+
+// read sorts the top-level lines of the scope into their families.
+func (im *importer) read(roots []*iline) {
+	im.profiles, im.used = map[string]*iline{}, map[string]bool{}
+	for _, l := range roots {
+		t := l.text
+		switch {
+		case isProfile(t):
+			im.profiles[strings.TrimPrefix(t, "qos profile ")] = l
+		case isInterface(t):
+			c := &iline{n: l.n, text: t}
+			for _, k := range l.kids {
+				if portLine(k.text) {
+					c.kids = append(c.kids, k)
+				}
+			}
+			switch {
+			case slices.ContainsFunc(c.kids, qosLine):
+				im.ports = append(im.ports, c)
+			default:
+				// Classification lossless cannot say, on a port that
+				// has none it can: not one of lossless' ports.
+				for _, k := range c.kids {
+					why := whyPortLine
+					if k.text == "no qos trust" || strings.HasPrefix(k.text, "qos trust") {
+						why = whyTrust
+					}
+					im.unexpressedAll(k, why)
+				}
+			}
+		case isDSCPMap(t):
+			im.dscp = append(im.dscp, l)
+		case isTCMap(t):
+			// A value mapped to its own queue restates EOS's identity
+			// default, which the diff reads as the same (map.go).
+			if vals, to, ok := tcMap.parse(t); ok && slices.ContainsFunc(vals, func(v int) bool { return v != to }) {
+				im.unexpressed(l, whyTCMap)
+			}
+		case len(l.kids) == 0 && strings.HasPrefix(t, "priority-flow-control pause watchdog default "), strings.HasPrefix(t, "priority-flow-control pause watchdog action "):
+			im.timers = append(im.timers, l)
+		case len(l.kids) == 0 && (strings.HasPrefix(t, "priority-flow-control ") || strings.HasPrefix(t, "no priority-flow-control ")):
+			im.unexpressed(l, whyGlobalPFC)
+		case isPolicyMap(t), isClassMap(t):
+			im.unexpressedAll(l, whyPolicy)
+		case isMMUProfile(t), isMMUApply(t):
+			im.unexpressedAll(l, whyMMU)
+		}
+	}
+}
+
+// ownLine lists a port's own line beside its service-profile, and of a
+// queue block the lines other than the ECN counters (outside the scope,
+// never touched).
+func (im *importer) ownLine(l *iline) {
+	if !scopedQueue(l.text) {
+		im.unexpressedAll(l, whyOwnLines)
+		return
+	}
+	var kids []*iline
+	for _, k := range l.kids {
+		if k.text != "random-detect ecn count" {
+			kids = append(kids, k)
+		}
+	}
+	if len(kids) == 0 {
+		return
+	}
+	im.unexpressed(l, whyOwnLines)
+	for _, k := range kids {
+		im.unexpressedAll(k, whyOwnLines)
+	}
+}
+
+// qosLine reports a port line of the kinds the renderer writes, which
+// makes the port one of lossless' QoS ports.
+func qosLine(l *iline) bool {
+	t := l.text
+	return strings.HasPrefix(t, "service-profile ") || t == "qos trust dscp" || strings.HasPrefix(t, "priority-flow-control") || scopedQueue(t)
+}
+
+// source is what one qos profile or one port's own lines say.
+type source struct {
+	q       *intent.QoS
+	key     string // what it says, for grouping equal ports
+	trusted bool
+	lines   []*iline // the trust-less source, for whyMixedTrust
+}
+
+func (im *importer) finish() *vendors.Imported {
+	out := im.out
+	// The layout: a qos profile when most QoS ports apply one.
+	withProfile := 0
+	for _, p := range im.ports {
+		if p.child("service-profile") != nil {
+			withProfile++
+		}
+	}
+	style := render.StyleInterface
+	if withProfile > 0 && 2*withProfile >= len(im.ports) {
+		style = render.StyleQoSProfile
+	}
+	classes := im.dscpMap()
+	wd := im.watchdog()
+
+	var sources []*source
+	portQoS := map[string]*source{}
+	var names []string
+	byKey := map[string]*source{}
+	for _, p := range im.ports {
+		name := p.text[len("interface "):]
+		sp := p.child("service-profile")
+		switch {
+		case style == render.StyleQoSProfile && sp == nil, style == render.StyleInterface && sp != nil:
+			for _, k := range p.kids {
+				im.unexpressedAll(k, whyStyle)
+			}
+			continue
+		case sp != nil:
+			pname := strings.TrimPrefix(sp.text, "service-profile ")
+			prof := im.profiles[pname]
+			for _, k := range p.kids {
+				if k != sp {
+					im.ownLine(k)
+				}
+			}
+			if prof == nil {
+				im.unexpressed(sp, whyNoProfile)
+				continue
+			}
+			s := byKey["profile "+pname]
+			if s == nil {
+				s = im.source(prof.kids, classes, wd)
+				s.q.Names.PortProfile = pname
+				s.key = "profile " + pname
+				byKey[s.key] = s
+				sources = append(sources, s)
+				if !s.trusted {
+					s.lines = []*iline{prof}
+				}
+			}
+			im.used[pname] = true
+			portQoS[name] = s
+		default:
+			s := im.source(p.kids, classes, wd)
+			if prev := byKey[s.key]; prev != nil {
+				s = prev
+			} else {
+				byKey[s.key] = s
+				sources = append(sources, s)
+				if !s.trusted {
+					s.lines = []*iline{p}
+				}
+			}
+			portQoS[name] = s
+		}
+		names = append(names, name)
+	}
+	for _, n := range slices.Sorted(maps.Keys(im.profiles)) {
+		if !im.used[n] {
+			im.unexpressedAll(im.profiles[n], whyProfile)
+		}
+	}
+
+	if len(sources) > 0 {
+		// The device's QoS is the one most ports have, the first port's
+		// on a tie.
+		count := map[*source]int{}
+		for _, n := range names {
+			count[portQoS[n]]++
+		}
+		main := portQoS[names[0]]
+		for _, s := range sources {
+			if count[s] > count[main] {
+				main = s
+			}
+		}
+		out.QoS = main.q
+		slices.SortFunc(names, inventory.ComparePorts)
+		for _, n := range names {
+			p := vendors.ImportedPort{Name: n}
+			if s := portQoS[n]; s != main {
+				p.QoS = s.q
+			}
+			out.Ports = append(out.Ports, p)
+		}
+		im.options(style, sources, classes)
+	}
+	// Global lines no port's QoS uses.
+	hasWD := slices.ContainsFunc(sources, func(s *source) bool { return s.q.PFC.Watchdog != nil })
+	if !hasWD {
+		for _, l := range im.timers {
+			im.unexpressed(l, whyTimers)
+		}
+	}
+	if len(sources) == 0 {
+		for _, l := range im.dscp {
+			if !slices.ContainsFunc(out.Unexpressed, func(u vendors.Unexpressed) bool { return u.Line == l.n }) {
+				im.unexpressed(l, "no port of the device has QoS lossless can say, so neither has this map")
+			}
+		}
+	}
+	slices.SortStableFunc(out.Unexpressed, func(a, b vendors.Unexpressed) int { return cmp.Compare(a.Line, b.Line) })
+	return out
+}
+
+// options sets the rendering options the running config implies.
+func (im *importer) options(style string, sources []*source, classes *dscpClasses) {
+	opts := map[string]string{}
+	if style == render.StyleQoSProfile {
+		opts[render.OptionStyle] = style
+	}
+	if im.queueWord == "uc-tx-queue" {
+		opts[render.OptionQueue] = "uc-tx-queue"
+	}
+	if classes.explicit {
+		opts[render.OptionDefaultMap] = "explicit"
+	}
+	trusted := 0
+	for _, s := range sources {
+		if s.trusted {
+			trusted++
+		}
+	}
+	switch {
+	case trusted == 0:
+		opts[render.OptionTrust] = render.TrustPortDefault
+	case trusted < len(sources):
+		for _, s := range sources {
+			for _, l := range s.lines {
+				im.out.Unexpressed = append(im.out.Unexpressed, vendors.Unexpressed{Line: l.n, Text: l.text, Reason: whyMixedTrust})
+			}
+		}
+	}
+	if len(opts) > 0 {
+		im.out.Options = opts
+	}
+}
+
+// dscpClasses is the DSCP map read into classes.
+type dscpClasses struct {
+	dscp     map[int][]int // traffic class → DSCP values, as shown
+	def      int           // the class that takes the DSCPs no class claims
+	explicit bool          // the map shows the default class's values (eos.default-map = "explicit")
+}
+
+// dscpMap reads the `qos map dscp` lines.
+func (im *importer) dscpMap() *dscpClasses {
+	c := &dscpClasses{dscp: map[int][]int{}, def: -1}
+	at := map[int]int{}
+	for _, l := range im.dscp {
+		vals, to, ok := dscpMap.parse(l.text)
+		switch {
+		case !ok:
+			why := whyDropPrec
+			if !strings.Contains(l.text, " drop-precedence ") {
+				why = "not a `qos map dscp D… to traffic-class TC` line lossless can read"
+			}
+			im.unexpressed(l, why)
+			continue
+		case to == 7:
+			im.unexpressed(l, whyTC7)
+			continue
+		}
+		for _, v := range vals {
+			if prev, ok := at[v]; ok {
+				c.dscp[prev] = slices.DeleteFunc(c.dscp[prev], func(x int) bool { return x == v })
+			}
+			at[v] = to
+			c.dscp[to] = append(c.dscp[to], v)
+		}
+	}
+	for tc, vs := range c.dscp {
+		slices.Sort(vs)
+		c.dscp[tc] = slices.Compact(vs)
+		if len(c.dscp[tc]) == 0 {
+			delete(c.dscp, tc)
+		}
+	}
+	// Every DSCP shown: the class of the most values takes the default
+	// explicitly (OptionDefaultMap = "explicit").
+	if len(at) == 64 && len(c.dscp) > 1 {
+		most := -1
+		for tc, vs := range c.dscp {
+			if most < 0 || len(vs) > len(c.dscp[most]) || len(vs) == len(c.dscp[most]) && tc < most {
+				most = tc
+			}
+		}
+		c.def, c.explicit = most, true
+	}
+	return c
+}
+
+// watchdog reads the global watchdog lines; nil for none.
+func (im *importer) watchdog() *intent.Watchdog {
+	if len(im.timers) == 0 {
+		return nil
+	}
+	wd := &intent.Watchdog{}
+	for _, l := range im.timers {
+		word := strings.Fields(l.text)
+		last := word[len(word)-1]
+		if strings.HasPrefix(l.text, "priority-flow-control pause watchdog action ") {
+			wd.Action = last
+			continue
+		}
+		f, err := strconv.ParseFloat(last, 64)
+		if err != nil || f <= 0 || f > 3600 || len(word) != 6 {
+			im.unexpressed(l, "not a watchdog timer lossless can read")
+			continue
+		}
+		d := time.Duration(math.Round(f*1000)) * time.Millisecond
+		switch word[4] {
+		case "timeout":
+			wd.Detection = d
+		case "recovery-time":
+			wd.Restoration = d
+		case "polling-interval":
+			wd.Polling = d
+		default:
+			im.unexpressed(l, "not a watchdog timer lossless can read")
+		}
+	}
+	// Timers EOS may take but the renderer refuses (reference/eos.md §1a:
+	// polling-interval at most half the timeout and the recovery-time,
+	// and the ranges of §3) are listed rather than read.
+	ok := func(d, lo, hi time.Duration) bool { return d == 0 || d >= lo && d <= hi }
+	half := func(p, other time.Duration) bool { return p == 0 || other == 0 || 2*p <= other }
+	if !ok(wd.Detection, 10*time.Millisecond, time.Minute) || !ok(wd.Restoration, 10*time.Millisecond, time.Minute) ||
+		!ok(wd.Polling, 5*time.Millisecond, 30*time.Second) || !half(wd.Polling, wd.Detection) || !half(wd.Polling, wd.Restoration) {
+		for _, l := range im.timers {
+			if !strings.HasPrefix(l.text, "priority-flow-control pause watchdog action ") {
+				im.unexpressed(l, whyBadTimers)
+			}
+		}
+		wd.Detection, wd.Restoration, wd.Polling = 0, 0, 0
+	}
+	return wd
+}
+
+// source reads the QoS lines of one qos profile or one port.
+func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watchdog) *source {
+	s := &source{q: &intent.QoS{Trust: "dscp"}}
+	byID := map[int]*intent.Class{}
+	class := func(id int) *intent.Class {
+		if c := byID[id]; c != nil {
+			return c
+		}
+		c := &intent.Class{Name: "tc" + strconv.Itoa(id), ID: id}
+		byID[id] = c
+		return c
+	}
+	pfcOn, portWD := (*iline)(nil), (*iline)(nil)
+	var noDrop []*iline
+	for _, l := range lines {
+		t := l.text
+		switch {
+		case t == "qos trust dscp":
+			s.trusted = true
+		case t == "qos trust" || strings.HasPrefix(t, "qos trust ") || t == "no qos trust":
+			im.unexpressed(l, whyTrust)
+		case t == "priority-flow-control on":
+			pfcOn = l
+		case t == "priority-flow-control pause watchdog":
+			portWD = l
+		case strings.HasPrefix(t, "priority-flow-control priority "):
+			f := strings.Fields(t)
+			id, err := strconv.Atoi(f[2])
+			if len(f) != 4 || err != nil || id < 0 || id > 7 {
+				im.unexpressed(l, "not a `priority-flow-control priority N no-drop` line lossless can read")
+				continue
+			}
+			switch {
+			case f[3] != "no-drop":
+				im.unexpressed(l, whyPFCDrop)
+			case id == 7:
+				im.unexpressed(l, whyTC7)
+			default:
+				noDrop = append(noDrop, l)
+				class(id).Lossless = true
+			}
+		case strings.HasPrefix(t, "priority-flow-control pause watchdog port "):
+			im.unexpressed(l, whyWatchdog)
+		case strings.HasPrefix(t, "no priority-flow-control"):
+			im.unexpressed(l, whyPFCOff)
+		case scopedQueue(t):
+			im.queue(l, class)
+		default:
+			im.unexpressedAll(l, whyPortLine)
+		}
+	}
+	switch {
+	case pfcOn != nil && len(noDrop) == 0:
+		im.unexpressed(pfcOn, whyPFCOff)
+	case pfcOn == nil && len(noDrop) > 0:
+		for _, l := range noDrop {
+			im.unexpressed(l, "a no-drop priority without `priority-flow-control on` cannot be said: lossless turns PFC on with it")
+			byID[id(l)].Lossless = false
+		}
+	}
+	if portWD != nil {
+		if len(noDrop) == 0 || pfcOn == nil {
+			im.unexpressed(portWD, whyPFCOff)
+		} else if wd != nil {
+			s.q.PFC.Watchdog = wd
+		} else {
+			s.q.PFC.Watchdog = &intent.Watchdog{}
+		}
+	}
+	// Classes of the DSCP map: every profile on the device shares it.
+	for tc, vs := range classes.dscp {
+		c := class(tc)
+		if tc != classes.def {
+			c.DSCP = slices.Clone(vs)
+		}
+	}
+	im.defaultClass(byID, classes)
+	for _, id := range slices.Sorted(maps.Keys(byID)) {
+		s.q.Classes = append(s.q.Classes, *byID[id])
+	}
+	s.key = fmt.Sprintf("trusted %v\n%s", s.trusted, qosKey(s.q))
+	return s
+}
+
+// qosKey is what a port's QoS says, for grouping the ports that say the
+// same (their unexpressed lines apart).
+func qosKey(q *intent.QoS) string {
+	var b strings.Builder
+	for _, c := range q.Classes {
+		fmt.Fprintf(&b, "%s %d %v %v %v %+v", c.Name, c.ID, c.DSCP, c.Default, c.Lossless, c.Scheduling)
+		if e := c.ECN; e != nil {
+			fmt.Fprintf(&b, " ecn %v %v %v", e.Min.Bytes, e.Max.Bytes, e.MaxProbability)
+			if e.Weight != nil {
+				fmt.Fprintf(&b, " w%d", *e.Weight)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	if wd := q.PFC.Watchdog; wd != nil {
+		fmt.Fprintf(&b, "wd %+v\n", *wd)
+	}
+	return b.String()
+}
+
+func id(l *iline) int {
+	n, _ := strconv.Atoi(strings.Fields(l.text)[2])
+	return n
+}
+
+// defaultClass picks the class that takes the DSCPs no class claims: the
+// explicit one, else a class with no DSCP of its own (the one EOS's
+// default map sends DSCP 0 to, traffic class 1, then 0, then the
+// lowest), else a new class "default" on a free traffic class, which
+// renders nothing.
+func (im *importer) defaultClass(byID map[int]*intent.Class, classes *dscpClasses) {
+	if classes.explicit {
+		byID[classes.def].Default = true
+		return
+	}
+	free := func(id int) bool { c := byID[id]; return c != nil && len(c.DSCP) == 0 }
+	for _, id := range []int{1, 0} {
+		if free(id) {
+			byID[id].Default = true
+			return
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(byID)) {
+		if free(id) {
+			byID[id].Default = true
+			return
+		}
+	}
+	for id := range 7 {
+		if byID[id] == nil {
+			byID[id] = &intent.Class{Name: "default", ID: id, Default: true}
+			return
+		}
+	}
+}
+
+// queue reads a tx-queue block into its class.
+func (im *importer) queue(l *iline, class func(int) *intent.Class) {
+	word, num, _ := strings.Cut(l.text, " ")
+	id, err := strconv.Atoi(num)
+	switch {
+	case err != nil || id < 0 || id > 7:
+		im.unexpressedAll(l, "not a queue lossless can read")
+		return
+	case id == 7:
+		im.unexpressedAll(l, whyTC7)
+		return
+	case im.queueWord == "":
+		im.queueWord = word
+	case im.queueWord != word:
+		im.unexpressedAll(l, whyMixedQueue)
+		return
+	}
+	c := class(id)
+	var rr, strict, bw *iline
+	for _, k := range l.kids {
+		switch t := k.text; {
+		case t == "priority strict":
+			strict = k
+		case t == "no priority":
+			rr = k
+		case strings.HasPrefix(t, "bandwidth percent "):
+			bw = k
+		case strings.HasPrefix(t, "random-detect ecn minimum-threshold "):
+			e, err := ecnOf(t)
+			if err != nil {
+				im.unexpressed(k, whyECNUnit)
+				continue
+			}
+			c.ECN = e
+		case t == "random-detect ecn count":
+			// ECN counters: outside the scope, never touched (Scope).
+		default:
+			im.unexpressed(k, whyQueueLine)
+		}
+	}
+	switch {
+	case rr != nil && bw != nil:
+		p, err := strconv.Atoi(strings.TrimPrefix(bw.text, "bandwidth percent "))
+		if err != nil || p < 1 || p > 100 {
+			im.unexpressed(bw, "not a bandwidth share lossless can read")
+			return
+		}
+		c.Scheduling = intent.Scheduling{Mode: intent.SchedulingDWRR, Bandwidth: units.Percent(p)}
+	case rr != nil:
+		im.unexpressed(rr, whyRR)
+	case bw != nil:
+		im.unexpressed(bw, whyBandwidth)
+		if strict != nil {
+			c.Scheduling = intent.Scheduling{Mode: intent.SchedulingStrict, Level: 1}
+		}
+	case strict != nil:
+		c.Scheduling = intent.Scheduling{Mode: intent.SchedulingStrict, Level: 1}
+	}
+}
+
+var errECN = errors.New("not an ECN line lossless writes")
+
+// ecnOf reads `random-detect ecn minimum-threshold N kbytes
+// maximum-threshold M kbytes max-mark-probability P [weight W]`, the
+// form the renderer writes.
+func ecnOf(t string) (*intent.ECN, error) {
+	f := strings.Fields(t)
+	if len(f) != 10 && len(f) != 12 || f[2] != "minimum-threshold" || f[4] != "kbytes" || f[5] != "maximum-threshold" || f[7] != "kbytes" || f[8] != "max-mark-probability" {
+		return nil, errECN
+	}
+	lo, err1 := strconv.ParseInt(f[3], 10, 64)
+	hi, err2 := strconv.ParseInt(f[6], 10, 64)
+	p, err3 := strconv.Atoi(f[9])
+	if err1 != nil || err2 != nil || err3 != nil || lo < 1 || hi < lo || hi > 256000000 || p < 1 || p > 100 {
+		return nil, errECN
+	}
+	e := &intent.ECN{Min: intent.Threshold{Bytes: units.Bytes(lo) * units.KB}, Max: intent.Threshold{Bytes: units.Bytes(hi) * units.KB}, MaxProbability: units.Percent(p)}
+	if len(f) == 12 {
+		w, err := strconv.Atoi(f[11])
+		if f[10] != "weight" || err != nil || w < 0 || w > 15 {
+			return nil, errECN
+		}
+		e.Weight = &w
+	}
+	return e, nil
+}
+
+// Saved turns a saved `show running-config` file into what Running
+// returns (QoSView). A file that is not EOS running-config text (JSON,
+// XML, or text without a line EOS prints at the top level of every
+// running config: an interface, hostname or the show header) is refused.
+func Saved(file []byte) ([]byte, error) {
+	t := strings.TrimSpace(string(file))
+	switch {
+	case t == "":
+		return nil, errors.New("saved eos config: the file is empty")
+	case t[0] == '{' || t[0] == '[' || t[0] == '<':
+		return nil, errors.New("saved eos config: the file is JSON or XML, not `show running-config` text")
+	}
+	shaped := strings.HasPrefix(t, "! Command: show running-config")
+	if err := clidiffLines(file, func(body string) {
+		if strings.HasPrefix(body, "interface ") || strings.HasPrefix(body, "hostname ") {
+			shaped = true
+		}
+	}); err != nil {
+		return nil, fmt.Errorf("saved eos config: %w", err)
+	}
+	if !shaped {
+		return nil, errors.New("saved eos config: not `show running-config` text: no interface or hostname line, and no `! Command: show running-config` header")
+	}
+	v, err := QoSView(file)
+	if err != nil {
+		return nil, fmt.Errorf("saved eos config: %w", err)
+	}
+	return v, nil
+}
+
+// clidiffLines calls fn with each top-level line of text.
+func clidiffLines(text []byte, fn func(body string)) error {
+	return scan(text, func(_, depth int, body string) error {
+		if depth == 0 {
+			fn(body)
+		}
+		return nil
+	})
+}

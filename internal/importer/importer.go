@@ -185,7 +185,11 @@ func write(devs []*Device) []byte {
 			fmt.Fprintf(&b, "\n# %s: no QoS in lossless' scope\n", d.Name)
 		}
 	}
-	return hclwrite.Format(b.Bytes())
+	out := hclwrite.Format(b.Bytes())
+	if !bytes.HasSuffix(out, []byte("\n")) {
+		out = append(out, '\n')
+	}
+	return out
 }
 
 // writeComments lists, above an assign, what each of its devices has that

@@ -85,7 +85,7 @@ func profileMap(db config.DB, name string) bool {
 }
 
 // kindSuffix reports whether tail can follow <MAP>_<KIND> in a name of
-// table: nothing, "_<queue>" (objectName), and for WRED profiles also
+// table: nothing, "_<queue>" (ObjectName), and for WRED profiles also
 // "_<speed>" ("_100G", wred).
 func kindSuffix(table, tail string) bool {
 	if tail == "" {

@@ -22,7 +22,7 @@
 // DSCP_TO_TC_MAP's name), a class's SCHEDULER names.scheduler and its
 // WRED_PROFILE names.drop_profile. The defaults are the profile's name
 // upper-cased for the maps ("ROCE", "ROCE_2" for a per-port variant) and
-// <MAP>_CNP or <MAP>_<KIND>_<queue> for a class's objects (objectName):
+// <MAP>_CNP or <MAP>_<KIND>_<queue> for a class's objects (ObjectName):
 // each depends on the profile and the class alone. An explicit name that
 // would name two different objects is refused, naming the names block
 // that must tell them apart.
@@ -768,14 +768,14 @@ func kind(c intent.Class) string {
 	return "LOSSY"
 }
 
-// objectName returns the default name of a class's scheduler or WRED
+// ObjectName returns the default name of a class's scheduler or WRED
 // profile: <MAP>_CNP for the CNP class (one per profile, LL036), else
 // <MAP>_<KIND>_<queue> ("ROCE_LOSSLESS_3"). It depends on the profile's
 // DSCP_TO_TC_MAP name and the class alone, so adding, removing or
 // changing another class renames nothing (issue 13: today's
 // <MAP>_<KIND>, which became <MAP>_<KIND>_<queue> once a second class of
 // the kind differed, renamed objects no change of theirs touched).
-func objectName(mapName string, c intent.Class) string {
+func ObjectName(mapName string, c intent.Class) string {
 	k := kind(c)
 	if k == "CNP" {
 		return mapName + "_" + k
@@ -823,7 +823,7 @@ func (r *renderer) scheduler(c intent.Class, mapName, where string) (string, err
 	default:
 		return "", r.unsupported(fmt.Sprintf("scheduling of class %q", c.Name), "unknown scheduling mode %d", c.Scheduling.Mode)
 	}
-	name := r.claim("SCHEDULER", c.Names.Scheduler, objectName(mapName, c), fields)
+	name := r.claim("SCHEDULER", c.Names.Scheduler, ObjectName(mapName, c), fields)
 	if err := r.object("SCHEDULER", name, fields, c.Names.Scheduler != "", fmt.Sprintf("class %q in %s", c.Name, where), "names.scheduler"); err != nil {
 		return "", err
 	}
@@ -884,7 +884,7 @@ func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port, where st
 		"green_max_threshold":    strconv.FormatInt(int64(hi), 10),
 		"green_drop_probability": strconv.Itoa(int(e.MaxProbability)),
 	}
-	def := objectName(mapName, c)
+	def := ObjectName(mapName, c)
 	timed := e.Min.Time != 0 || e.Max.Time != 0
 	if timed {
 		// Time thresholds depend on the port speed: one profile per speed.

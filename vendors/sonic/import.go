@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -280,6 +281,7 @@ func (im *importer) run() (*vendors.Imported, error) {
 	if g != "" && g != out.QoS.Names.Classifier {
 		im.unexpressed("PORT_QOS_MAP", globalQoS, "dscp_to_tc_map", "lossless binds the device's own DSCP map (%s) switch-wide", out.QoS.Names.Classifier)
 	}
+	im.splitMaps(ports, out.QoS)
 	for i, p := range ports {
 		ip := vendors.ImportedPort{Name: p.name, Speed: p.speed, Cable: p.cable}
 		if keys[i] != best {
@@ -291,6 +293,36 @@ func (im *importer) run() (*vendors.Imported, error) {
 	im.residue(out)
 	im.finish(out)
 	return out, nil
+}
+
+// splitMaps gives a per-port QoS its own maps name where the device's maps
+// serve ports of different PFC priorities: lossless derives the TC→PG
+// (and PFC priority → PG) map from the lossless classes, so one map cannot
+// serve both, and the import names the other one <maps>_<n>, as the
+// renderer names a per-port variant. The device's own QoS keeps its name.
+func (im *importer) splitMaps(ports []*portImport, dev *intent.QoS) {
+	effective := func(q *intent.QoS) string { return cmp.Or(q.Names.Maps, q.Names.Classifier) }
+	used := map[string]string{effective(dev): fmt.Sprint(dev.LosslessPriorities())}
+	renamed := map[*intent.QoS]bool{dev: true}
+	for _, p := range ports {
+		q := p.qos
+		if renamed[q] {
+			continue
+		}
+		renamed[q] = true
+		name, pfc := effective(q), fmt.Sprint(q.LosslessPriorities())
+		if have, ok := used[name]; !ok || have == pfc {
+			used[name] = pfc
+			continue
+		}
+		n := name
+		for i := 2; used[n] != "" && used[n] != pfc; i++ {
+			n = name + "_" + strconv.Itoa(i)
+		}
+		used[n] = pfc
+		q.Names.Maps = n
+		im.unexpressed("PORT_QOS_MAP", p.name, "tc_to_pg_map", "ports with PFC on %v share the maps %s with ports of PFC on %v; lossless derives the TC→PG map from the lossless classes (issue 13: Buffers, the TC→PG map), so the import names this port's maps %s", q.LosslessPriorities(), name, used[name], n)
+	}
 }
 
 func (im *importer) finish(out *vendors.Imported) {
@@ -342,7 +374,9 @@ func (im *importer) port(p string) (*portImport, error) {
 	tcs := im.dscpMap(classifier)
 	ids := map[int]bool{}
 	for _, t := range tcs {
-		ids[t] = true
+		if t >= 0 {
+			ids[t] = true
+		}
 	}
 	for _, l := range lossless {
 		ids[l] = true
@@ -592,23 +626,18 @@ func (im *importer) wred(name string) *intent.ECN {
 // pfcwd_sw_enable.
 func (im *importer) watchdog(p string, m map[string]string, lossless []int) (*intent.Watchdog, error) {
 	row, hasRow := im.db["PFC_WD"][p]
-	sw, hasSW := m["pfcwd_sw_enable"]
-	if !hasRow && !hasSW {
+	if !hasRow {
+		// pfcwd_sw_enable alone starts no watchdog: orchagent watches a
+		// port only with its PFC_WD row (pfcwd start, start_default), so
+		// the port has none, as an intent without a watchdog renders it
+		// (the field stays the device's, outside the scope).
 		return nil, nil
 	}
 	w := &intent.Watchdog{Polling: im.polling}
-	if hasSW {
-		if got, ok := priorities(sw); !ok || !slices.Equal(got, lossless) {
-			im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "lossless watches the PFC priorities (pfc_enable %q); the intent has no watchdog on a subset (issue 13: PFC per port)", m["pfc_enable"])
-		}
-	} else {
-		im.unexpressed("PORT_QOS_MAP", p, "", "a PFC_WD row without pfcwd_sw_enable: lossless sets pfcwd_sw_enable to the PFC priorities, without it the watchdog watches nothing (reference/sonic.md §2.6)")
-	}
-	if !hasRow {
-		if len(lossless) > 0 {
-			im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "no PFC_WD row for the port: lossless writes one for a watchdog on a lossless port")
-		}
-		return w, nil
+	if sw, ok := m["pfcwd_sw_enable"]; !ok {
+		im.unexpressed("PFC_WD", p, "", "a PFC_WD row without pfcwd_sw_enable: lossless sets pfcwd_sw_enable to the PFC priorities, without it the watchdog watches nothing (reference/sonic.md §2.6)")
+	} else if got, ok := priorities(sw); !ok || !slices.Equal(got, lossless) {
+		im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "lossless watches the PFC priorities (pfc_enable %q); the intent has no watchdog on a subset (issue 13: PFC per port)", m["pfc_enable"])
 	}
 	if len(lossless) == 0 {
 		im.unexpressed("PFC_WD", p, "", "a watchdog on a port without PFC: lossless writes none")

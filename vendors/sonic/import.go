@@ -64,6 +64,7 @@ const (
 	ingressLossyProfile = "ingress_lossy_profile"
 	pgProfilePrefix     = "pg_lossless_"
 	pgProfileSuffix     = "_profile"
+	dscpCount           = 64
 )
 
 // portQoSFields are the PORT_QOS_MAP fields of a port that import reads;
@@ -477,26 +478,23 @@ func (im *importer) dscpMap(name string) []int {
 	if !ok {
 		return tcs
 	}
-	missing := 0
+	listed := 0
 	for _, f := range sortedKeys(m) {
 		d, err := strconv.Atoi(f)
 		t, err2 := strconv.Atoi(m[f])
 		switch {
 		case err != nil || d < 0 || d > 63 || strconv.Itoa(d) != f:
 			im.unexpressed("DSCP_TO_TC_MAP", name, f, "not a DSCP 0–63")
+			continue
 		case err2 != nil || t < 0 || t > 7 || strconv.Itoa(t) != m[f]:
-			im.unexpressed("DSCP_TO_TC_MAP", name, f, "lossless maps DSCPs to traffic classes 0–7 (TC = queue = PFC priority)")
+			im.unexpressed("DSCP_TO_TC_MAP", name, f, "lossless maps DSCPs to traffic classes 0–7 (TC = queue = PFC priority); the import puts the DSCP in the default class")
 		default:
 			tcs[d] = t
 		}
+		listed++
 	}
-	for _, t := range tcs {
-		if t < 0 {
-			missing++
-		}
-	}
-	if missing > 0 {
-		im.unexpressed("DSCP_TO_TC_MAP", name, "", "the map lists %d of the 64 DSCPs; lossless lists all 64, the unlisted ones in the default class (reference/sonic.md §2.1)", 64-missing)
+	if listed < dscpCount {
+		im.unexpressed("DSCP_TO_TC_MAP", name, "", "the map lists %d of the 64 DSCPs; lossless lists all 64, the unlisted ones in the default class (reference/sonic.md §2.1)", listed)
 	}
 	return tcs
 }
@@ -891,27 +889,44 @@ func (im *importer) residue(out *vendors.Imported) {
 			if im.seen[tn+"|"+k+"\x00*"] || im.objectSeen(tn, k) {
 				continue
 			}
+			why := residueReason[tn]
 			switch {
 			case h == nil:
-				im.unexpressed(tn, k, "", "missing: the rendering of the imported intent adds it (%s)", fieldList(w))
+				im.unexpressed(tn, k, "", "missing: the rendering of the imported intent adds it (%s)%s", fieldList(w), why)
 			case w == nil:
-				im.unexpressed(tn, k, "", "the rendering of the imported intent removes it: the intent cannot say it")
+				im.unexpressed(tn, k, "", "the rendering of the imported intent removes it%s", why)
 			default:
 				for _, f := range union(h, w) {
 					hv, hok := h[f]
 					wv, wok := w[f]
 					switch {
 					case !wok:
-						im.unexpressed(tn, k, f, "the intent cannot say it: the rendering of the imported intent removes it")
+						im.unexpressed(tn, k, f, "the rendering of the imported intent removes it%s", why)
 					case !hok:
-						im.unexpressed(tn, k, "", "no %s: the rendering of the imported intent adds %q", f, wv)
+						im.unexpressed(tn, k, "", "no %s: the rendering of the imported intent adds %q%s", f, wv, why)
 					case hv != wv:
-						im.unexpressed(tn, k, f, "the rendering of the imported intent has %q", wv)
+						im.unexpressed(tn, k, f, "the rendering of the imported intent has %q%s", wv, why)
 					}
 				}
 			}
 		}
 	}
+}
+
+// residueReason says, per table, why the rendering of an imported intent
+// can differ from a running config where import found nothing to report.
+var residueReason = map[string]string{
+	"TC_TO_QUEUE_MAP":                    "; lossless' TC→queue map is the identity 0–7 (TC = queue = PFC priority)",
+	"MAP_PFC_PRIORITY_TO_QUEUE":          "; lossless' PFC priority → queue map is the identity 0–7",
+	"TC_TO_PRIORITY_GROUP_MAP":           "; lossless maps each lossless TC to its own PG and every other TC to PG 0 (the TC→PG map is fixed, issue 13: Buffers)",
+	"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": "; lossless maps each lossless priority to its own PG, on Mellanox and Barefoot ASICs only (reference/sonic.md §2.5)",
+	"PORT_QOS_MAP":                       "; lossless binds the profile's maps, pfc_enable (the lossless classes), pfc_to_pg_map on Mellanox and Barefoot ASICs, and pfcwd_sw_enable with a watchdog",
+	"BUFFER_PG":                          "; lossless writes PG 0 ingress_lossy_profile and the lossless PGs' buffermgrd profile, per port (reference/sonic.md §2.13)",
+	"BUFFER_QUEUE":                       "; lossless writes the queue ranges and profiles of the platform's buffer template for the lossless queues (renderers/sonic family.go; issue 13: Buffers, queue ranges per ASIC)",
+	"BUFFER_PROFILE":                     "; lossless writes the lossless PG profile from the intent's headroom and alpha",
+	"CABLE_LENGTH":                       "; lossless writes the managed ports' cable lengths from the inventory",
+	"PFC_WD":                             "; lossless writes a lossless port's watchdog from the intent",
+	"QUEUE":                              "; lossless gives each class's queue its scheduler and WRED profile",
 }
 
 // objectSeen reports whether a row's difference follows from an object

@@ -4,11 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/inventory"
 	render "github.com/lossless-net/lossless/renderers/sonic"
@@ -202,4 +204,70 @@ func FuzzImport(f *testing.F) {
 			t.Fatal("Import returned neither a result nor an error")
 		}
 	})
+}
+
+// TestImportUnexpressed: what the intent cannot say in lossless' own
+// rendering, edited as operators and SONiC's tools edit CONFIG_DB, is
+// listed with its line and a reason, never dropped.
+func TestImportUnexpressed(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "golden", "canonical", "want", "sonic1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, text, reason string
+		edit               func(db config.DB)
+	}{
+		{"a shaper", `SCHEDULER|ROCE_LOSSY_0 "pir": "1000000"`, "shaping", func(db config.DB) { db["SCHEDULER"]["ROCE_LOSSY_0"]["pir"] = "1000000" }},
+		{"WRR", `SCHEDULER|ROCE_LOSSY_0 "type": "WRR"`, "DWRR", func(db config.DB) { db["SCHEDULER"]["ROCE_LOSSY_0"]["type"] = "WRR" }},
+		{"ECN on all colours", `WRED_PROFILE|ROCE_LOSSLESS_3 "ecn": "ecn_all"`, "WRED colours", func(db config.DB) { db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["ecn"] = "ecn_all" }},
+		{"yellow WRED", `WRED_PROFILE|ROCE_LOSSLESS_3 "yellow_max_threshold": "9"`, "yellow or red", func(db config.DB) { db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["yellow_max_threshold"] = "9" }},
+		{"a watchdog on a subset", `PORT_QOS_MAP|Ethernet4 "pfcwd_sw_enable": ""`, "subset", func(db config.DB) { db["PORT_QOS_MAP"]["Ethernet4"]["pfcwd_sw_enable"] = "" }},
+		{"CoS trust", `PORT_QOS_MAP|Ethernet0 "dot1p_to_tc_map": "AZURE"`, "CoS trust", func(db config.DB) { db["PORT_QOS_MAP"]["Ethernet0"]["dot1p_to_tc_map"] = "AZURE" }},
+		{"a queue range", `QUEUE|Ethernet0|1-2`, "one by one", func(db config.DB) { db["QUEUE"]["Ethernet0|1-2"] = map[string]string{"scheduler": "ROCE_LOSSY_0"} }},
+		{"TC→queue not the identity", `TC_TO_QUEUE_MAP|ROCE "6": "5"`, "identity", func(db config.DB) { db["TC_TO_QUEUE_MAP"]["ROCE"]["6"] = "5" }},
+		{"a lossy TC with its own PG", `TC_TO_PRIORITY_GROUP_MAP|ROCE "7": "7"`, "PG 0", func(db config.DB) { db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["7"] = "7" }},
+		{"a DSCP left out", `DSCP_TO_TC_MAP|ROCE`, "63 of the 64", func(db config.DB) { delete(db["DSCP_TO_TC_MAP"]["ROCE"], "63") }},
+		{"xon_offset apart from xon", `BUFFER_PROFILE|pg_lossless_100000_5m_profile "xon_offset": "4608"`, "xon offset", func(db config.DB) {
+			db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xon_offset"] = "4608"
+		}},
+		{"statistics history on", `PFC_WD|Ethernet0 "pfc_stat_history": "enable"`, "history", func(db config.DB) { db["PFC_WD"]["Ethernet0"]["pfc_stat_history"] = "enable" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, err := sonic.ParseRunning(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.edit(db)
+			running := render.Text(db)
+			im, err := sonic.Import(nil, running)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(running), "\n")
+			for _, u := range im.Unexpressed {
+				if u.Text != tc.text {
+					continue
+				}
+				if !strings.Contains(u.Reason, tc.reason) {
+					t.Errorf("reason %q, want it to say %q", u.Reason, tc.reason)
+				}
+				if u.Line < 1 || u.Line > len(lines) {
+					t.Fatalf("line %d is not in the config", u.Line)
+				}
+				key := tc.text
+				if i := strings.IndexAny(key, " "); i > 0 {
+					key = key[i+1:]
+					key, _, _ = strings.Cut(key, ":")
+				} else {
+					_, key, _ = strings.Cut(key, "|")
+				}
+				if !strings.Contains(lines[u.Line-1], key) {
+					t.Errorf("line %d is %q, want the line of %s", u.Line, lines[u.Line-1], key)
+				}
+				return
+			}
+			t.Errorf("no unexpressed %q; have %+v", tc.text, im.Unexpressed)
+		})
+	}
 }

@@ -184,6 +184,7 @@ func TestOwnName(t *testing.T) {
 		{doc.DB, "SCHEDULER", "ROCE_LOSSY_100G", false}, // a speed only on WRED profiles
 		{doc.DB, "WRED_PROFILE", "ROCE_LOSSLESS", true},
 		{doc.DB, "WRED_PROFILE", "ROCE_LOSSLESS_3_400G", true},
+		{doc.DB, "SCHEDULER", "ROCE_LOSSY_0_2", true},
 		{doc.DB, "WRED_PROFILE", "ROCE_LOSSLESS_100G", true},
 		{doc.DB, "WRED_PROFILE", "AZURE_LOSSLESS", false},
 		{doc.DB, "BUFFER_PROFILE", "pg_lossless_100000_5m_profile", true},

@@ -19,8 +19,10 @@ var kinds = []string{"CNP", "LOSSLESS", "LOSSY", "STRICT"}
 // table in a rendering like db, although db may not contain it: the map
 // names of db's profiles (its DSCP_TO_TC_MAP names, upper-cased profile
 // names) and their per-port variants (<MAP>_<n>); their schedulers and
-// WRED profiles (<MAP>_<KIND>, with the _<queue> and _<speed> suffixes,
-// KIND one of CNP, LOSSLESS, LOSSY, STRICT); the lossless PG profiles
+// WRED profiles (<MAP>_<KIND>, with the _<queue>, _<queue>_<n> and
+// _<speed> suffixes, KIND one of CNP, LOSSLESS, LOSSY, STRICT: today's
+// <MAP>_CNP and <MAP>_<KIND>_<queue>, and the <MAP>_<KIND> of earlier
+// renderings); the lossless PG profiles
 // (pg_lossless_<speed>_<cable>_profile, buffermgrd's own name as well,
 // reference/sonic.md §2.12). Only tables db renders count: a table the
 // renderer does not write on this platform (the PFC priority → PG map on
@@ -83,7 +85,7 @@ func profileMap(db config.DB, name string) bool {
 }
 
 // kindSuffix reports whether tail can follow <MAP>_<KIND> in a name of
-// table: nothing, "_<queue>" (objectName), and for WRED profiles also
+// table: nothing, "_<queue>" (ObjectName), and for WRED profiles also
 // "_<speed>" ("_100G", wred).
 func kindSuffix(table, tail string) bool {
 	if tail == "" {
@@ -94,7 +96,9 @@ func kindSuffix(table, tail string) bool {
 		return false
 	}
 	if q, after, _ := strings.Cut(rest, "_"); digits(q) {
-		if after == "" && !strings.HasSuffix(rest, "_") {
+		if after == "" && !strings.HasSuffix(rest, "_") || digits(after) {
+			// "_3", or "_3_2": a per-port variant's default that
+			// another profile on the device took (claim).
 			return true
 		}
 		rest = after

@@ -17,6 +17,16 @@
 // (`ingress_lossy_profile`, `egress_lossy_profile` or `q_lossy_profile`,
 // `egress_lossless_profile`, §3), which the rendering refers to by name.
 //
+// Names (intent/doc.go "# Names"): the DSCP_TO_TC_MAP takes the profile's
+// names.classifier, the other maps names.maps (by default the
+// DSCP_TO_TC_MAP's name), a class's SCHEDULER names.scheduler and its
+// WRED_PROFILE names.drop_profile. The defaults are the profile's name
+// upper-cased for the maps ("ROCE", "ROCE_2" for a per-port variant) and
+// <MAP>_CNP or <MAP>_<KIND>_<queue> for a class's objects (ObjectName):
+// each depends on the profile and the class alone. An explicit name that
+// would name two different objects is refused, naming the names block
+// that must tell them apart.
+//
 // OwnName tells the SONiC driver which names of objects it does not render
 // are nevertheless lossless' own (left over from an earlier rendering).
 package sonic
@@ -323,10 +333,10 @@ type renderer struct {
 	fam      family
 	db       config.DB
 	warnings []config.Warning
-	// names of the objects per QoS content, so per-port overrides get
+	// names of the maps per QoS content, so per-port overrides get
 	// their own maps and schedulers; byPtr caches it per profile value.
-	mapNames map[string]string
-	byPtr    map[*intent.QoS]string
+	mapNames map[string]mapNames
+	byPtr    map[*intent.QoS]mapNames
 	// profiles holds what every port of a profile shares.
 	profiles map[*intent.QoS]*profile
 	// cables names each cable length ("5m").
@@ -377,19 +387,19 @@ func (r *renderer) row(table, key string, rows, n int) map[string]string {
 // profile is what the ports of one QoS profile share: computed at the
 // profile's first port, reused on the others.
 type profile struct {
-	maps     string // the name of its maps
-	lossless []int  // lossless priorities, ascending
-	pfc      string // lossless priorities as pfc_enable lists them ("3,4")
+	maps     mapNames // the names of its maps
+	lossless []int    // lossless priorities, ascending
+	pfc      string   // lossless priorities as pfc_enable lists them ("3,4")
 	// watchdog holds the PFC_WD fields of its ports (action, detection,
 	// restoration), once rendered.
 	watchdog *[3]string
 }
 
-func (r *renderer) profile(q *intent.QoS) (*profile, error) {
+func (r *renderer) profile(q *intent.QoS, where string) (*profile, error) {
 	if pr, ok := r.profiles[q]; ok {
 		return pr, nil
 	}
-	name, err := r.maps(q)
+	name, err := r.maps(q, where)
 	if err != nil {
 		return nil, err
 	}
@@ -410,18 +420,18 @@ func (r *renderer) render() error {
 		return r.unsupported("QoS", "the device has no QoS profile")
 	}
 	r.fam = familyOf(d.Platform)
-	r.mapNames = map[string]string{}
-	r.byPtr = map[*intent.QoS]string{}
+	r.mapNames = map[string]mapNames{}
+	r.byPtr = map[*intent.QoS]mapNames{}
 	r.profiles = map[*intent.QoS]*profile{}
 	r.cables = map[units.Length]string{}
 	r.queueCache = map[queueKey]queueSet{}
 	r.bufferCache = map[bufferKey]bufferObjects{}
-	devMaps, err := r.maps(d.QoS)
+	devMaps, err := r.maps(d.QoS, "the device's qos")
 	if err != nil {
 		return err
 	}
 	// global binds the device's DSCP map switch-wide (§2.6).
-	r.set("PORT_QOS_MAP", globalKey, "dscp_to_tc_map", devMaps)
+	r.set("PORT_QOS_MAP", globalKey, "dscp_to_tc_map", devMaps.classifier)
 	if err := r.watchdogGlobal(); err != nil {
 		return err
 	}
@@ -437,9 +447,9 @@ func (r *renderer) render() error {
 // use.
 func qosKey(q *intent.QoS) string {
 	var b strings.Builder
-	b.WriteString(q.Profile + "|")
+	fmt.Fprintf(&b, "%s|%+v|", q.Profile, q.Names)
 	for _, c := range q.Classes {
-		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v;", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling)
+		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v:%+v;", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling, c.Names)
 		if c.ECN != nil {
 			fmt.Fprintf(&b, "%+v:%+v:%d;", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability)
 		}
@@ -447,10 +457,20 @@ func qosKey(q *intent.QoS) string {
 	return b.String()
 }
 
-// maps renders the four maps of a QoS profile, named after the profile
-// upper-cased ("ROCE"; "ROCE_2" for a different per-port variant), and
-// returns the name.
-func (r *renderer) maps(q *intent.QoS) (string, error) {
+// mapNames are the names of a profile's maps: its DSCP_TO_TC_MAP
+// (classifier) and the other maps (maps).
+type mapNames struct{ classifier, maps string }
+
+// maps renders the maps of a QoS profile and returns their names. The
+// DSCP_TO_TC_MAP takes names.classifier, by default the profile's name
+// upper-cased ("ROCE"; "ROCE_2" for a different per-port variant); the
+// TC→queue, TC→PG, PFC priority→queue and PFC priority→PG maps take
+// names.maps, by default the DSCP_TO_TC_MAP's name: today's one name for
+// every map, and SONiC's own (AZURE for all, reference/sonic.md §3) when
+// names.classifier = "AZURE". where says whose profile it is ("port
+// Ethernet4's qos"), for the refusal when an explicit name would name two
+// different maps.
+func (r *renderer) maps(q *intent.QoS, where string) (mapNames, error) {
 	if n, ok := r.byPtr[q]; ok {
 		return n, nil
 	}
@@ -460,20 +480,29 @@ func (r *renderer) maps(q *intent.QoS) (string, error) {
 		return n, nil
 	}
 	if err := r.checkProfile(q); err != nil {
-		return "", err
+		return mapNames{}, err
 	}
-	name := strings.ToUpper(q.Profile)
-	for i := 2; r.nameUsed(name); i++ {
-		name = strings.ToUpper(q.Profile) + "_" + strconv.Itoa(i)
+	names := mapNames{classifier: q.Names.Classifier, maps: q.Names.Maps}
+	if names.classifier == "" {
+		base := strings.ToUpper(q.Profile)
+		names.classifier = base
+		for i := 2; r.nameUsed(names.classifier); i++ {
+			names.classifier = base + "_" + strconv.Itoa(i)
+		}
 	}
-	if err := r.checkName("map name", name); err != nil {
-		return "", err
+	if err := r.checkName("DSCP_TO_TC_MAP name (names.classifier)", names.classifier); err != nil {
+		return mapNames{}, err
 	}
-	r.mapNames[key] = name
-	r.byPtr[q] = name
+	if names.maps == "" {
+		names.maps = names.classifier
+	} else if err := r.checkName("map name (names.maps)", names.maps); err != nil {
+		return mapNames{}, err
+	}
+	r.mapNames[key] = names
+	r.byPtr[q] = names
 	def := q.DefaultClass()
 	if def == nil {
-		return "", r.unsupported("DSCP map of profile "+strconv.Quote(q.Profile), "no class takes the default DSCPs; SONiC lists all 64 DSCPs (reference/sonic.md §2.1), so one class needs dscp = \"default\"")
+		return mapNames{}, r.unsupported("DSCP map of profile "+strconv.Quote(q.Profile), "no class takes the default DSCPs; SONiC lists all 64 DSCPs (reference/sonic.md §2.1), so one class needs dscp = \"default\"")
 	}
 	tc := make([]int, dscpCount)
 	for i := range tc {
@@ -484,36 +513,104 @@ func (r *renderer) maps(q *intent.QoS) (string, error) {
 			tc[v] = c.ID
 		}
 	}
+	dscp := make(map[string]string, dscpCount)
 	for v, t := range tc {
-		r.set("DSCP_TO_TC_MAP", name, strconv.Itoa(v), strconv.Itoa(t))
+		dscp[strconv.Itoa(v)] = strconv.Itoa(t)
+	}
+	if err := r.object("DSCP_TO_TC_MAP", names.classifier, dscp, q.Names.Classifier != "", where, "names.classifier"); err != nil {
+		return mapNames{}, err
 	}
 	lossless := q.LosslessPriorities()
+	identity := make(map[string]string, queueCount)
+	pgs := make(map[string]string, queueCount)
 	for t := range queueCount {
 		s := strconv.Itoa(t)
 		// TC = queue = PFC priority (intent/state.go), identity maps.
-		r.set("TC_TO_QUEUE_MAP", name, s, s)
-		r.set("MAP_PFC_PRIORITY_TO_QUEUE", name, s, s)
+		identity[s] = s
 		pg := "0"
 		if slices.Contains(lossless, t) {
 			pg = s // each lossless TC gets its own PG, as SONiC's template (§3)
 		}
-		r.set("TC_TO_PRIORITY_GROUP_MAP", name, s, pg)
+		pgs[s] = pg
 	}
+	explicit := q.Names.Maps != "" || q.Names.Classifier != ""
+	tables := []struct {
+		name   string
+		fields map[string]string
+	}{{"TC_TO_QUEUE_MAP", identity}, {"MAP_PFC_PRIORITY_TO_QUEUE", identity}, {"TC_TO_PRIORITY_GROUP_MAP", pgs}}
 	if r.fam.pfcToPG {
 		// What qos_config.j2 renders on this ASIC, for the intent's
 		// lossless priorities: each pauses its own PG, as the TC→PG map
 		// puts it (family.go; reference/sonic.md §2.5).
+		pfc := make(map[string]string, len(lossless))
 		for _, p := range lossless {
 			s := strconv.Itoa(p)
-			r.set("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", name, s, s)
+			pfc[s] = s
+		}
+		tables = append(tables, struct {
+			name   string
+			fields map[string]string
+		}{"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", pfc})
+	}
+	for _, t := range tables {
+		if err := r.object(t.name, names.maps, t.fields, explicit, where, "names.maps"); err != nil {
+			return mapNames{}, err
 		}
 	}
-	return name, nil
+	return names, nil
 }
 
+// object writes the named object table|name. A name already holding other
+// fields is refused: two different objects would share it. Default names
+// never collide that way (maps suffixes them, defaultName reports a
+// taken one), so the refusal names the names block that must tell them
+// apart (where: whose profile or class it is).
+func (r *renderer) object(table, name string, fields map[string]string, explicit bool, where, field string) error {
+	if old, ok := r.db[table][name]; ok && !equalFields(old, fields) {
+		how := "a default name"
+		if explicit {
+			how = "an explicit name"
+		}
+		return r.unsupported(fmt.Sprintf("%s %s of %s", table, name, where), "%s names two different %s objects on this device (%s); give %s its own %s", how, table, diffFields(old, fields), where, field)
+	}
+	for f, v := range fields {
+		r.set(table, name, f, v)
+	}
+	return nil
+}
+
+// taken reports whether table already holds name with other fields.
+func (r *renderer) taken(table, name string, fields map[string]string) bool {
+	old, ok := r.db[table][name]
+	return ok && !equalFields(old, fields)
+}
+
+// diffFields names the first field (in natural order) two objects
+// disagree on.
+func diffFields(a, b map[string]string) string {
+	for _, f := range sortedKeys(union(a, b)) {
+		if a[f] != b[f] {
+			return fmt.Sprintf("%s %q and %q", f, a[f], b[f])
+		}
+	}
+	return "the same fields"
+}
+
+func union(a, b map[string]string) map[string]bool {
+	m := make(map[string]bool, len(a)+len(b))
+	for k := range a {
+		m[k] = true
+	}
+	for k := range b {
+		m[k] = true
+	}
+	return m
+}
+
+// nameUsed reports whether another profile's maps already use name.
 func (r *renderer) nameUsed(name string) bool {
 	for _, n := range r.mapNames {
-		if n == name {
+		if n.classifier == name || n.maps == name {
 			return true
 		}
 	}
@@ -529,7 +626,7 @@ func (r *renderer) checkName(what, name string) error {
 		}
 	}
 	if !ok {
-		return r.unsupported(what+" "+strconv.Quote(name), "SONiC names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31} (reference/sonic.md §2.1); rename the qos_profile")
+		return r.unsupported(what+" "+strconv.Quote(name), "SONiC map and WRED profile names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31} (sonic-yang, reference/sonic.md §2.1, §2.8); rename the qos_profile or give the name in its names block")
 	}
 	return nil
 }
@@ -560,19 +657,23 @@ func (r *renderer) port(p *intent.Port) error {
 	if q == nil {
 		q = r.d.QoS
 	}
-	pr, err := r.profile(q)
+	where := "the device's qos"
+	if q != r.d.QoS {
+		where = "the per-port override of " + p.Name
+	}
+	pr, err := r.profile(q, where)
 	if err != nil {
 		return err
 	}
 	name := pr.maps
 	m := r.row("PORT_QOS_MAP", p.Name, len(r.d.Ports)+1, 7)
-	m["dscp_to_tc_map"] = name
-	m["tc_to_queue_map"] = name
-	m["tc_to_pg_map"] = name
-	m["pfc_to_queue_map"] = name
+	m["dscp_to_tc_map"] = name.classifier
+	m["tc_to_queue_map"] = name.maps
+	m["tc_to_pg_map"] = name.maps
+	m["pfc_to_queue_map"] = name.maps
 	m["pfc_enable"] = pr.pfc
 	if r.fam.pfcToPG && len(pr.lossless) > 0 {
-		m["pfc_to_pg_map"] = name // bound as qos_config.j2 binds it (family.go)
+		m["pfc_to_pg_map"] = name.maps // bound as qos_config.j2 binds it (family.go)
 	}
 	if q.PFC.Watchdog != nil {
 		// The intent decides which priorities the watchdog watches; they
@@ -580,7 +681,7 @@ func (r *renderer) port(p *intent.Port) error {
 		// here both come from the same intent).
 		m["pfcwd_sw_enable"] = pr.pfc
 	}
-	if err := r.queues(p, q, name); err != nil {
+	if err := r.queues(p, q, name.classifier, where); err != nil {
 		return err
 	}
 	if len(pr.lossless) == 0 {
@@ -614,7 +715,7 @@ type queueKey struct {
 }
 
 // queues renders SCHEDULER, WRED_PROFILE and QUEUE for the port's classes.
-func (r *renderer) queues(p *intent.Port, q *intent.QoS, mapName string) error {
+func (r *renderer) queues(p *intent.Port, q *intent.QoS, mapName, where string) error {
 	k := queueKey{q, p.Speed}
 	set, ok := r.queueCache[k]
 	if !ok {
@@ -623,13 +724,13 @@ func (r *renderer) queues(p *intent.Port, q *intent.QoS, mapName string) error {
 		}
 		for _, c := range q.Classes {
 			o := queueObjects{id: strconv.Itoa(c.ID)}
-			s, err := r.scheduler(c, q, mapName)
+			s, err := r.scheduler(c, mapName, where)
 			if err != nil {
 				return err
 			}
 			o.scheduler = s
 			if c.ECN != nil {
-				if o.wred, err = r.wred(c, mapName, p); err != nil {
+				if o.wred, err = r.wred(c, mapName, p, where); err != nil {
 					return err
 				}
 			}
@@ -667,22 +768,40 @@ func kind(c intent.Class) string {
 	return "LOSSY"
 }
 
-// objectName returns <MAP>_<KIND>, or <MAP>_<KIND>_<queue> when classes of
-// the same kind in one profile need different objects. Only classes that
-// have such an object (has) count.
-func objectName(mapName string, c intent.Class, q *intent.QoS, has func(intent.Class) bool, same func(a, b intent.Class) bool) string {
-	base := mapName + "_" + kind(c)
-	for _, o := range q.Classes {
-		if o.ID != c.ID && kind(o) == kind(c) && has(o) && !same(o, c) {
-			return base + "_" + strconv.Itoa(c.ID)
-		}
+// ObjectName returns the default name of a class's scheduler or WRED
+// profile: <MAP>_CNP for the CNP class (one per profile, LL036), else
+// <MAP>_<KIND>_<queue> ("ROCE_LOSSLESS_3"). It depends on the profile's
+// DSCP_TO_TC_MAP name and the class alone, so adding, removing or
+// changing another class renames nothing (issue 13: today's
+// <MAP>_<KIND>, which became <MAP>_<KIND>_<queue> once a second class of
+// the kind differed, renamed objects no change of theirs touched).
+func ObjectName(mapName string, c intent.Class) string {
+	k := kind(c)
+	if k == "CNP" {
+		return mapName + "_" + k
 	}
-	return base
+	return mapName + "_" + k + "_" + strconv.Itoa(c.ID)
+}
+
+// claim returns the name of a class's object in table: the class's own
+// name (explicit) or def. An explicit name holding other fields already
+// is refused (object); a default one another profile on the device took
+// with other fields (two per-port variants that share an explicit
+// DSCP_TO_TC_MAP name) is suffixed _2, _3…, as map names are.
+func (r *renderer) claim(table, explicit, def string, fields map[string]string) string {
+	if explicit != "" {
+		return explicit
+	}
+	name := def
+	for i := 2; r.taken(table, name, fields); i++ {
+		name = def + "_" + strconv.Itoa(i)
+	}
+	return name
 }
 
 // scheduler renders the class's SCHEDULER entry and returns its name; ""
 // when the class leaves scheduling unset.
-func (r *renderer) scheduler(c intent.Class, q *intent.QoS, mapName string) (string, error) {
+func (r *renderer) scheduler(c intent.Class, mapName, where string) (string, error) {
 	fields := map[string]string{}
 	switch c.Scheduling.Mode {
 	case intent.SchedulingUnset:
@@ -704,11 +823,9 @@ func (r *renderer) scheduler(c intent.Class, q *intent.QoS, mapName string) (str
 	default:
 		return "", r.unsupported(fmt.Sprintf("scheduling of class %q", c.Name), "unknown scheduling mode %d", c.Scheduling.Mode)
 	}
-	name := objectName(mapName, c, q,
-		func(o intent.Class) bool { return o.Scheduling.Mode != intent.SchedulingUnset },
-		func(a, b intent.Class) bool { return a.Scheduling == b.Scheduling })
-	for f, v := range fields {
-		r.set("SCHEDULER", name, f, v)
+	name := r.claim("SCHEDULER", c.Names.Scheduler, ObjectName(mapName, c), fields)
+	if err := r.object("SCHEDULER", name, fields, c.Names.Scheduler != "", fmt.Sprintf("class %q in %s", c.Name, where), "names.scheduler"); err != nil {
+		return "", err
 	}
 	return name, nil
 }
@@ -733,7 +850,7 @@ func (r *renderer) checkStrictOrder(q *intent.QoS) error {
 // wred renders the class's WRED_PROFILE: ECN on green, green thresholds in
 // bytes and the marking probability as green_drop_probability (reference
 // §2.8, §4).
-func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port) (string, error) {
+func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port, where string) (string, error) {
 	e := c.ECN
 	feature := fmt.Sprintf("ECN of class %q", c.Name)
 	// WRED_PROFILE has no averaging weight field, so orchagent never sets
@@ -767,32 +884,23 @@ func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port) (string,
 		"green_max_threshold":    strconv.FormatInt(int64(hi), 10),
 		"green_drop_probability": strconv.Itoa(int(e.MaxProbability)),
 	}
-	q := p.QoS
-	if q == nil {
-		q = r.d.QoS
-	}
-	name := objectName(mapName, c, q,
-		func(o intent.Class) bool { return o.ECN != nil },
-		func(a, b intent.Class) bool { return sameECN(a.ECN, b.ECN) })
-	if e.Min.Time != 0 || e.Max.Time != 0 {
+	def := ObjectName(mapName, c)
+	timed := e.Min.Time != 0 || e.Max.Time != 0
+	if timed {
 		// Time thresholds depend on the port speed: one profile per speed.
-		name += "_" + p.Speed.String()
+		def += "_" + p.Speed.String()
 	}
-	if old, ok := r.db["WRED_PROFILE"][name]; ok && !equalFields(old, fields) {
-		return "", r.unsupported(feature, "WRED profile %s would need different values for different ports", name)
+	name := r.claim("WRED_PROFILE", c.Names.DropProfile, def, fields)
+	if err := r.checkName(fmt.Sprintf("WRED profile name (names.drop_profile of class %q)", c.Name), name); err != nil {
+		return "", err
 	}
-	for f, v := range fields {
-		r.set("WRED_PROFILE", name, f, v)
+	if old, ok := r.db["WRED_PROFILE"][name]; ok && !equalFields(old, fields) && timed && c.Names.DropProfile != "" {
+		return "", r.unsupported(feature, "WRED profile %s would need different byte thresholds for ports of different speeds (the thresholds are times); give the thresholds in bytes or leave names.drop_profile unset for one profile per speed", name)
+	}
+	if err := r.object("WRED_PROFILE", name, fields, c.Names.DropProfile != "", fmt.Sprintf("class %q in %s", c.Name, where), "names.drop_profile"); err != nil {
+		return "", err
 	}
 	return name, nil
-}
-
-// sameECN compares two ECN settings by value (Weight is a pointer).
-func sameECN(a, b *intent.ECN) bool {
-	if a.Min != b.Min || a.Max != b.Max || a.MaxProbability != b.MaxProbability || (a.Weight == nil) != (b.Weight == nil) {
-		return false
-	}
-	return a.Weight == nil || *a.Weight == *b.Weight
 }
 
 func equalFields(a, b map[string]string) bool {

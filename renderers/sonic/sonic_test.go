@@ -83,8 +83,19 @@ func TestTextPrintsLikeReference(t *testing.T) {
 	}
 }
 
-// TestCanonical renders the reference intent: it must equal the tables of
-// sonic.md §5 that lossless owns, byte for byte.
+// referenceNames gives d's classes the scheduler and WRED profile names of
+// sonic.md §4 (ROCE_LOSSY, ROCE_LOSSLESS, ROCE_CNP). The renderer's
+// defaults are <MAP>_<KIND>_<queue> since issue 13 (a default depends on
+// its class alone), so the reference's names are given explicitly.
+func referenceNames(d *intent.Device) *intent.Device {
+	d.QoS.Classes[0].Names.Scheduler = "ROCE_LOSSY"
+	d.QoS.Classes[1].Names = intent.ClassNames{Scheduler: "ROCE_LOSSLESS", DropProfile: "ROCE_LOSSLESS"}
+	return d
+}
+
+// TestCanonical renders the reference intent: with the reference's names
+// it must equal the tables of sonic.md §5 that lossless owns, byte for
+// byte; with the default names, golden/canonical.
 func TestCanonical(t *testing.T) {
 	ref, _ := readDB(t, "testdata/reference.json")
 	for table, keys := range notOwned {
@@ -95,7 +106,7 @@ func TestCanonical(t *testing.T) {
 			delete(ref[table], k)
 		}
 	}
-	doc, err := Render(canonical())
+	doc, err := Render(referenceNames(canonical()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,6 +115,9 @@ func TestCanonical(t *testing.T) {
 	}
 	if len(config.Messages(doc.Warnings)) != 0 {
 		t.Errorf("unexpected warnings %q", config.Messages(doc.Warnings))
+	}
+	if doc, err = Render(canonical()); err != nil {
+		t.Fatal(err)
 	}
 	golden, err := os.ReadFile("../../golden/canonical/want/sonic1.json")
 	if err != nil {
@@ -227,7 +241,7 @@ func TestBrokenRenderingRejected(t *testing.T) {
 	}{
 		{"DSCP 64", "Invalid DSCP", func(db config.DB) { db["DSCP_TO_TC_MAP"]["ROCE"]["64"] = "0" }},
 		{"WRED min above max", "Green max threshold must be greater than or equal to min threshold", func(db config.DB) {
-			w := db["WRED_PROFILE"]["ROCE_LOSSLESS"]
+			w := db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]
 			w["green_min_threshold"], w["green_max_threshold"] = w["green_max_threshold"], w["green_min_threshold"]
 		}},
 	} {
@@ -281,7 +295,7 @@ func TestYANGFormat(t *testing.T) {
 		t.Fatalf("yang format is not a sonic-yang instance: %v", err)
 	}
 	q := inst["sonic-queue:sonic-queue"]["sonic-queue:QUEUE"]["QUEUE_LIST"]
-	if len(q) != 6 || q[1]["ifname"] != "Ethernet0" || q[1]["qindex"] != "3" || q[1]["wred_profile"] != "ROCE_LOSSLESS" {
+	if len(q) != 6 || q[1]["ifname"] != "Ethernet0" || q[1]["qindex"] != "3" || q[1]["wred_profile"] != "ROCE_LOSSLESS_3" {
 		t.Errorf("QUEUE_LIST = %v", q)
 	}
 	s := inst["sonic-scheduler:sonic-scheduler"]["sonic-scheduler:SCHEDULER"]["SCHEDULER_LIST"]
@@ -301,9 +315,9 @@ func TestConversions(t *testing.T) {
 		wantAbsentKeyFld [2]string
 	}{
 		{name: "ECN thresholds in bytes", edit: func(d *intent.Device) { d.QoS.Classes[1].ECN.Max.Bytes = 2 * units.MB },
-			table: "WRED_PROFILE", key: "ROCE_LOSSLESS", fld: "green_max_threshold", want: "2097152"},
+			table: "WRED_PROFILE", key: "ROCE_LOSSLESS_3", fld: "green_max_threshold", want: "2097152"},
 		{name: "ECN threshold as time at port speed", edit: func(d *intent.Device) { d.QoS.Classes[1].ECN.Min = intent.Threshold{Time: 10 * time.Microsecond} },
-			table: "WRED_PROFILE", key: "ROCE_LOSSLESS_100G", fld: "green_min_threshold", want: "125000"},
+			table: "WRED_PROFILE", key: "ROCE_LOSSLESS_3_100G", fld: "green_min_threshold", want: "125000"},
 		{name: "speed in Mb/s in the profile name", edit: func(d *intent.Device) {
 			for i := range d.Ports {
 				d.Ports[i].Speed = 400 * units.Gbps
@@ -317,7 +331,7 @@ func TestConversions(t *testing.T) {
 			table: "PFC_WD", key: "Ethernet4", fld: "action", want: "alert"},
 		{name: "weight from bandwidth share", edit: func(d *intent.Device) {
 			d.QoS.Classes[0].Scheduling = intent.Scheduling{Mode: intent.SchedulingDWRR, Bandwidth: 40}
-		}, table: "SCHEDULER", key: "ROCE_LOSSY", fld: "weight", want: "40"},
+		}, table: "SCHEDULER", key: "ROCE_LOSSY_0", fld: "weight", want: "40"},
 		{name: "two lossless classes share a PG range", edit: func(d *intent.Device) {
 			d.QoS.Classes = append(d.QoS.Classes[:2], intent.Class{Name: "rdma2", ID: 4, DSCP: []int{28}, Lossless: true,
 				Scheduling: intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 15}}, d.QoS.Classes[2])
@@ -344,7 +358,7 @@ func TestConversions(t *testing.T) {
 			d.QoS.PFC.Watchdog = &intent.Watchdog{Detection: 300 * time.Millisecond}
 		}, table: "PFC_WD", key: "Ethernet0", fld: "restoration_time", want: "200"},
 		{name: "ECN weight 0 is SAI's default", edit: func(d *intent.Device) { w := 0; d.QoS.Classes[1].ECN.Weight = &w },
-			table: "WRED_PROFILE", key: "ROCE_LOSSLESS", fld: "green_drop_probability", want: "5"},
+			table: "WRED_PROFILE", key: "ROCE_LOSSLESS_3", fld: "green_drop_probability", want: "5"},
 		{name: "alpha as dynamic_th", edit: func(d *intent.Device) { a := -2; d.Buffers.Alpha = &a },
 			table: "BUFFER_PROFILE", key: "pg_lossless_100000_5m_profile", fld: "dynamic_th", want: "-2"},
 	} {
@@ -406,7 +420,7 @@ func TestUnsupported(t *testing.T) {
 		}, "headroom of port Ethernet0", "different headroom"},
 		{"no default class", func(d *intent.Device) { d.QoS.Classes[0].Default = false }, `DSCP map of profile "roce"`, "all 64 DSCPs"},
 		{"trust cos", func(d *intent.Device) { d.QoS.Trust = "cos" }, `trust "cos"`, "DSCP trust only"},
-		{"bad profile name", func(d *intent.Device) { d.QoS.Profile = "ro ce" }, `map name "RO CE"`, "rename"},
+		{"bad profile name", func(d *intent.Device) { d.QoS.Profile = "ro ce" }, `DSCP_TO_TC_MAP name (names.classifier) "RO CE"`, "rename"},
 		{"unknown option", func(d *intent.Device) { d.Options = map[string]string{"sonic.buffer_model": "dynamic"} }, `option "sonic.buffer_model"`, "no options"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -438,10 +452,10 @@ func TestPerPortOverride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := doc.DB["QUEUE"]["Ethernet4|3"]["wred_profile"]; got != "ROCE_2_LOSSLESS" {
-		t.Errorf("Ethernet4 queue 3 WRED = %q, want ROCE_2_LOSSLESS", got)
+	if got := doc.DB["QUEUE"]["Ethernet4|3"]["wred_profile"]; got != "ROCE_2_LOSSLESS_3" {
+		t.Errorf("Ethernet4 queue 3 WRED = %q, want ROCE_2_LOSSLESS_3", got)
 	}
-	if got := doc.DB["WRED_PROFILE"]["ROCE_2_LOSSLESS"]["green_drop_probability"]; got != "50" {
+	if got := doc.DB["WRED_PROFILE"]["ROCE_2_LOSSLESS_3"]["green_drop_probability"]; got != "50" {
 		t.Errorf("override probability = %q", got)
 	}
 	if got := doc.DB["PORT_QOS_MAP"]["global"]["dscp_to_tc_map"]; got != "ROCE" {

@@ -18,6 +18,8 @@ func init() {
 		Transports: map[string]vendors.DialFunc{"gnmi": DialGNMI},
 		Scope:      Scope,
 		LabSeed:    LabSeed,
+		Import:     Import,
+		Saved:      Saved,
 		LabKind:    "sonic", // internal/lab/sonic
 		// SONiC names a port by its first lane, four lanes a port: data
 		// port N is Ethernet(4×(N−1)) (SONiC VS lanemap, containerlab PR

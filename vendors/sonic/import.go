@@ -549,7 +549,7 @@ func (im *importer) scheduler(name string) intent.Scheduling {
 		if _, ok := s["weight"]; ok {
 			im.unexpressed("SCHEDULER", name, "weight", "a strict queue's weight: the intent has none (issue 13: a strict queue with a bandwidth)")
 		}
-		return intent.Scheduling{Mode: intent.SchedulingStrict}
+		return intent.Scheduling{Mode: intent.SchedulingStrict, Level: 1} // SONiC serves strict queues by index; level 1 is the intent's default
 	case "DWRR", "WRR", "":
 		if t != "DWRR" {
 			im.unexpressed("SCHEDULER", name, "type", "lossless renders DWRR (the intent has no WRR; SONiC's YANG default type is WRR)")

@@ -158,7 +158,7 @@
 //	  queuing      = "QOS_EGRESS_PORT"    # NX-OS policy-map type queuing
 //	  network_qos  = "qos_network"        # NX-OS policy-map type network-qos
 //	  port_profile = "ROCE"               # EOS qos profile (eos.style = "qos-profile")
-//	  maps         = "AZURE"              # SONiC TC_TO_QUEUE_MAP, TC_TO_PRIORITY_GROUP_MAP, MAP_PFC_PRIORITY_TO_QUEUE, PFC_PRIORITY_TO_PRIORITY_GROUP_MAP
+//	  maps         = "AZURE"              # SONiC TC_TO_QUEUE_MAP, TC_TO_PRIORITY_GROUP_MAP, MAP_PFC_PRIORITY_TO_QUEUE, PFC_PRIORITY_TO_PRIORITY_GROUP_MAP (default: the classifier's name)
 //	}
 //	traffic_class "ROCEv2" {
 //	  names {

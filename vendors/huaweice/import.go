@@ -535,10 +535,15 @@ func (im *importer) result() *vendors.Imported {
 
 func lastWord(s string) string { return s[strings.LastIndexByte(s, ' ')+1:] }
 
-// sayPort lists every scoped line of a port not imported.
+// sayPort lists every scoped line of a port not imported, each with
+// what the intent could not say about the line itself, if anything.
 func (im *importer) sayPort(p *port, reason string) {
 	for _, l := range p.lines {
-		im.say(l, reason)
+		r := reason
+		if w := p.reason[l]; w != "" {
+			r = w + "; and " + reason
+		}
+		im.say(l, r)
 	}
 }
 
@@ -551,7 +556,7 @@ func (im *importer) unused() {
 		case d.used:
 			im.un = append(im.un, d.bad...)
 		case n != builtinName:
-			im.sayAll(d.line, "DiffServ domain "+n+", which no imported port uses: the intent does not hold it (plan keeps it)")
+			im.sayUnused(d.line, d.bad, "DiffServ domain "+n+", which no imported port uses: the intent does not hold it (plan keeps it)")
 		}
 	}
 	for _, n := range im.dropOrder {
@@ -560,8 +565,25 @@ func (im *importer) unused() {
 		case d.used:
 			im.un = append(im.un, d.bad...)
 		case n != builtinName:
-			im.sayAll(d.line, "drop-profile "+n+", which no imported port uses for ECN: the intent does not hold it (plan keeps it)")
+			im.sayUnused(d.line, d.bad, "drop-profile "+n+", which no imported port uses for ECN: the intent does not hold it (plan keeps it)")
 		}
+	}
+}
+
+// sayUnused lists an object no imported port uses and its lines, each
+// with what the intent could not say about it, if anything.
+func (im *importer) sayUnused(l *iline, bad []vendors.Unexpressed, reason string) {
+	im.say(l, reason)
+	why := map[int]string{}
+	for _, u := range bad {
+		why[u.Line] = u.Reason
+	}
+	for _, k := range l.kids {
+		r := reason
+		if w := why[k.n]; w != "" {
+			r = w + "; and " + reason
+		}
+		im.say(k, r)
 	}
 }
 

@@ -487,6 +487,7 @@ func (im *importer) result() *vendors.Imported {
 		}
 	}
 	if main == nil {
+		im.noPorts()
 		im.unused()
 		imp.Unexpressed = im.sorted()
 		return imp
@@ -531,6 +532,20 @@ func (im *importer) result() *vendors.Imported {
 	im.unused()
 	imp.Unexpressed = im.sorted()
 	return imp
+}
+
+// noPorts lists the system-wide lines in the scope when no port is
+// imported: the intent holds them only with the QoS of its ports.
+func (im *importer) noPorts() {
+	const why = "no port is imported: the intent holds the device's PFC, deadlock, ECN and headroom settings only with the QoS of its ports"
+	for _, l := range []*iline{im.pfcLine, im.dscpMapping, im.ecnEnable, im.poolLine} {
+		if l != nil {
+			im.say(l, why)
+		}
+	}
+	for _, l := range im.deadlockLines {
+		im.say(l, why)
+	}
 }
 
 func lastWord(s string) string { return s[strings.LastIndexByte(s, ' ')+1:] }

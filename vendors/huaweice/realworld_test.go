@@ -156,7 +156,6 @@ func TestRealWorld(t *testing.T) {
 // line is a later file line than the (k-1)-th.
 func fileLines(t *testing.T, file, scoped []byte, us []vendors.Unexpressed) []vendors.Unexpressed {
 	t.Helper()
-	type at struct{ n int }
 	var fileNs []int
 	var fileTexts []string
 	_ = scan(file, func(n, _ int, body string) error {

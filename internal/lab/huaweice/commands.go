@@ -32,6 +32,8 @@ const (
 	viewBGPAF
 	viewRoutePolicy
 	viewACL
+	viewDragonfly
+	viewECMP
 )
 
 // family is a CE chip family (reference/huawei-ce.md §0): the syntax forks.
@@ -116,7 +118,7 @@ func (c *command) usableIn(v view) bool {
 }
 
 var (
-	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink, viewLIf, viewVlan, viewVPN, viewVPNAF, viewAAA, viewAAASub, viewBGP, viewBGPAF, viewRoutePolicy, viewACL}
+	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink, viewLIf, viewVlan, viewVPN, viewVPNAF, viewAAA, viewAAASub, viewBGP, viewBGPAF, viewRoutePolicy, viewACL, viewDragonfly, viewECMP}
 	configView = append([]view{viewSystem}, subView...)
 	anyView    = append([]view{viewUser}, configView...)
 	uplinkView = []view{viewUplink}

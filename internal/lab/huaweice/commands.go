@@ -266,11 +266,11 @@ func grammar() []*command {
 		// and assign_forward_nvo3_transit_mark_inner-ecn_enable.md (S1,
 		// Intelligent_Lossless_Network/ECN_Overlay_Configuration_Commands:
 		// "supported only on" lists models of families A and B); shown after
-		// the drop-profiles, as the ECN Overlay example's configuration
-		// script prints them.
-		{views: sys, pattern: "assign forward nvo3 egress mark-ecn enable", rank: 65},
+		// the drop-profiles in one section, as the ECN Overlay example's
+		// configuration script prints them.
+		{views: sys, pattern: "assign forward nvo3 egress mark-ecn enable", rank: 65, group: true, order: "0"},
 		{views: sys, pattern: "undo assign forward nvo3 egress mark-ecn enable", remove: []string{"assign forward nvo3 egress mark-ecn enable"}},
-		{views: sys, pattern: "assign forward nvo3 transit mark inner-ecn enable", rank: 66},
+		{views: sys, pattern: "assign forward nvo3 transit mark inner-ecn enable", rank: 65, group: true, order: "1"},
 		{views: sys, pattern: "undo assign forward nvo3 transit mark inner-ecn enable", remove: []string{"assign forward nvo3 transit mark inner-ecn enable"}},
 		{views: sys, families: "A", pattern: "qos burst-mode enhanced", key: "qos burst-mode", rank: 46, check: checkNoBufferQueueAnywhere},
 		{views: sys, families: "A", pattern: "qos burst-mode shared", key: "qos burst-mode", rank: 46, check: checkNoBufferQueueAnywhere},

@@ -289,7 +289,7 @@ func wholeGrammar() []*command {
 		// Logical interfaces; physical ones are "interface <if:iface>".
 		// A logical interface the config creates prints even when empty
 		// ([ce8850] "interface NULL0").
-		{views: sys, pattern: "interface <if:liface>", rankOf: logicalRank, enter: viewLIf, showEmpty: true},
+		{views: sys, pattern: "interface <if:liface>", rankOf: logicalRank, enter: viewLIf, showEmpty: true, check: checkSubParent},
 		{views: sys, pattern: "undo interface <if:liface>", remove: []string{"interface {if}"}},
 
 		// Interface lines, in the display order of [ce8850]/[ce6865]
@@ -393,6 +393,18 @@ func wholeGrammar() []*command {
 	return g
 }
 
+// checkSubParent refuses a sub-interface of a port the device does not
+// have, as checkPort refuses the port itself.
+func checkSubParent(e *edit, a args) string {
+	name := a["if"]
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		if _, phys := canonIface(name[:i]); phys && !e.ports[name[:i]] {
+			return "if"
+		}
+	}
+	return ""
+}
+
 // checkVLANs validates a VLAN list argument.
 func checkVLANs(_ *edit, a args) string {
 	if _, ok := vlanList(a["v"]); !ok {
@@ -456,8 +468,8 @@ func adaptiveRoutingGrammar(sys, phys, lif, bgpAF, rpV, dfV, ecmpV []view) []*co
 		{views: lif, pattern: "encapsulation dot1q-termination", key: "encapsulation", rank: -20},
 		{views: lif, pattern: "dot1q termination vid <v:int:1-4094>", key: "dot1q termination vid", rank: -19},
 		// BGP, [arex] ipv4-family unicast and vpn-instance families.
-		{views: bgpAF, pattern: "reflector cluster-id <id:int:0-4294967295>", key: "reflector cluster-id", rank: 0},
-		{views: bgpAF, pattern: "reflect change-path-attribute", rank: 0},
+		{views: bgpAF, pattern: "reflector cluster-id <id:int:0-4294967295>", key: "reflector cluster-id", rank: -2},
+		{views: bgpAF, pattern: "reflect change-path-attribute", rank: -1},
 		{views: bgpAF, pattern: "auto-frr", rank: 1},
 		{views: bgpAF, pattern: "load-balancing med-ignore", rank: 1},
 		{views: bgpAF, pattern: "load-balancing adaptive-routing", rank: 1},

@@ -12,6 +12,7 @@ import (
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/units"
 	"github.com/lossless-net/lossless/inventory"
+	"github.com/lossless-net/lossless/renderers"
 	render "github.com/lossless-net/lossless/renderers/huaweice"
 	"github.com/lossless-net/lossless/vendors"
 )
@@ -188,7 +189,40 @@ func Import(dev *inventory.Device, running []byte) (*vendors.Imported, error) {
 	if im.pfc == nil {
 		im.pfc = []int{3} // the default profile's default (reference §2.1)
 	}
-	return im.result(), nil
+	imp := im.result()
+	im.renders(dev, imp)
+	imp.Unexpressed = im.sorted()
+	return imp, nil
+}
+
+// renders checks that renderers/huaweice takes what was imported, on the
+// device's platform and ports; when it refuses (a limit of the platform
+// the running config exceeds), the refusal is listed at the first
+// imported port, since the imported intent could not be planned.
+func (im *importer) renders(dev *inventory.Device, imp *vendors.Imported) {
+	if imp.QoS == nil || dev == nil || dev.Platform == nil {
+		return
+	}
+	d := &intent.Device{Name: dev.Name, Vendor: dev.Vendor, Platform: dev.Platform, QoS: imp.QoS, Buffers: imp.Buffers, Options: imp.Options}
+	speed := map[string]units.BitRate{}
+	for _, p := range dev.Ports {
+		speed[p.Name] = p.Speed
+	}
+	for _, ip := range imp.Ports {
+		q := ip.QoS
+		if q == nil {
+			q = imp.QoS
+		}
+		d.Ports = append(d.Ports, intent.Port{Name: ip.Name, Speed: speed[ip.Name], QoS: q})
+	}
+	var ue *renderers.UnsupportedError
+	if _, err := render.Render(d); errors.As(err, &ue) {
+		for _, p := range im.ports {
+			if len(imp.Ports) > 0 && p.name == imp.Ports[0].Name {
+				im.say(p.line, "lossless cannot render the imported QoS on this platform: "+ue.Error())
+			}
+		}
+	}
 }
 
 func devName(dev *inventory.Device) string {
@@ -489,7 +523,6 @@ func (im *importer) result() *vendors.Imported {
 	if main == nil {
 		im.noPorts()
 		im.unused()
-		imp.Unexpressed = im.sorted()
 		return imp
 	}
 	// One domain name per QoS, one PFC set for all (renderers/huaweice).
@@ -530,7 +563,6 @@ func (im *importer) result() *vendors.Imported {
 		imp.Options = map[string]string{render.OptionDSCPMap: render.DSCPMapFull}
 	}
 	im.unused()
-	imp.Unexpressed = im.sorted()
 	return imp
 }
 

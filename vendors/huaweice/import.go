@@ -298,6 +298,10 @@ func (im *importer) pfcProfile(l *iline) {
 		f := strings.Fields(k.text)
 		switch {
 		case len(f) >= 2 && f[0] == "priority" && !strings.Contains(k.text, "-") && allInts(f[1:]):
+			if !allQueues(f[1:]) {
+				im.say(k, "not PFC priorities 0–7")
+				continue
+			}
 			im.pfcLine = k
 			for _, p := range f[1:] {
 				v, _ := strconv.Atoi(p)
@@ -309,7 +313,7 @@ func (im *importer) pfcProfile(l *iline) {
 		case len(f) == 5 && f[0] == "priority" && (f[2] == "deadlock-detect" || f[2] == "deadlock-recovery") && f[3] == "time" && !im.famA:
 			p, err1 := strconv.Atoi(f[1])
 			v, err2 := strconv.ParseInt(f[4], 10, 64)
-			if err1 != nil || err2 != nil {
+			if err1 != nil || err2 != nil || p < 0 || p > 7 || v < 0 || v > 1000 {
 				im.say(k, "not a deadlock time")
 				continue
 			}
@@ -330,6 +334,16 @@ func (im *importer) pfcProfile(l *iline) {
 			im.say(k, "a default PFC profile line the intent cannot say")
 		}
 	}
+}
+
+// allQueues reports whether every word is a queue (priority) 0–7.
+func allQueues(f []string) bool {
+	for _, w := range f {
+		if _, ok := queueOf(w); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func allInts(f []string) bool {

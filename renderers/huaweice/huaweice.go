@@ -285,9 +285,7 @@ func setOf(sets []*profileSet, p *intent.Port) *profileSet {
 }
 
 // profileSets groups the ports by their QoS content and names each group's
-// DiffServ domain after the profile ("roce"). Two different QoS contents
-// that share a profile name (a per-port override) get "-2", "-3" … in the
-// order they first appear.
+// DiffServ domain (nameDomains).
 func (r *renderer) profileSets() ([]*profileSet, error) {
 	d := r.d
 	var sets []*profileSet
@@ -322,20 +320,8 @@ func (r *renderer) profileSets() ([]*profileSet, error) {
 	if len(sets[0].ports) == 0 && len(sets) > 1 {
 		sets = sets[1:]
 	}
-	used := map[string]int{}
-	for _, s := range sets {
-		if err := r.checkProfile(s.qos); err != nil {
-			return nil, err
-		}
-		name := s.qos.Profile
-		used[name]++
-		if used[name] > 1 {
-			name += "-" + strconv.Itoa(used[name])
-		}
-		if err := r.checkName("DiffServ domain", name); err != nil {
-			return nil, err
-		}
-		s.domain = name
+	if err := r.nameDomains(sets); err != nil {
+		return nil, err
 	}
 	if len(sets) > maxDomains-1 {
 		// The built-in `default` domain counts towards the 8 (reference §2.4).
@@ -344,12 +330,71 @@ func (r *renderer) profileSets() ([]*profileSet, error) {
 	return sets, nil
 }
 
+// nameDomains names each set's DiffServ domain: names.classifier as
+// written, else the profile's name ("roce"). Two different QoS contents
+// with one default name (a per-port override) get "-2", "-3" … in the
+// order they first appear; an explicit name is never suffixed, so two
+// different contents given one explicit name are refused.
+func (r *renderer) nameDomains(sets []*profileSet) error {
+	taken := map[string]*profileSet{}
+	explicit := func(s *profileSet) bool { return s.qos.Names.Classifier != "" }
+	// Explicit names first, so a default never takes one.
+	for _, s := range sets {
+		if err := r.checkProfile(s.qos); err != nil {
+			return err
+		}
+		if !explicit(s) {
+			continue
+		}
+		name := s.qos.Names.Classifier
+		if o := taken[name]; o != nil {
+			return r.unsupported("DiffServ domain "+strconv.Quote(name), "two different QoS profiles on this device are both named %q (names.classifier), one object on CloudEngine; give %s its own names.classifier", name, r.overrideOf(o, s))
+		}
+		if err := r.checkName("DiffServ domain", name, "set names.classifier"); err != nil {
+			return err
+		}
+		taken[name] = s
+		s.domain = name
+	}
+	for _, s := range sets {
+		if explicit(s) {
+			continue
+		}
+		base := s.qos.Profile
+		name := base
+		for i := 2; taken[name] != nil; i++ {
+			name = base + "-" + strconv.Itoa(i)
+		}
+		if err := r.checkName("DiffServ domain", name, "rename the qos_profile or set names.classifier"); err != nil {
+			return err
+		}
+		taken[name] = s
+		s.domain = name
+	}
+	return nil
+}
+
+// overrideOf names where the user gives the second of two sets that must
+// not share a name its own: the per-port QoS override of b's ports, or of
+// a's when b is the device's own QoS.
+func (r *renderer) overrideOf(a, b *profileSet) string {
+	s := b
+	if b.qos == r.d.QoS {
+		s = a
+	}
+	names := make([]string, 0, len(s.ports))
+	for _, p := range s.ports {
+		names = append(names, p.Name)
+	}
+	return "the QoS override of port " + strings.Join(names, ", ")
+}
+
 // qosKey identifies a QoS profile by the content the rendering uses.
 func qosKey(q *intent.QoS) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|", q.Profile, q.Trust)
+	fmt.Fprintf(&b, "%s|%s|%+v|", q.Profile, q.Trust, q.Names)
 	for _, c := range q.Classes {
-		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v:%d:", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling, c.MTU)
+		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v:%d:%q:", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling, c.MTU, c.Names.DropProfile)
 		if c.ECN != nil {
 			fmt.Fprintf(&b, "%+v:%+v:%d:", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability)
 			if c.ECN.Weight != nil {
@@ -364,14 +409,23 @@ func qosKey(q *intent.QoS) string {
 	return b.String()
 }
 
-func (r *renderer) checkName(kind, name string) error {
+// checkName applies CloudEngine's name rules for DiffServ domains and
+// drop-profiles (reference/huawei-ce.md §2.1, §2.4, §2.5: 1–31 characters
+// of [A-Za-z0-9_-], not starting with '_'; a domain is not n, no, non or
+// none, and neither is a prefix of "brief" from b on); fix says how the
+// user changes it.
+func (r *renderer) checkName(kind, name, fix string) error {
 	if name == "" || len(name) > nameMax || strings.HasPrefix(name, "_") {
-		return r.unsupported(kind+" "+strconv.Quote(name), "CloudEngine names are 1–%d characters and do not start with '_' (reference/huawei-ce.md §2.4–2.5); rename the qos_profile", nameMax)
+		return r.unsupported(kind+" "+strconv.Quote(name), "CloudEngine names are 1–%d characters and do not start with '_' (reference/huawei-ce.md §2.4–2.5); %s", nameMax, fix)
 	}
 	for _, c := range name {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return r.unsupported(kind+" "+strconv.Quote(name), "the name has %q; use letters, digits, '-' and '_'", c)
+			return r.unsupported(kind+" "+strconv.Quote(name), "the name has %q; CloudEngine takes letters, digits, '-' and '_' (reference/huawei-ce.md §2.1); %s", c, fix)
 		}
+	}
+	l := strings.ToLower(name)
+	if strings.HasPrefix("brief", l) || kind == "DiffServ domain" && strings.HasPrefix("none", l) {
+		return r.unsupported(kind+" "+strconv.Quote(name), "CloudEngine reserves n, no, non, none (domains) and b … brief (reference/huawei-ce.md §2.4–2.5); %s", fix)
 	}
 	return nil
 }
@@ -674,44 +728,50 @@ func runs(v []int) string {
 	return strings.Join(parts, ", ")
 }
 
-// dropProfiles renders one drop-profile per distinct ECN setting, named
-// `<domain>-ecn` (`-ecn-<queue>` when a profile's classes differ).
+// dropProfiles renders one drop-profile per ECN class: named
+// names.drop_profile as written, else `<domain>-ecn-<queue>`, which
+// depends on the class and its profile alone. Classes (of one profile or
+// of several) that give one name share the drop-profile when their ECN
+// line is the same; a different line under one name is refused, since
+// the name is one object on the device.
 func (r *renderer) dropProfiles(sets []*profileSet) ([]*config.Node, error) {
+	type owner struct {
+		set  *profileSet
+		cls  string
+		line string
+	}
+	byName := map[string]owner{}
 	var out []*config.Node
 	for _, s := range sets {
 		s.dropByID = map[int]string{}
-		var ecnClasses []intent.Class
 		for _, c := range s.qos.Classes {
-			if c.ECN != nil {
-				ecnClasses = append(ecnClasses, c)
+			if c.ECN == nil {
+				continue
 			}
-		}
-		if len(ecnClasses) == 0 {
-			continue
-		}
-		lines := map[int]string{}
-		distinct := map[string]bool{}
-		for _, c := range ecnClasses {
 			l, err := r.ecnLine(c, s.ports)
 			if err != nil {
 				return nil, err
 			}
-			lines[c.ID] = l
-			distinct[l] = true
-		}
-		for _, c := range ecnClasses {
-			name := s.domain + "-ecn"
-			if len(distinct) > 1 {
-				name += "-" + strconv.Itoa(c.ID)
-			} else if len(out) > 0 && out[len(out)-1].Text == "drop-profile "+name {
-				s.dropByID[c.ID] = name
-				continue
-			}
-			if err := r.checkName("drop-profile", name); err != nil {
-				return nil, err
+			name, fix := c.Names.DropProfile, "set names.drop_profile"
+			if name == "" {
+				name, fix = s.domain+"-ecn-"+strconv.Itoa(c.ID), "set names.drop_profile or names.classifier"
 			}
 			s.dropByID[c.ID] = name
-			out = append(out, &config.Node{Text: "drop-profile " + name, Children: []*config.Node{{Text: lines[c.ID]}}})
+			if o, ok := byName[name]; ok {
+				if o.line == l {
+					continue
+				}
+				where := fmt.Sprintf("class %q", c.Name)
+				if o.set != s {
+					where += " in " + r.overrideOf(o.set, s)
+				}
+				return nil, r.unsupported("drop-profile "+strconv.Quote(name), "classes %q and %q name one drop-profile %q but their ECN differs (%s / %s); give %s its own names.drop_profile", o.cls, c.Name, name, o.line, l, where)
+			}
+			if err := r.checkName("drop-profile", name, fix); err != nil {
+				return nil, err
+			}
+			byName[name] = owner{s, c.Name, l}
+			out = append(out, &config.Node{Text: "drop-profile " + name, Children: []*config.Node{{Text: l}}})
 		}
 	}
 	if len(out) > r.fam.maxDropProfiles-1 {

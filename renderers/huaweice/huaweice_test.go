@@ -4,6 +4,7 @@ import (
 	"errors"
 	"github.com/lossless-net/lossless/internal/config"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,6 +72,9 @@ func TestCanonical(t *testing.T) {
 	} {
 		t.Run(tc.family, func(t *testing.T) {
 			d := canonical(tc.family)
+			// The reference names its drop-profile roce-ecn; lossless'
+			// default is roce-ecn-3 (<domain>-ecn-<queue>).
+			d.QoS.Classes[1].Names.DropProfile = "roce-ecn"
 			if tc.edit != nil {
 				tc.edit(d)
 			}
@@ -442,7 +446,8 @@ func TestFullDSCPMap(t *testing.T) {
 }
 
 // TestPerPortOverride gives one port its own ECN values under the same
-// profile name: it gets its own domain and drop-profile, suffixed "-2".
+// profile name: it gets its own domain, suffixed "-2", and so its own
+// drop-profile <domain>-ecn-<queue>.
 func TestPerPortOverride(t *testing.T) {
 	d := canonical(FamilyB)
 	q := *d.QoS
@@ -457,9 +462,9 @@ func TestPerPortOverride(t *testing.T) {
 	}
 	for _, l := range []string{
 		"diffserv domain roce-2",
-		"drop-profile roce-2-ecn",
+		"drop-profile roce-2-ecn-3",
 		" ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 50",
-		" qos queue 3 wred roce-2-ecn",
+		" qos queue 3 wred roce-2-ecn-3",
 		" trust upstream roce-2",
 	} {
 		if !hasLine(doc.Text, l) {
@@ -523,6 +528,168 @@ func BenchmarkRender64Ports(b *testing.B) {
 	for range b.N {
 		if _, err := Render(d); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// objectNames lists the named objects of a rendering and what uses them:
+// each DiffServ domain and drop-profile, and each interface's `trust
+// upstream` and `qos queue Q wred` line.
+func objectNames(text []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(text), "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "diffserv domain "), strings.HasPrefix(t, "drop-profile "),
+			strings.HasPrefix(t, "trust upstream "), strings.HasPrefix(t, "qos queue ") && strings.Contains(t, " wred "):
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// TestNames renames every object of the canonical intent (the DiffServ
+// domain, names.classifier; the drop-profile, the ECN class's
+// names.drop_profile) and checks the rendering uses each new name, as
+// written, and no default one; and that the names CloudEngine refuses or
+// two objects would share are refused.
+func TestNames(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		edit    func(d *intent.Device)
+		want    []string // lines the rendering has
+		wantErr string   // or the refusal
+	}{
+		{"renamed", func(d *intent.Device) {
+			d.QoS.Names.Classifier = "RoCE_Domain"
+			d.QoS.Classes[1].Names.DropProfile = "Lossless-ECN"
+		}, []string{"diffserv domain RoCE_Domain", "drop-profile Lossless-ECN", " trust upstream RoCE_Domain", " qos queue 3 wred Lossless-ECN"}, ""},
+		{"defaults", nil, []string{"diffserv domain roce", "drop-profile roce-ecn-3", " trust upstream roce", " qos queue 3 wred roce-ecn-3"}, ""},
+		{"domain only", func(d *intent.Device) { d.QoS.Names.Classifier = "ai" },
+			[]string{"diffserv domain ai", "drop-profile ai-ecn-3", " qos queue 3 wred ai-ecn-3"}, ""},
+		{"31 characters", func(d *intent.Device) {
+			d.QoS.Names.Classifier = strings.Repeat("d", 31)
+			d.QoS.Classes[1].Names.DropProfile = strings.Repeat("E", 31)
+		},
+			[]string{"diffserv domain " + strings.Repeat("d", 31)}, ""},
+		{"32 characters", func(d *intent.Device) { d.QoS.Names.Classifier = strings.Repeat("d", 32) }, nil, "1–31 characters"},
+		{"dot", func(d *intent.Device) { d.QoS.Classes[1].Names.DropProfile = "ecn.1" }, nil, `the name has '.'`},
+		{"colon", func(d *intent.Device) { d.QoS.Names.Classifier = "ai:roce" }, nil, `the name has ':'`},
+		{"domain none", func(d *intent.Device) { d.QoS.Names.Classifier = "non" }, nil, "reserves n, no, non, none"},
+		{"drop-profile brief", func(d *intent.Device) { d.QoS.Classes[1].Names.DropProfile = "bri" }, nil, "b … brief"},
+		{"override named apart", func(d *intent.Device) {
+			q := overridden(d)
+			q.Names.Classifier = "roce-port2"
+			q.Classes[1].Names.DropProfile = "ecn-port2"
+		}, []string{"diffserv domain roce", "diffserv domain roce-port2", "drop-profile roce-ecn-3", "drop-profile ecn-port2", " trust upstream roce-port2", " qos queue 3 wred ecn-port2"}, ""},
+		{"override shares an explicit domain name", func(d *intent.Device) {
+			d.QoS.Names.Classifier = "ai"
+			overridden(d).Names.Classifier = "ai"
+		}, nil, `both named "ai" (names.classifier), one object on CloudEngine; give the QoS override of port 100GE1/0/2 its own names.classifier`},
+		{"override shares an explicit drop-profile name", func(d *intent.Device) {
+			d.QoS.Classes[1].Names.DropProfile = "ecn"
+			q := overridden(d)
+			q.Names.Classifier = "roce-port2"
+			q.Classes[1].Names.DropProfile = "ecn"
+		}, nil, `give class "rdma" in the QoS override of port 100GE1/0/2 its own names.drop_profile`},
+		{"classes share an equal drop-profile", func(d *intent.Device) {
+			c := d.QoS.Classes[1]
+			c.Name, c.ID, c.DSCP, c.Lossless = "rdma2", 4, []int{32}, false
+			d.QoS.Classes = append(d.QoS.Classes[:2:2], c, d.QoS.Classes[2])
+			d.QoS.Classes[1].Names.DropProfile = "ecn"
+			d.QoS.Classes[2].Names.DropProfile = "ecn"
+		}, []string{"drop-profile ecn", " qos queue 3 wred ecn", " qos queue 4 wred ecn"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := canonical(FamilyB)
+			if tc.edit != nil {
+				tc.edit(d)
+			}
+			doc, err := Render(d)
+			if tc.wantErr != "" {
+				var ue *renderers.UnsupportedError
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want an UnsupportedError with %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range tc.want {
+				if !hasLine(doc.Text, l) {
+					t.Errorf("no line %q in:\n%s", l, doc.Text)
+				}
+			}
+			if tc.name == "renamed" {
+				for _, old := range []string{"roce", "roce-ecn"} {
+					for _, l := range objectNames(doc.Text) {
+						if strings.HasSuffix(l, " "+old) {
+							t.Errorf("default name %q still in %q", old, l)
+						}
+					}
+				}
+			}
+			if n := strings.Count(string(doc.Text), "\ndrop-profile "); tc.name == "classes share an equal drop-profile" && n != 1 {
+				t.Errorf("%d drop-profiles, want the one both classes name:\n%s", n, doc.Text)
+			}
+		})
+	}
+}
+
+// overridden gives the canonical device's second port its own QoS, the
+// device's with another ECN probability, and returns it.
+func overridden(d *intent.Device) *intent.QoS {
+	q := *d.QoS
+	q.Classes = append([]intent.Class(nil), q.Classes...)
+	e := *q.Classes[1].ECN
+	e.MaxProbability = 50
+	q.Classes[1].ECN = &e
+	d.Ports[1].QoS = &q
+	return &q
+}
+
+// TestNamesStable adds a class to the canonical profile, with and without
+// ECN (equal to the RoCE class's or not), and checks that no object of
+// the other classes changes its name: the names before are all still
+// there, used by the same lines.
+func TestNamesStable(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		add  intent.Class
+	}{
+		{"lossy class", intent.Class{Name: "storage", ID: 2, DSCP: []int{16}, Scheduling: intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 10}}},
+		{"ECN class, other thresholds", intent.Class{Name: "storage", ID: 4, DSCP: []int{32}, Lossless: true,
+			Scheduling: intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 10},
+			ECN:        &intent.ECN{Min: intent.Threshold{Bytes: 100 * units.KB}, Max: intent.Threshold{Bytes: 1000 * units.KB}, MaxProbability: 20}}},
+		{"ECN class, same thresholds", intent.Class{Name: "storage", ID: 1, DSCP: []int{8},
+			Scheduling: intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 10},
+			ECN:        &intent.ECN{Min: intent.Threshold{Bytes: 150 * units.KB}, Max: intent.Threshold{Bytes: 3000 * units.KB}, MaxProbability: 10}}},
+	} {
+		for _, fam := range []string{FamilyA, FamilyB} {
+			t.Run(tc.name+"/"+fam, func(t *testing.T) {
+				d := canonical(fam)
+				if fam == FamilyA {
+					d.QoS.PFC.Watchdog.Polling = 0
+					d.Buffers.HeadroomPool = 0
+				}
+				before, err := Render(d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d.QoS.Classes = append(d.QoS.Classes, tc.add)
+				slices.SortFunc(d.QoS.Classes, func(a, b intent.Class) int { return a.ID - b.ID })
+				after, err := Render(d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				have := objectNames(after.Text)
+				for _, n := range objectNames(before.Text) {
+					if !slices.Contains(have, n) {
+						t.Errorf("%q is gone after adding class %q:\n%s", n, tc.add.Name, after.Text)
+					}
+				}
+			})
 		}
 	}
 }

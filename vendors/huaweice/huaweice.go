@@ -11,7 +11,9 @@
 // byte-identical to its pre-apply configuration. A client that dies
 // leaves the old or the new configuration (CrashAtomic). The device's own
 // configuration lock, `configuration exclusive`, is the driver's
-// vendors.DeviceLocker (lock.go).
+// vendors.DeviceLocker (lock.go). Import reads a running config back into
+// the intent's terms for `lossless import`, listing what it cannot say,
+// and Saved scopes a saved display current-configuration file (import.go).
 package huaweice
 
 import (

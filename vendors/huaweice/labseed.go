@@ -2,6 +2,7 @@ package huaweice
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lossless-net/lossless/internal/config"
@@ -10,8 +11,9 @@ import (
 // LabSeed returns a realistic running config for an emulated CloudEngine
 // switch that should end at desired (its rendering): desired with stale
 // ECN thresholds, an older DRR split and range, a tuned deadlock timer, an
-// extra DSCP mapping and an extra ECN class (drop-profile "<domain>-ecn-4"
-// on queue 4 of every managed port), plus config outside lossless' scope
+// extra DSCP mapping and an extra ECN class (drop-profile "<domain>-ecn-Q"
+// on queue Q of every managed port, Q the first of 4, 5, 2, 1 that
+// desired leaves without ECN), plus config outside lossless' scope
 // (LLDP, a storage domain and WRED profile on an unmanaged port, a
 // deadlock trigger on a managed port). Nil when desired does not parse.
 func LabSeed(desired []byte) []byte {
@@ -19,7 +21,7 @@ func LabSeed(desired []byte) []byte {
 	if err != nil || len(nodes) == 0 {
 		return nil
 	}
-	managed := map[string]bool{}
+	managed, ecnQueue := map[string]bool{}, map[string]bool{}
 	var out []*config.Node
 	domain := ""
 	for _, n := range nodes {
@@ -35,7 +37,15 @@ func LabSeed(desired []byte) []byte {
 		case strings.HasPrefix(n.Text, "diffserv domain "):
 			if domain == "" {
 				domain = strings.TrimPrefix(n.Text, "diffserv domain ")
-				n.Children = append(n.Children, &config.Node{Text: "ip-dscp-inbound 10 phb af1 green"})
+				// One line per DSCP, as the device shows it: a full map's
+				// line for DSCP 10 is replaced.
+				extra := &config.Node{Text: "ip-dscp-inbound 10 phb af1 green"}
+				i := slices.IndexFunc(n.Children, func(c *config.Node) bool { return strings.HasPrefix(c.Text, "ip-dscp-inbound 10 ") })
+				if i >= 0 {
+					n.Children[i] = extra
+				} else {
+					n.Children = append(n.Children, extra)
+				}
 			}
 		case strings.HasPrefix(n.Text, "drop-profile "):
 			for _, c := range n.Children {
@@ -45,13 +55,27 @@ func LabSeed(desired []byte) []byte {
 			}
 		case strings.HasPrefix(n.Text, "interface "):
 			managed[strings.TrimPrefix(n.Text, "interface ")] = true
+			for _, c := range n.Children {
+				if f := strings.Fields(c.Text); len(f) == 5 && f[3] == "wred" {
+					ecnQueue[f[2]] = true
+				}
+			}
 		}
 		out = append(out, n)
 	}
 	if domain == "" {
 		return nil
 	}
-	extraDrop := domain + "-ecn-4"
+	// The extra ECN class takes the first of queues 4, 5, 2, 1 that no
+	// class of desired marks.
+	extraQ := ""
+	for _, q := range []string{"4", "5", "2", "1"} {
+		if !ecnQueue[q] {
+			extraQ = q
+			break
+		}
+	}
+	extraDrop := domain + "-ecn-" + extraQ
 	first := true
 	for _, n := range out {
 		if !strings.HasPrefix(n.Text, "interface ") {
@@ -71,10 +95,10 @@ func LabSeed(desired []byte) []byte {
 			}
 			kids = append(kids, c)
 			if strings.HasSuffix(c.Text, " ecn") {
-				kids = append(kids, &config.Node{Text: "qos queue 4 ecn"})
+				kids = append(kids, &config.Node{Text: "qos queue " + extraQ + " ecn"})
 			}
 			if strings.HasPrefix(c.Text, "qos queue ") && strings.Contains(c.Text, " wred ") && !strings.Contains(c.Text, extraDrop) {
-				kids = append(kids, &config.Node{Text: "qos queue 4 wred " + extraDrop})
+				kids = append(kids, &config.Node{Text: "qos queue " + extraQ + " wred " + extraDrop})
 			}
 		}
 		if first {

@@ -17,6 +17,8 @@ func init() {
 		Scope:          Scope,
 		ConfirmTimeout: confirmTimeout,
 		LabSeed:        LabSeed,
+		Import:         Import,
+		Saved:          Saved,
 		LabKind:        "huawei-ce", // internal/lab/huaweice
 		// CE6800/8800 front-panel naming, 100GE1/0/N (reference/huawei-ce.md
 		// §1). The containerlab VM image (huawei_vrp) names its ports

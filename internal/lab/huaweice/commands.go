@@ -32,6 +32,8 @@ const (
 	viewBGPAF
 	viewRoutePolicy
 	viewACL
+	viewDragonfly
+	viewECMP
 )
 
 // family is a CE chip family (reference/huawei-ce.md §0): the syntax forks.
@@ -116,7 +118,7 @@ func (c *command) usableIn(v view) bool {
 }
 
 var (
-	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink, viewLIf, viewVlan, viewVPN, viewVPNAF, viewAAA, viewAAASub, viewBGP, viewBGPAF, viewRoutePolicy, viewACL}
+	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink, viewLIf, viewVlan, viewVPN, viewVPNAF, viewAAA, viewAAASub, viewBGP, viewBGPAF, viewRoutePolicy, viewACL, viewDragonfly, viewECMP}
 	configView = append([]view{viewSystem}, subView...)
 	anyView    = append([]view{viewUser}, configView...)
 	uplinkView = []view{viewUplink}
@@ -259,6 +261,17 @@ func grammar() []*command {
 		{views: sys, pattern: "undo qos buffer headroom-pool slot <s:int:1-49>", remove: []string{"qos buffer headroom-pool slot {s}"}},
 		{views: sys, families: "A", pattern: "qos ecn enable", rank: 45},
 		{views: sys, families: "A", pattern: "undo qos ecn enable", remove: []string{"qos ecn enable"}},
+		// ECN Overlay (VXLAN), system view, both families: V300R023
+		// command reference, assign_forward_nvo3_egress_mark-ecn_enable.md
+		// and assign_forward_nvo3_transit_mark_inner-ecn_enable.md (S1,
+		// Intelligent_Lossless_Network/ECN_Overlay_Configuration_Commands:
+		// "supported only on" lists models of families A and B); shown after
+		// the drop-profiles in one section, as the ECN Overlay example's
+		// configuration script prints them.
+		{views: sys, pattern: "assign forward nvo3 egress mark-ecn enable", rank: 65, group: true, order: "0"},
+		{views: sys, pattern: "undo assign forward nvo3 egress mark-ecn enable", remove: []string{"assign forward nvo3 egress mark-ecn enable"}},
+		{views: sys, pattern: "assign forward nvo3 transit mark inner-ecn enable", rank: 65, group: true, order: "1"},
+		{views: sys, pattern: "undo assign forward nvo3 transit mark inner-ecn enable", remove: []string{"assign forward nvo3 transit mark inner-ecn enable"}},
 		{views: sys, families: "A", pattern: "qos burst-mode enhanced", key: "qos burst-mode", rank: 46, check: checkNoBufferQueueAnywhere},
 		{views: sys, families: "A", pattern: "qos burst-mode shared", key: "qos burst-mode", rank: 46, check: checkNoBufferQueueAnywhere},
 		{views: sys, families: "A", pattern: "undo qos burst-mode enhanced", remove: []string{"qos burst-mode"}},

@@ -215,9 +215,28 @@ var logicalTypes = map[string]string{"eth-trunk": "Eth-Trunk", "vlanif": "Vlanif
 func canonLogical(s string) (string, bool) {
 	m := logicalRe.FindStringSubmatch(s)
 	if m == nil {
+		// A sub-interface of a physical port, "100GE1/0/1.104" (§3.1: the
+		// sub-interface prompt [~host-100GE3/3/3.111]; the V300R023
+		// adaptive routing example's "interface 100GE1/0/1.104"). The
+		// range of the number is not in a source read [U].
+		if i := strings.LastIndexByte(s, '.'); i > 0 && i < len(s)-1 && allDigits(s[i+1:]) {
+			if phys, ok := canonIface(s[:i]); ok {
+				return phys + s[i:], true
+			}
+		}
 		return "", false
 	}
 	return logicalTypes[strings.ToLower(m[1])] + m[2], true
+}
+
+// allDigits reports whether s is digits only.
+func allDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // canonIface returns a physical interface name as the device prints it

@@ -304,6 +304,10 @@ func suffix(v view, line string) string {
 		return "-route-policy"
 	case viewACL:
 		return "-acl4-" + strings.TrimPrefix(line, "acl number ")
+	case viewDragonfly:
+		return "-dragonfly-profile-" + strings.TrimPrefix(line, "dragonfly profile ") // [*DeviceA1-dragonfly-profile-default]
+	case viewECMP:
+		return "-ecmp" // [*DeviceA1-ecmp]
 	case viewUplink:
 		return "-dcb-pfc-uplink-group-" + strings.TrimPrefix(line, "dcb pfc uplink group ")
 	case viewAIService, viewAIECN:

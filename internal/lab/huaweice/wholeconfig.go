@@ -43,6 +43,12 @@ import (
 //     route-policy RP_DENY deny node 10; ip vpn-instance › ipv4-family ›
 //     route-distinguisher / vpn-target … evpn; aaa › authentication-scheme
 //     local › authentication-mode local; local-user U privilege level 3;
+//   - [arex] the V300R023 configuration guide's "Example for Configuring
+//     Adaptive Routing" (markdown mirror of §9 S1, Intelligent_Lossless_
+//     Network_Configuration/Adaptive_Routing_Configuration/): its typed
+//     commands (prompts [*DeviceA1-dragonfly-profile-default],
+//     [*DeviceA1-ecmp]) and its configuration script, the display form
+//     (adaptiveRoutingGrammar);
 //   - [cedoc] the configuration scripts of the CE V300R023 configuration
 //     guide (SSH server example, markdown mirror of §9 S1): acl number 2000 /
 //     rule 5 permit source A W before aaa › local-user U password
@@ -205,6 +211,8 @@ func wholeGrammar() []*command {
 	bgpAny := []view{viewBGP, viewBGPAF}
 	rpV := []view{viewRoutePolicy}
 	aclV := []view{viewACL}
+	dfV := []view{viewDragonfly}
+	ecmpV := []view{viewECMP}
 	g := []*command{
 		// System view: management and global lines.
 		{views: sys, pattern: "clock timezone <name:text> add <t:text>", key: "clock timezone", rank: -1},
@@ -281,7 +289,7 @@ func wholeGrammar() []*command {
 		// Logical interfaces; physical ones are "interface <if:iface>".
 		// A logical interface the config creates prints even when empty
 		// ([ce8850] "interface NULL0").
-		{views: sys, pattern: "interface <if:liface>", rankOf: logicalRank, enter: viewLIf, showEmpty: true},
+		{views: sys, pattern: "interface <if:liface>", rankOf: logicalRank, enter: viewLIf, showEmpty: true, check: checkSubParent},
 		{views: sys, pattern: "undo interface <if:liface>", remove: []string{"interface {if}"}},
 
 		// Interface lines, in the display order of [ce8850]/[ce6865]
@@ -375,6 +383,7 @@ func wholeGrammar() []*command {
 		{views: aclV, pattern: "rule <id:int:0-4294967294> deny", key: "rule {id}", rank: 1},
 		{views: aclV, pattern: "undo rule <id:int:0-4294967294>", remove: []string{"rule {id}"}},
 	}
+	g = append(g, adaptiveRoutingGrammar(sys, phys, lif, bgpAF, rpV, dfV, ecmpV)...)
 	// AAA sub-sections: their mode lines.
 	for _, kind := range []string{"authentication", "authorization", "accounting"} {
 		g = append(g,
@@ -382,6 +391,18 @@ func wholeGrammar() []*command {
 			&command{views: aaaSub, pattern: kind + "-scheme <n:name>", key: kind + "-scheme", rank: 2})
 	}
 	return g
+}
+
+// checkSubParent refuses a sub-interface of a port the device does not
+// have, as checkPort refuses the port itself.
+func checkSubParent(e *edit, a args) string {
+	name := a["if"]
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		if _, phys := canonIface(name[:i]); phys && !e.ports[name[:i]] {
+			return "if"
+		}
+	}
+	return ""
 }
 
 // checkVLANs validates a VLAN list argument.
@@ -421,4 +442,52 @@ func checkOneBGP(e *edit, a args) string {
 		return "as"
 	}
 	return ""
+}
+
+// adaptiveRoutingGrammar holds the lines of [arex] the lab had no entry
+// for: adaptive routing, the dragonfly profile and ECMP load balancing,
+// routed sub-interfaces (dot1q termination), BGP route reflection and
+// load balancing, and route-policy cost and route-type matches. Each is
+// taken in the form the example types it and stored as its script shows
+// it; where the example gives one value of a number, the number's range
+// is not in a source read [U] and any non-negative 32-bit value is taken.
+func adaptiveRoutingGrammar(sys, phys, lif, bgpAF, rpV, dfV, ecmpV []view) []*command {
+	return []*command{
+		{views: sys, pattern: "adaptive-routing enable", rank: 2},
+		{views: sys, pattern: "undo adaptive-routing enable", remove: []string{"adaptive-routing enable"}},
+		{views: phys, pattern: "adaptive-routing enable dragonfly-role global", key: "adaptive-routing enable", rank: -19},
+		{views: phys, pattern: "adaptive-routing enable dragonfly-role local", key: "adaptive-routing enable", rank: -19},
+		{views: phys, pattern: "undo adaptive-routing enable", remove: []string{"adaptive-routing enable"}},
+		{views: sys, pattern: "ip import-rib vpn-instance <vpn:name> protocol direct", rank: 56},
+		{views: sys, pattern: "dragonfly profile default", rank: 96, enter: viewDragonfly, showEmpty: true},
+		{views: dfV, pattern: "adjust original-dscp <o:int:0-63> to priority <p:int:0-7> dscp <d:int:0-63>", key: "adjust original-dscp {o}", rank: 2},
+		{views: dfV, pattern: "undo adjust original-dscp <o:int:0-63> to priority <p:int:0-7> dscp <d:int:0-63>", remove: []string{"adjust original-dscp {o}"}},
+		{views: sys, pattern: "load-balance ecmp", rank: 97, enter: viewECMP, showEmpty: true},
+		{views: ecmpV, pattern: "ecmp mode eligible flowlet-gap-time <t:int:0-4294967295>", key: "ecmp mode", rank: 1},
+		// Sub-interfaces ("interface 100GE1/0/1.104", an liface).
+		{views: lif, pattern: "encapsulation dot1q-termination", key: "encapsulation", rank: -20},
+		{views: lif, pattern: "dot1q termination vid <v:int:1-4094>", key: "dot1q termination vid", rank: -19},
+		// BGP, [arex] ipv4-family unicast and vpn-instance families.
+		{views: bgpAF, pattern: "reflector cluster-id <id:int:0-4294967295>", key: "reflector cluster-id", rank: -2},
+		{views: bgpAF, pattern: "reflect change-path-attribute", rank: -1},
+		{views: bgpAF, pattern: "auto-frr", rank: 1},
+		{views: bgpAF, pattern: "load-balancing med-ignore", rank: 1},
+		{views: bgpAF, pattern: "load-balancing adaptive-routing", rank: 1},
+		{views: bgpAF, pattern: "load-balancing as-path-ignore", rank: 1},
+		{views: bgpAF, pattern: "load-balancing eibgp", rank: 1},
+		{views: bgpAF, pattern: "import-rib public valid-route route-policy <rp:name>", key: "import-rib public", rank: 1},
+		{views: bgpAF, pattern: "import-rib vpn-instance <vpn:name> valid-route route-policy <rp:name>", key: "import-rib vpn-instance {vpn}", rank: 1},
+		{views: bgpAF, pattern: "group <g:name> internal", key: "group {g}", rank: 2},
+		{views: bgpAF, pattern: "group <g:name> external", key: "group {g}", rank: 2},
+		{views: bgpAF, pattern: "peer <p:ip> as-number <as:int:1-4294967295>", key: "peer {p} as-number", rank: 3},
+		{views: bgpAF, pattern: "peer <p:ip> group <g:name>", key: "peer {p} group", rank: 3},
+		{views: bgpAF, pattern: "peer <g:name> route-policy <rp:name> import", key: "peer {g} route-policy import", rank: 3},
+		{views: bgpAF, pattern: "peer <g:name> route-policy <rp:name> export", key: "peer {g} route-policy export", rank: 3},
+		{views: bgpAF, pattern: "peer <g:name> reflect-client", key: "peer {g} reflect-client", rank: 3},
+		// Route-policy matches.
+		{views: rpV, pattern: "if-match cost <c:int:0-4294967295>", key: "if-match cost", rank: 1},
+		{views: rpV, pattern: "if-match cost greater-equal <a:int:0-4294967295> less-equal <b:int:0-4294967295>", key: "if-match cost", rank: 1},
+		{views: rpV, pattern: "if-match route-type ibgp", key: "if-match route-type", rank: 1},
+		{views: rpV, pattern: "if-match route-type ebgp", key: "if-match route-type", rank: 1},
+	}
 }

@@ -115,6 +115,8 @@ func TestNamesRefused(t *testing.T) {
 			q := *d.QoS
 			q.Profile = strings.Repeat("p", 30)
 			q.Classes = slices.Clone(q.Classes)
+			q.Classes[1].DSCP = []int{24, 26, 28}
+			q.Classes[1].Names.ClassMap = "RoCE3"
 			d.Ports[1].QoS = &q
 		}, "policy-map type qos name", "more than 40"},
 		{"two classes, one class-map", func(d *intent.Device) { d.QoS.Classes[2].Names.ClassMap = "ROCEv2" }, "class-map of class CNP", "both be the class-map \"ROCEv2\""},

@@ -164,6 +164,11 @@ func (r *renderer) render() ([][]*config.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, n := range []*config.Node{dev.qos, dev.queuing, dev.network} {
+		if err := r.checkPolicyName(n); err != nil {
+			return nil, err
+		}
+	}
 
 	// Per-port overrides become per-interface policies, one per policy
 	// type whose contents or name differ from the device's; network-qos
@@ -225,6 +230,9 @@ func (r *renderer) render() ([][]*config.Node, error) {
 				}
 				*k.name = lastWord(k.own.Text)
 				continue
+			}
+			if err := r.checkPolicyName(k.own); err != nil {
+				return nil, err
 			}
 			owners[k.own.Text] = "the QoS override of port " + p.Name
 			policyByText[k.own.Text] = k.own
@@ -413,6 +421,15 @@ func (r *renderer) checkName(what, name string) error {
 	return nil
 }
 
+// checkPolicyName refuses the name of policy-map n (nil: none) when it
+// is longer than NX-OS takes.
+func (r *renderer) checkPolicyName(n *config.Node) error {
+	if n == nil {
+		return nil
+	}
+	return r.checkName(strings.TrimSuffix(n.Text, " "+lastWord(n.Text)), lastWord(n.Text))
+}
+
 // policies renders one QoS profile with the policy names n.
 func (r *renderer) policies(q *intent.QoS, n names, speed units.BitRate, speedErr error) (*policies, error) {
 	if q.Trust != "" && q.Trust != "dscp" {
@@ -433,11 +450,6 @@ func (r *renderer) policies(q *intent.QoS, n names, speed units.BitRate, speedEr
 		}
 	}
 
-	for _, p := range []struct{ what, name string }{{"policy-map type qos", n.qos}, {"policy-map type queuing", n.queuing}, {"policy-map type network-qos", n.network}} {
-		if err := r.checkName(p.what, p.name); err != nil {
-			return nil, err
-		}
-	}
 	out := &policies{}
 	qosPolicy := node("policy-map type qos " + n.qos)
 	classOf := map[string]string{}

@@ -25,7 +25,9 @@ const (
 // that should end at desired (its rendering): desired with stale ECN
 // thresholds, two extra classes in the classification policy (one whose
 // class-map another team's policy on the uplink also uses), an extra PFC
-// global, plus config outside lossless' scope. Nil when desired does not
+// global, plus config outside lossless' scope. The extra classes set
+// qos-groups of their own, so that everything but the PFC global is a
+// config an intent can say (Import reads it whole). Nil when desired does not
 // parse.
 func LabSeed(desired []byte) []byte {
 	nodes, err := Parse(desired)
@@ -47,7 +49,7 @@ func LabSeed(desired []byte) []byte {
 		case strings.HasPrefix(n.Text, "policy-map type qos "):
 			n.Children = append([]*config.Node{
 				{Text: "class " + staleClass, Children: []*config.Node{{Text: "set qos-group 1"}}},
-				{Text: "class " + sharedClass, Children: []*config.Node{{Text: "set qos-group 1"}}},
+				{Text: "class " + sharedClass, Children: []*config.Node{{Text: "set qos-group 2"}}},
 			}, n.Children...)
 			if qosSeen {
 				break

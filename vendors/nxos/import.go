@@ -541,6 +541,12 @@ func (im *importer) classify(qp *iline, classes map[int]*intent.Class) {
 			}
 			im.unexpressed(k, "the intent classifies into a traffic class (set qos-group) only: no marking, policing or other action")
 		}
+		if id < 0 && name == "class-default" {
+			// Traffic no class reclassifies is qos-group 0
+			// (reference/nxos.md §0 [C:qosguide106]).
+			im.unexpressed(cl, "class-default sets no qos-group (so 0); lossless renders `set qos-group 0` in it")
+			id = 0
+		}
 		if id < 0 {
 			im.unexpressed(cl, "the class sets no qos-group; every class of the intent is a traffic class")
 			continue
@@ -610,10 +616,7 @@ func defaultName(classes map[int]*intent.Class) string {
 // match-any class-map with one `match dscp` line.
 func (im *importer) classMap(cm *iline) ([]int, bool) {
 	ok := true
-	if !strings.HasPrefix(cm.text, "class-map type qos match-any ") {
-		im.unexpressed(cm, "a match-all class-map; lossless renders match-any class-maps")
-		ok = false
-	}
+	matchAll := !strings.HasPrefix(cm.text, "class-map type qos match-any ")
 	var dscp []int
 	lines := 0
 	for _, k := range cm.kids {
@@ -638,9 +641,16 @@ func (im *importer) classMap(cm *iline) ([]int, bool) {
 			dscp = append(dscp, n)
 		}
 	}
-	if lines == 0 {
-		im.unexpressed(cm, "the class-map matches no DSCP")
+	switch {
+	case lines == 0:
+		im.unexpressed(cm, "the class-map matches no DSCP (the intent classifies on DSCP only)")
 		ok = false
+	case matchAll:
+		// With one match line, match-all and match-any match the same
+		// packets (and Cloud Scale treats match-all as match-any: Nexus
+		// 9000 QoS Configuration Guide 7.x, Classification, Guidelines
+		// and Limitations); only the match type is the device's own.
+		im.unexpressed(cm, "a match-all class-map; lossless renders match-any class-maps (the same packets with one match line)")
 	}
 	return dscp, ok
 }
@@ -681,10 +691,14 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 		sched := 0
 		for _, k := range cl.kids {
 			switch {
-			case strings.HasPrefix(k.text, "priority level "), strings.HasPrefix(k.text, "bandwidth remaining percent "):
+			case strings.HasPrefix(k.text, "priority"), strings.HasPrefix(k.text, "bandwidth"):
 				sched++
 				if sched > 1 {
 					im.unexpressed(k, "a second scheduling line; the intent gives a queue strict priority or a bandwidth share, not both")
+					continue
+				}
+				if !strings.HasPrefix(k.text, "priority level ") && !strings.HasPrefix(k.text, "bandwidth remaining percent ") {
+					im.unexpressed(k, "the intent schedules a queue by strict priority (priority level N) or a share of what remains (bandwidth remaining percent N) only: no guaranteed minimum bandwidth")
 					continue
 				}
 				if c == nil {

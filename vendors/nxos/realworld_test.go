@@ -67,11 +67,20 @@ func TestRealWorld(t *testing.T) {
 
 			// The lab takes the file whole and shows the same QoS.
 			ctx := t.Context()
-			_, tgt := vendortest.StartLab(t, Vendor, file)
+			n, tgt := vendortest.StartLab(t, Vendor, file)
 			drv, ch := vendortest.Plan(t, ctx, Dial, tgt, doc)
 			running, err := drv.Running(ctx)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// Saved of the lab's whole show running-config is its
+			// show running-config ipqos.
+			whole, err := Saved(n.Device().Running())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(running), string(whole)); diff != "" {
+				t.Errorf("Saved of the lab's show running-config is not its ipqos view (-ipqos +Saved):\n%s", diff)
 			}
 			fromLab, err := Import(dev, running)
 			if err != nil {

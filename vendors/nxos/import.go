@@ -84,12 +84,12 @@ type profileKey struct {
 	watchdog     bool
 }
 
-// built is one imported QoS and the ports that have it.
+// built is one imported QoS.
 type built struct {
-	qos   *intent.QoS
-	ports []string
+	qos *intent.QoS
 }
 
+// importer reads one running config (Import).
 type importer struct {
 	dev       *inventory.Device
 	classMaps map[string]*iline // by name

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lossless-net/lossless/inventory"
+	render "github.com/lossless-net/lossless/renderers/nxos"
 )
 
 // FuzzParseRunning: any running config text parses or fails with an
@@ -65,8 +66,15 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold 1 kbytes maximum-threshold 99999999999999999999 kbytes drop-probability 5 weight 0 ecn\n"))
 	dev := &inventory.Device{Name: "leaf1", Vendor: Vendor}
 	f.Fuzz(func(t *testing.T, running []byte) {
-		if _, err := Import(dev, running); err != nil {
+		im, err := Import(dev, running)
+		if err != nil {
 			return
+		}
+		// What Import returns always renders.
+		if im.QoS != nil {
+			if _, err := render.Render(fixtureIntent(dev, im)); err != nil {
+				t.Fatalf("the import does not render: %v\n%s", err, running)
+			}
 		}
 		saved, err := Saved(running)
 		if err != nil {

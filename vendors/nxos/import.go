@@ -29,7 +29,7 @@ func Import(dev *inventory.Device, running []byte) (*vendors.Imported, error) {
 		return nil, fmt.Errorf("import %s: %w", deviceName(dev), err)
 	}
 	im := &importer{dev: dev, classMaps: map[string]*iline{}, policies: map[string]*iline{}, built: map[profileKey]*built{}, used: map[string]bool{}}
-	return im.run(top), nil
+	return im.run(im.settle(top)), nil
 }
 
 func deviceName(dev *inventory.Device) string {
@@ -68,6 +68,33 @@ func readLines(text []byte) ([]*iline, error) {
 		return nil
 	})
 	return roots, err
+}
+
+// settle reads lines as Diff does: a line that equals NX-OS's default,
+// which the device never shows, is dropped, and of the siblings that
+// hold one setting (keyOf) the last stands; each earlier one is listed.
+func (im *importer) settle(lines []*iline) []*iline {
+	last := map[string]int{}
+	keys := make([]string, len(lines))
+	for i, l := range lines {
+		k, single := keyOf(l.text)
+		if single {
+			keys[i], last[k] = k, i
+		}
+	}
+	out := lines[:0:0]
+	for i, l := range lines {
+		switch {
+		case len(l.kids) == 0 && isHidden(l.text):
+			continue
+		case keys[i] != "" && last[keys[i]] != i:
+			im.unexpressedAll(l, "set again further down; the later line stands")
+			continue
+		}
+		l.kids = im.settle(l.kids)
+		out = append(out, l)
+	}
+	return out
 }
 
 // Reasons of Unexpressed, for the lines the intent has no word for.
@@ -269,6 +296,7 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 		}
 	}
 	var out []vendors.ImportedPort
+	portLine := map[string]*iline{}
 	for _, p := range ports {
 		ip := vendors.ImportedPort{Name: strings.TrimPrefix(p.l.text, "interface ")}
 		q := devQoS
@@ -282,8 +310,10 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 			}
 		}
 		im.portLines(p.l, q)
+		portLine[ip.Name] = p.l
 		out = append(out, ip)
 	}
+	im.renderable(devQoS, out, portLine)
 	slices.SortStableFunc(out, func(a, b vendors.ImportedPort) int { return inventory.ComparePorts(a.Name, b.Name) })
 	for _, l := range outside {
 		im.outsidePort(l)
@@ -291,6 +321,30 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 	im.wdGlobal()
 	im.leftovers()
 	return im.result(devQoS, out)
+}
+
+// renderable keeps the ports' own QoS the renderer takes beside the
+// device's: a port whose QoS it refuses (two objects of one name, say) is
+// imported with the device's QoS, and why is listed on the port.
+func (im *importer) renderable(q *intent.QoS, ports []vendors.ImportedPort, lines map[string]*iline) {
+	d := &intent.Device{Name: deviceName(im.dev), Vendor: Vendor, QoS: q}
+	if im.dev != nil {
+		d.Platform = im.dev.Platform
+	}
+	d.Ports = make([]intent.Port, len(ports))
+	for i, p := range ports {
+		d.Ports[i] = intent.Port{Name: p.Name, QoS: q}
+	}
+	for i := range ports {
+		if ports[i].QoS == nil {
+			continue
+		}
+		d.Ports[i].QoS = ports[i].QoS
+		if _, err := render.Render(d); err != nil {
+			im.unexpressed(lines[ports[i].Name], "the port's own QoS does not render beside the device's (%v): imported with the device's QoS", err)
+			d.Ports[i].QoS, ports[i].QoS = q, nil
+		}
+	}
 }
 
 // result sorts what was found into an Imported.
@@ -457,13 +511,20 @@ func (im *importer) profile(key profileKey, base *intent.QoS) *intent.QoS {
 		nqp = im.policies["network-qos "+im.nq]
 		im.used["network-qos "+im.nq] = true
 	}
+	mtuLines := map[int]*iline{}
 	if nqp != nil {
-		im.network(nqp, classes)
+		mtuLines = im.network(nqp, classes)
 	}
 	for id := range queueCount {
-		if c := classes[id]; c != nil {
-			q.Classes = append(q.Classes, *c)
+		c := classes[id]
+		if c == nil {
+			continue
 		}
+		if c.Lossless && c.MTU > 0 && c.MTU < intent.RoCEMinMTU && mtuLines[id] != nil {
+			im.unexpressed(mtuLines[id], "a lossless class's MTU below the %d bytes a RoCEv2 frame needs; the intent refuses it (LL033)", intent.RoCEMinMTU)
+			c.MTU = 0
+		}
+		q.Classes = append(q.Classes, *c)
 	}
 	if key.watchdog && len(q.LosslessPriorities()) > 0 {
 		q.PFC.Watchdog = &intent.Watchdog{}
@@ -707,6 +768,9 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 					}
 					continue
 				}
+				if k.text == unsetLine(id) {
+					continue // what the renderer writes for a class with no scheduling
+				}
 				if v, ok := strings.CutPrefix(k.text, "priority level "); ok {
 					n, err := strconv.Atoi(v)
 					if err != nil || n < 1 || n > 8 {
@@ -717,16 +781,12 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 					continue
 				}
 				n, err := strconv.Atoi(strings.TrimPrefix(k.text, "bandwidth remaining percent "))
-				if err != nil || n < 0 || n > 100 {
-					im.unexpressed(k, "a share outside 0–100%%")
+				if err != nil || n < 1 || n > 100 {
+					im.unexpressed(k, "a class's queue with a share outside the intent's 1–100%%")
 					continue
 				}
-				if n != unsetShare(id) {
-					c.Scheduling = intent.Scheduling{Mode: intent.SchedulingDWRR, Bandwidth: units.Percent(n)}
-					if n > 0 {
-						shares = append(shares, share{c, k})
-					}
-				}
+				c.Scheduling = intent.Scheduling{Mode: intent.SchedulingDWRR, Bandwidth: units.Percent(n)}
+				shares = append(shares, share{c, k})
 			case strings.HasPrefix(k.text, "random-detect "):
 				m := rdRE.FindStringSubmatch(k.text)
 				if m == nil {
@@ -763,20 +823,48 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 		}
 		im.unexpressed(p, "the policy leaves out %s; lossless lists all 8 queues", strings.Join(missing, ", "))
 	}
-	var sum units.Percent
+	// The intent's shares add up to 100 % (LL030), and what the renderer
+	// writes, a class without scheduling taking its queue's default, to
+	// no more than 100 %.
+	var sum, total units.Percent
 	for _, s := range shares {
 		sum += s.c.Scheduling.Bandwidth
 	}
-	if len(shares) > 0 && sum != 100 {
+	for id, c := range classes {
+		switch {
+		case c.Scheduling.Mode == intent.SchedulingDWRR:
+			total += c.Scheduling.Bandwidth
+		case c.Scheduling.Mode == intent.SchedulingUnset:
+			total += units.Percent(unsetShare(id))
+		}
+	}
+	if len(shares) > 0 && (sum != 100 || total > 100) {
 		for _, s := range shares {
-			im.unexpressed(s.l, "the bandwidth shares add up to %s, and the intent's add up to 100%% (LL030)", sum)
+			if sum != 100 {
+				im.unexpressed(s.l, "the bandwidth shares add up to %s, and the intent's add up to 100%% (LL030)", sum)
+			} else {
+				im.unexpressed(s.l, "with the default queue's 100%% these shares would add up to %s, more than 100%%", total)
+			}
 			s.c.Scheduling = intent.Scheduling{}
 		}
 	}
 }
 
+// unsetLine is the scheduling line the renderer writes for a class with
+// no scheduling: NX-OS's default-8q-out-policy (q7 strict level 1,
+// q-default 100 %, the others 0; reference/nxos.md §0 [C:tac]).
+func unsetLine(id int) string {
+	switch id {
+	case 7:
+		return "priority level 1"
+	case 0:
+		return "bandwidth remaining percent 100"
+	}
+	return "bandwidth remaining percent 0"
+}
+
 // unsetShare is the share the renderer gives a class with no scheduling:
-// q-default 100 %, every other bandwidth queue 0.
+// q-default 100 %, every other queue none.
 func unsetShare(id int) int {
 	if id == 0 {
 		return 100
@@ -791,8 +879,10 @@ func queueClass(id int) string {
 	return "c-out-8q-q" + strconv.Itoa(id)
 }
 
-// network reads the network-qos policy: MTU and no-drop per class.
-func (im *importer) network(p *iline, classes map[int]*intent.Class) {
+// network reads the network-qos policy: MTU and no-drop per class. It
+// returns the mtu lines by traffic class.
+func (im *importer) network(p *iline, classes map[int]*intent.Class) map[int]*iline {
+	mtuAt := map[int]*iline{}
 	for _, cl := range p.kids {
 		id, ok := queueID(cl.text, "class type network-qos c-8q-nq")
 		if !ok {
@@ -811,11 +901,11 @@ func (im *importer) network(p *iline, classes map[int]*intent.Class) {
 			switch {
 			case strings.HasPrefix(k.text, "mtu "):
 				n, err := strconv.Atoi(strings.TrimPrefix(k.text, "mtu "))
-				if err != nil {
-					im.unexpressed(k, "an MTU lossless cannot read")
+				if lo, hi := im.mtuRange(); err != nil || n < lo || n > hi {
+					im.unexpressed(k, "an MTU outside the %d–%d lossless renders here", lo, hi)
 					continue
 				}
-				c.MTU = n
+				c.MTU, mtuAt[id] = n, k
 			case k.text == "pause pfc-cos "+strconv.Itoa(id):
 				c.Lossless = true
 			case strings.HasPrefix(k.text, "pause pfc-cos "):
@@ -825,6 +915,21 @@ func (im *importer) network(p *iline, classes map[int]*intent.Class) {
 			}
 		}
 	}
+	return mtuAt
+}
+
+// mtuRange is the network-qos MTU range the renderer takes for the
+// device: NX-OS's 576–9216 (reference/nxos.md §2), within the platform's.
+func (im *importer) mtuRange() (lo, hi int) {
+	lo, hi = 576, 9216
+	if im.dev != nil && im.dev.Platform != nil {
+		pl := im.dev.Platform
+		lo = max(lo, pl.MTUMin)
+		if pl.MTUMax != 0 {
+			hi = min(hi, pl.MTUMax)
+		}
+	}
+	return lo, hi
 }
 
 // checkPlatform lists the lossless classes the device's platform cannot

@@ -150,6 +150,11 @@ interface Ethernet1/3
 			unexpressed: []string{"service-policy type queuing output OUT"}},
 		{name: "PFC tuning and buffer lines", running: "priority-flow-control watch-dog interval 200\nhardware qos ns-buffer-profile mesh\n" + base,
 			unexpressed: []string{"priority-flow-control watch-dog interval 200", "hardware qos ns-buffer-profile mesh"}},
+		{name: "a lossless MTU below RoCE's", running: strings.Replace(base, "    mtu 9216\n    pause pfc-cos 3\n", "    mtu 2240\n    pause pfc-cos 3\n", 1),
+			unexpressed: []string{"mtu 2240"}},
+		{name: "a default queue with no share", running: strings.NewReplacer("c-out-8q-q-default\n    bandwidth remaining percent 40", "c-out-8q-q-default\n    bandwidth remaining percent 0",
+			"bandwidth remaining percent 60", "bandwidth remaining percent 100").Replace(base),
+			unexpressed: []string{"bandwidth remaining percent 100", "bandwidth remaining percent 0"}},
 		{name: "more lossless classes than the platform runs", plat: gx, running: strings.NewReplacer(
 			"class-map type qos match-any CNP\n", "class-map type qos match-any A\n  match dscp 10\nclass-map type qos match-any B\n  match dscp 12\nclass-map type qos match-any C\n  match dscp 14\nclass-map type qos match-any CNP\n",
 			"  class CNP\n", "  class A\n    set qos-group 1\n  class B\n    set qos-group 2\n  class C\n    set qos-group 4\n  class CNP\n",

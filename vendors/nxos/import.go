@@ -967,9 +967,11 @@ func ipqos(text string) bool {
 // Saved turns a saved `show running-config` of an NX-OS switch into what
 // Driver.Running returns: the body of `show running-config ipqos`, the
 // QoS feature's top-level stanzas and the interfaces with their QoS and
-// PFC lines only, in the file's order, without the header. A file that is
-// not NX-OS running-config text (JSON, odd indentation, no NX-OS line) is
-// refused.
+// PFC lines only, in the file's order, without the header. Every line it
+// keeps stays at its line number in the file (a line it drops becomes a
+// blank line, which carries no config), so the lines Import lists point
+// into the file. A file that is not NX-OS running-config text (JSON, odd
+// indentation, no NX-OS line) is refused.
 func Saved(file []byte) ([]byte, error) {
 	t := strings.TrimSpace(string(file))
 	switch {
@@ -995,60 +997,46 @@ func Saved(file []byte) ([]byte, error) {
 		return nil, fmt.Errorf("saved config: %w", err)
 	}
 	nxos := false
-	var b strings.Builder
-	var prev *iline
+	// at[n-1] is what line n of the file becomes: the line, or blank.
+	at := make([]string, strings.Count(string(file), "\n")+1)
+	var put func(l *iline, depth int)
+	put = func(l *iline, depth int) {
+		at[l.n-1] = strings.Repeat(" ", depth*indentWidth) + l.raw
+		for _, k := range l.kids {
+			put(k, depth+1)
+		}
+	}
 	for _, l := range top {
-		var kids []*iline
 		switch {
 		case strings.HasPrefix(l.raw, "interface "):
 			nxos = true
+			var kids []*iline
 			for _, k := range l.kids {
 				if ipqos(k.raw) {
 					kids = append(kids, k)
 				}
 			}
-			if len(kids) == 0 {
-				continue
+			if len(kids) > 0 {
+				at[l.n-1] = l.raw
+				for _, k := range kids {
+					put(k, 1)
+				}
 			}
 		case ipqos(l.raw):
 			nxos = true
-			kids = l.kids
-			if l.raw == "system qos" && len(kids) == 0 {
-				continue
+			if l.raw != "system qos" || len(l.kids) > 0 {
+				put(l, 0)
 			}
-		case strings.HasPrefix(l.raw, "feature ") || strings.HasPrefix(l.raw, "vdc ") || l.raw == "system qos":
+		case strings.HasPrefix(l.raw, "feature ") || strings.HasPrefix(l.raw, "vdc "):
 			nxos = true
-			continue
-		default:
-			continue
-		}
-		if prev != nil && !joinedStanzas(prev, l) {
-			b.WriteString("\n")
-		}
-		prev = l
-		b.WriteString(l.raw + "\n")
-		for _, k := range kids {
-			writeLine(&b, k, 1)
 		}
 	}
 	if !nxos {
 		return nil, fmt.Errorf("saved config: no NX-OS QoS, interface or feature line found; is this an NX-OS `show running-config`?")
 	}
-	return []byte(b.String()), nil
-}
-
-// joinedStanzas reports whether n follows prev with no blank line:
-// consecutive class-maps, and consecutive global one-liners
-// (reference/nxos.md §1).
-func joinedStanzas(prev, n *iline) bool {
-	cm := func(l *iline) bool { return strings.HasPrefix(l.raw, "class-map ") }
-	one := func(l *iline) bool { return len(l.kids) == 0 && !strings.HasPrefix(l.raw, "interface ") }
-	return cm(prev) && cm(n) || one(prev) && one(n)
-}
-
-func writeLine(b *strings.Builder, l *iline, depth int) {
-	b.WriteString(strings.Repeat(" ", depth*indentWidth) + l.raw + "\n")
-	for _, k := range l.kids {
-		writeLine(b, k, depth+1)
+	out := strings.TrimRight(strings.Join(at, "\n"), "\n")
+	if out == "" {
+		return nil, nil
 	}
+	return []byte(out + "\n"), nil
 }

@@ -79,8 +79,15 @@ func TestRealWorld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(string(running), string(whole)); diff != "" {
+			if diff := cmp.Diff(lines(running), lines(whole)); diff != "" {
 				t.Errorf("Saved of the lab's show running-config is not its ipqos view (-ipqos +Saved):\n%s", diff)
+			}
+			// The unexpressed lines are the file's.
+			fileLines := strings.Split(string(file), "\n")
+			for _, u := range im.Unexpressed {
+				if got := strings.Join(strings.Fields(fileLines[u.Line-1]), " "); got != u.Text {
+					t.Errorf("unexpressed line %d is %q, the file's is %q", u.Line, u.Text, got)
+				}
 			}
 			fromLab, err := Import(dev, running)
 			if err != nil {
@@ -105,6 +112,18 @@ func TestRealWorld(t *testing.T) {
 			t.Logf("round-trips: %v; %d unexpressed; %d commands", ch.Empty(), len(im.Unexpressed), len(ch.Commands))
 		})
 	}
+}
+
+// lines are the non-blank lines of text: what the device shows, whatever
+// its blank lines.
+func lines(text []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(text), "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // fixtureDevice reads the one device of a fixture's inventory.

@@ -7,6 +7,7 @@
 package nxos
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -23,11 +24,22 @@ import (
 // Vendor is the name NX-OS devices carry in the inventory.
 const Vendor = "nxos"
 
-// Object names of the Cisco AI/ML blueprint lineage (reference/nxos.md §1).
+// Default object names, those of the Cisco AI/ML blueprint lineage
+// (reference/nxos.md §1); the intent's names blocks replace them.
 const (
-	classificationPolicy = "QOS_CLASSIFICATION"
-	queuingPolicy        = "QOS_EGRESS_PORT"
-	networkPolicy        = "qos_network"
+	DefaultClassifier = "QOS_CLASSIFICATION"
+	DefaultQueuing    = "QOS_EGRESS_PORT"
+	DefaultNetworkQoS = "qos_network"
+)
+
+// nameMax is the longest class-map or policy-map name NX-OS takes: 1–40
+// characters for class-map type qos and policy-map type qos, queuing and
+// network-qos (batfish's NX-OS grammar, CiscoNxos_common.g4:
+// class_map_qos_name, policy_map_qos_name, policy_map_queuing_name,
+// policy_map_network_qos_name, "1-40 characters").
+const (
+	nameMax       = 40
+	nameMaxSource = "NX-OS class-map and policy-map names are 1–40 characters (batfish's NX-OS grammar, github.com/batfish/batfish projects/batfish/src/main/antlr4/org/batfish/vendor/cisco_nxos/grammar/CiscoNxos_common.g4)"
 )
 
 // Ranges the NX-OS CLI accepts (reference/nxos.md §2).
@@ -147,33 +159,48 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		return nil, err
 	}
 	speed, speedErr := r.singleSpeed()
-	dev, err := r.policies(d.QoS, "", speed, speedErr)
+	devNames := objectNames(d.QoS, "")
+	dev, err := r.policies(d.QoS, devNames, speed, speedErr)
 	if err != nil {
 		return nil, err
 	}
+	for _, n := range []*config.Node{dev.qos, dev.queuing, dev.network} {
+		if err := r.checkPolicyName(n); err != nil {
+			return nil, err
+		}
+	}
 
-	// Per-port overrides become per-interface policies named after their
-	// profile, one per policy type that differs from the device's;
-	// network-qos is system-wide only (reference/nxos.md §2), so an
-	// override must keep the device's network-qos.
+	// Per-port overrides become per-interface policies, one per policy
+	// type whose contents or name differ from the device's; network-qos
+	// is system-wide only (reference/nxos.md §2), so an override must keep
+	// the device's network-qos. An override's policy takes the name its
+	// names block gives, else the default name with a suffix: its
+	// profile's name, or the first port that uses it when it overrides
+	// the device's own profile (resolution keeps the profile's name).
 	type portPolicy struct {
-		qosSuffix, queuingSuffix string // "" when the device's policy serves
+		qos, queuing string // "" when the device's policy serves
 	}
 	byProfile := map[*intent.QoS]portPolicy{}
+	// owners maps a policy-map's header line to who renders it, so that
+	// two different policies never get one name.
+	owners := map[string]string{dev.qos.Text: "the device's QoS profile", dev.queuing.Text: "the device's QoS profile"}
+	policyByText := map[string]*config.Node{dev.qos.Text: dev.qos, dev.queuing.Text: dev.queuing}
 	var extraQoS, extraQueuing []*config.Node
 	classMaps := dev.classMaps
 	for _, p := range d.Ports {
 		if _, done := byProfile[p.QoS]; p.QoS == nil || p.QoS == d.QoS || done {
 			continue
 		}
-		// Policies of an override are named after its profile, or after
-		// the first port that uses it when it overrides the device's own
-		// profile (resolution keeps the profile's name).
 		suffix := "_" + p.QoS.Profile
 		if p.QoS.Profile == d.QoS.Profile {
 			suffix = "_" + nameUnsafe.ReplaceAllString(p.Name, "-")
 		}
-		pp, err := r.policies(p.QoS, suffix, speed, speedErr)
+		names := objectNames(p.QoS, suffix)
+		if p.QoS.Names.NetworkQoS != "" && p.QoS.Names.NetworkQoS != devNames.network {
+			return nil, r.unsupported("QoS override on port "+p.Name, "it names the network-qos policy %q, but NX-OS applies one network-qos policy system-wide (reference/nxos.md §2): the device's is %q; leave network_qos out of the override's names", p.QoS.Names.NetworkQoS, devNames.network)
+		}
+		names.network = devNames.network
+		pp, err := r.policies(p.QoS, names, speed, speedErr)
 		if err != nil {
 			return nil, err
 		}
@@ -181,19 +208,42 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			return nil, r.unsupported("QoS override on port "+p.Name, "its MTU or lossless classes differ from the device's, but NX-OS applies network-qos (MTU, PFC no-drop) system-wide only (reference/nxos.md §2); override only classification, scheduling and ECN per port")
 		}
 		var entry portPolicy
-		if !sameNode(pp.qos, dev.qos, suffix) {
-			entry.qosSuffix = suffix
-			extraQoS = append(extraQoS, pp.qos)
-		}
-		if !sameNode(pp.queuing, dev.queuing, suffix) {
-			entry.queuingSuffix = suffix
-			extraQueuing = append(extraQueuing, pp.queuing)
+		for _, k := range []struct {
+			own, device *config.Node
+			explicit    string
+			attr        string
+			name        *string
+			extra       *[]*config.Node
+		}{
+			{pp.qos, dev.qos, p.QoS.Names.Classifier, "classifier", &entry.qos, &extraQoS},
+			{pp.queuing, dev.queuing, p.QoS.Names.Queuing, "queuing", &entry.queuing, &extraQueuing},
+		} {
+			if sameNode(k.own, k.device) {
+				continue // same contents, same name: the device's serves
+			}
+			if k.explicit == "" && sameChildren(k.own, k.device) {
+				continue // a default name: the device's policy serves
+			}
+			if have, ok := policyByText[k.own.Text]; ok {
+				if !sameChildren(have, k.own) {
+					return nil, r.unsupported("QoS override on port "+p.Name, "its %s has the name of the one of %s but other contents; give the override's names block its own %s name", k.own.Text, owners[k.own.Text], k.attr)
+				}
+				*k.name = lastWord(k.own.Text)
+				continue
+			}
+			if err := r.checkPolicyName(k.own); err != nil {
+				return nil, err
+			}
+			owners[k.own.Text] = "the QoS override of port " + p.Name
+			policyByText[k.own.Text] = k.own
+			*k.name = lastWord(k.own.Text)
+			*k.extra = append(*k.extra, k.own)
 		}
 		byProfile[p.QoS] = entry
 		for _, cm := range pp.classMaps {
 			if i := slices.IndexFunc(classMaps, func(n *config.Node) bool { return n.Text == cm.Text }); i >= 0 {
 				if !sameNode(classMaps[i], cm) {
-					return nil, r.unsupported("class-map "+strings.TrimPrefix(cm.Text, "class-map type qos match-any "), "the QoS override of port %s gives the class the same name as another profile on the device but different DSCP values; NX-OS class-maps are global, so rename the class in the override", p.Name)
+					return nil, r.unsupported("class-map "+strings.TrimPrefix(cm.Text, "class-map type qos match-any "), "the QoS override of port %s gives a class the class-map name of another profile's class on the device, with different DSCP values; NX-OS class-maps are global, so give the override's class its own name (names { class_map = … })", p.Name)
 				}
 				continue
 			}
@@ -218,9 +268,9 @@ func (r *renderer) render() ([][]*config.Node, error) {
 	system := node("system qos")
 	if dev.network != nil {
 		groups = append(groups, []*config.Node{dev.network})
-		system.Children = append(system.Children, node("service-policy type network-qos "+networkPolicy))
+		system.Children = append(system.Children, node("service-policy type network-qos "+devNames.network))
 	}
-	system.Children = append(system.Children, node("service-policy type queuing output "+queuingPolicy))
+	system.Children = append(system.Children, node("service-policy type queuing output "+devNames.queuing))
 	groups = append(groups, []*config.Node{system})
 
 	for _, p := range d.Ports {
@@ -236,12 +286,12 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			}
 		}
 		pol := byProfile[q]
-		in.Children = append(in.Children, node("service-policy type qos input "+classificationPolicy+pol.qosSuffix))
-		if pol.queuingSuffix != "" {
+		in.Children = append(in.Children, node("service-policy type qos input "+cmp.Or(pol.qos, devNames.qos)))
+		if pol.queuing != "" {
 			// A per-interface queuing policy overrides the system one
 			// (reference/nxos.md §2, `service-policy type queuing output`
 			// in config-if [C:paregupt,tac]).
-			in.Children = append(in.Children, node("service-policy type queuing output "+queuingPolicy+pol.queuingSuffix))
+			in.Children = append(in.Children, node("service-policy type queuing output "+pol.queuing))
 		}
 		groups = append(groups, []*config.Node{in})
 	}
@@ -343,9 +393,45 @@ func (r *renderer) singleSpeed() (units.BitRate, error) {
 	return s, nil
 }
 
-// policies renders one QoS profile. suffix is appended to the policy names
-// (empty for the device's own profile).
-func (r *renderer) policies(q *intent.QoS, suffix string, speed units.BitRate, speedErr error) (*policies, error) {
+// names are the names of the policy-maps one QoS profile renders to.
+type names struct{ qos, queuing, network string }
+
+// objectNames returns the policy-map names of q: those its names block
+// gives, else the defaults with suffix appended (empty for the device's
+// own profile).
+func objectNames(q *intent.QoS, suffix string) names {
+	or := func(name, def string) string {
+		if name != "" {
+			return name
+		}
+		return def + suffix
+	}
+	return names{or(q.Names.Classifier, DefaultClassifier), or(q.Names.Queuing, DefaultQueuing), or(q.Names.NetworkQoS, DefaultNetworkQoS)}
+}
+
+// ClassMapName returns the name of class c's class-map: its names block's,
+// else the class's own name.
+func ClassMapName(c *intent.Class) string { return cmp.Or(c.Names.ClassMap, c.Name) }
+
+// checkName refuses a name longer than NX-OS takes (nameMax).
+func (r *renderer) checkName(what, name string) error {
+	if len(name) > nameMax {
+		return r.unsupported(what+" name "+strconv.Quote(name), "%d characters are more than %d: %s", len(name), nameMax, nameMaxSource)
+	}
+	return nil
+}
+
+// checkPolicyName refuses the name of policy-map n (nil: none) when it
+// is longer than NX-OS takes.
+func (r *renderer) checkPolicyName(n *config.Node) error {
+	if n == nil {
+		return nil
+	}
+	return r.checkName(strings.TrimSuffix(n.Text, " "+lastWord(n.Text)), lastWord(n.Text))
+}
+
+// policies renders one QoS profile with the policy names n.
+func (r *renderer) policies(q *intent.QoS, n names, speed units.BitRate, speedErr error) (*policies, error) {
 	if q.Trust != "" && q.Trust != "dscp" {
 		return nil, r.unsupported("trust "+strconv.Quote(q.Trust), "this renderer classifies on DSCP only")
 	}
@@ -365,7 +451,8 @@ func (r *renderer) policies(q *intent.QoS, suffix string, speed units.BitRate, s
 	}
 
 	out := &policies{}
-	qosPolicy := node("policy-map type qos " + classificationPolicy + suffix)
+	qosPolicy := node("policy-map type qos " + n.qos)
+	classOf := map[string]string{}
 	for _, c := range q.Classes {
 		if c.ID < 0 || c.ID >= queueCount {
 			return nil, r.unsupported("class "+c.Name, "traffic class %d is outside 0–7", c.ID)
@@ -373,10 +460,18 @@ func (r *renderer) policies(q *intent.QoS, suffix string, speed units.BitRate, s
 		if c.Default || len(c.DSCP) == 0 {
 			continue
 		}
+		name := ClassMapName(&c)
+		if err := r.checkName("class-map of class "+c.Name, name); err != nil {
+			return nil, err
+		}
+		if other, ok := classOf[name]; ok {
+			return nil, r.unsupported("class-map of class "+c.Name, "classes %s and %s would both be the class-map %q; give one of them its own name (names { class_map = … })", other, c.Name, name)
+		}
+		classOf[name] = c.Name
 		// Comma list, the form NX-OS stores and displays
 		// (reference/nxos.md Errata).
-		out.classMaps = append(out.classMaps, node("class-map type qos match-any "+c.Name, node("match dscp "+joinInts(c.DSCP, ","))))
-		qosPolicy.Children = append(qosPolicy.Children, node("class "+c.Name, node(fmt.Sprintf("set qos-group %d", c.ID))))
+		out.classMaps = append(out.classMaps, node("class-map type qos match-any "+name, node("match dscp "+joinInts(c.DSCP, ","))))
+		qosPolicy.Children = append(qosPolicy.Children, node("class "+name, node(fmt.Sprintf("set qos-group %d", c.ID))))
 	}
 	defaultID := 0
 	if dc := q.DefaultClass(); dc != nil {
@@ -385,7 +480,7 @@ func (r *renderer) policies(q *intent.QoS, suffix string, speed units.BitRate, s
 	qosPolicy.Children = append(qosPolicy.Children, node("class class-default", node(fmt.Sprintf("set qos-group %d", defaultID))))
 	out.qos = qosPolicy
 
-	queuing := node("policy-map type queuing " + queuingPolicy + suffix)
+	queuing := node("policy-map type queuing " + n.queuing)
 	remaining := 0
 	for _, id := range queueOrder() {
 		cls := node("class type queuing c-out-8q-q" + queueName(id))
@@ -413,7 +508,7 @@ func (r *renderer) policies(q *intent.QoS, suffix string, speed units.BitRate, s
 	}
 	out.queuing = queuing
 
-	network := node("policy-map type network-qos " + networkPolicy)
+	network := node("policy-map type network-qos " + n.network)
 	for _, c := range q.Classes {
 		if !c.Lossless && c.MTU == 0 {
 			continue
@@ -564,17 +659,21 @@ func orDefault(v, def int) int {
 	return v
 }
 
-// sameNode reports whether a and b print the same, after removing suffix
-// from b's lines (so a per-port policy equal to the device's is shared).
-func sameNode(a, b *config.Node, suffix ...string) bool {
+// lastWord is the last word of a line: the name of a policy-map.
+func lastWord(text string) string { return text[strings.LastIndexByte(text, ' ')+1:] }
+
+// sameNode reports whether a and b print the same.
+func sameNode(a, b *config.Node) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	at, bt := a.Text, b.Text
-	for _, s := range suffix {
-		at = strings.TrimSuffix(at, s)
-	}
-	if at != bt || len(a.Children) != len(b.Children) {
+	return a.Text == b.Text && sameChildren(a, b)
+}
+
+// sameChildren reports whether the lines below a and b print the same (a
+// per-port policy equal to the device's whatever its name).
+func sameChildren(a, b *config.Node) bool {
+	if len(a.Children) != len(b.Children) {
 		return false
 	}
 	for i := range a.Children {

@@ -2,7 +2,11 @@ package nxos
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/lossless-net/lossless/inventory"
+	render "github.com/lossless-net/lossless/renderers/nxos"
 )
 
 // FuzzParseRunning: any running config text parses or fails with an
@@ -38,6 +42,46 @@ func FuzzParseRunning(f *testing.F) {
 		}
 		if !ch.Empty() {
 			t.Fatalf("a config diffed against itself gives commands %q", ch.Commands)
+		}
+	})
+}
+
+// FuzzImport: any running config text imports or fails with an error,
+// never a panic; Saved of any file never panics either, and what Saved
+// returns imports.
+func FuzzImport(f *testing.F) {
+	canon, err := os.ReadFile("testdata/canonical.cfg")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(canon)
+	f.Add(LabSeed(canon))
+	fixtures, _ := filepath.Glob("../../testdata/realworld/nxos/*/running.cfg")
+	for _, p := range fixtures {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("policy-map type qos P\n  class class-default\n    set qos-group 9\ninterface Ethernet1/1\n  service-policy type qos input P\n"))
+	f.Add([]byte("policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold 1 kbytes maximum-threshold 99999999999999999999 kbytes drop-probability 5 weight 0 ecn\n"))
+	dev := &inventory.Device{Name: "leaf1", Vendor: Vendor}
+	f.Fuzz(func(t *testing.T, running []byte) {
+		im, err := Import(dev, running)
+		if err != nil {
+			return
+		}
+		// What Import returns always renders.
+		if im.QoS != nil {
+			if _, err := render.Render(fixtureIntent(dev, im)); err != nil {
+				t.Fatalf("the import does not render: %v\n%s", err, running)
+			}
+		}
+		saved, err := Saved(running)
+		if err != nil {
+			return
+		}
+		if _, err := Import(dev, saved); err != nil {
+			t.Fatalf("Saved gave text Import refuses: %v\n%s", err, saved)
 		}
 	})
 }

@@ -69,6 +69,10 @@ func outside(t *testing.T, running string, desired *config.Document) string {
 	return print(keep)
 }
 
+// staleWatchdog is a tuned PFC global the intent cannot say: apply puts
+// it back to its default.
+const staleWatchdog = "priority-flow-control watch-dog interval 200"
+
 // TestApplyConverges: from a running config with stale thresholds, an
 // extra class, an extra PFC global and unrelated config, apply converges:
 // inside the scope the device equals the rendering, outside it nothing
@@ -76,7 +80,7 @@ func outside(t *testing.T, running string, desired *config.Document) string {
 func TestApplyConverges(t *testing.T) {
 	ctx := t.Context()
 	want := canonical(t)
-	n, tgt := vendortest.StartLab(t, Vendor, LabSeed(want.Text))
+	n, tgt := vendortest.StartLab(t, Vendor, append(LabSeed(want.Text), staleWatchdog+"\n"...))
 	before := body(n)
 	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
 	if ch.Empty() {

@@ -8,31 +8,32 @@ import (
 )
 
 // Stale and unrelated config LabSeed adds: an earlier ECN profile, a class
-// the intent no longer has, a tuned watchdog interval, and config lossless
-// must never touch (a class-map of another team, an uplink, descriptions).
+// the intent no longer has, and config lossless must never touch (a
+// class-map of another team, an uplink, descriptions).
 // sharedClass is a class the intent no longer has either, but another
 // team's policy, otherPolicy on the uplink, uses its class-map: that
 // class-map stays (NX-OS would refuse its deletion).
 const (
-	staleECN      = "random-detect minimum-threshold 300 kbytes maximum-threshold 1500 kbytes drop-probability 5 weight 0 ecn"
-	staleClass    = "BULK_OLD"
-	sharedClass   = "BULK"
-	otherPolicy   = "OTHER"
-	staleWatchdog = "priority-flow-control watch-dog interval 200"
+	staleECN    = "random-detect minimum-threshold 300 kbytes maximum-threshold 1500 kbytes drop-probability 5 weight 0 ecn"
+	staleClass  = "BULK_OLD"
+	sharedClass = "BULK"
+	otherPolicy = "OTHER"
 )
 
 // LabSeed returns a realistic running config for an emulated NX-OS switch
 // that should end at desired (its rendering): desired with stale ECN
 // thresholds, two extra classes in the classification policy (one whose
-// class-map another team's policy on the uplink also uses), an extra PFC
-// global, plus config outside lossless' scope. Nil when desired does not
+// class-map another team's policy on the uplink also uses), plus config
+// outside lossless' scope. Everything in lossless' scope is a config an
+// intent can say (the extra classes set qos-groups of their own), so
+// `lossless import` reads it whole and its plan is empty. Nil when desired does not
 // parse.
 func LabSeed(desired []byte) []byte {
 	nodes, err := Parse(desired)
 	if err != nil || len(nodes) == 0 {
 		return nil
 	}
-	out := []*config.Node{{Text: staleWatchdog}}
+	var out []*config.Node
 	var ifSeen, qosSeen bool
 	for _, n := range nodes {
 		switch {
@@ -47,7 +48,7 @@ func LabSeed(desired []byte) []byte {
 		case strings.HasPrefix(n.Text, "policy-map type qos "):
 			n.Children = append([]*config.Node{
 				{Text: "class " + staleClass, Children: []*config.Node{{Text: "set qos-group 1"}}},
-				{Text: "class " + sharedClass, Children: []*config.Node{{Text: "set qos-group 1"}}},
+				{Text: "class " + sharedClass, Children: []*config.Node{{Text: "set qos-group 2"}}},
 			}, n.Children...)
 			if qosSeen {
 				break

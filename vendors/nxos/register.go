@@ -15,6 +15,8 @@ func init() {
 		Refuses: map[string]string{"gnmi": gnmiRefusal},
 		Scope:   Scope,
 		LabSeed: LabSeed,
+		Import:  Import,
+		Saved:   Saved,
 		LabKind: "nxos", // internal/lab/nxos
 		// Nexus 9000 front-panel ports are Ethernet1/N; containerlab's
 		// n9kv kinds map ethN to Ethernet1/N (containerlab vr-n9kv docs).

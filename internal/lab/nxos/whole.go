@@ -157,6 +157,15 @@ var wholeEntries = []e{
 	{Modes: []string{"config-if", "config-if-range"}, Syntax: "ip address <a:addr>", Key: "ip address", Rank: rankIfL3,
 		No: []string{"ip address [<a:addr>]"}, Check: notInSession},
 	{Modes: []string{"config-if", "config-if-range"}, Syntax: "ip address <a:addr> secondary", Key: "ip address {a} secondary", Rank: rankIfL3, Check: notInSession},
+	// [no] logging event port link-status: both forms are shown in
+	// running configs (Microsoft's Azure Local ToR references,
+	// github.com/Azure/AzureLocal-Supportability
+	// TSG/Networking/Top-Of-Rack-Switch/Reference-TOR-QOS-Policy-Configuration.md:
+	// "no logging event port link-status" on a storage port, and
+	// Reference-TOR-Disaggregated-Switched-Storage.md: "logging event port
+	// link-status" on a compute port), so neither is a hidden default.
+	{Modes: []string{"config-if", "config-if-range"}, Syntax: "logging event port link-status", Key: "logging event port link-status", Rank: rankIfL3,
+		NoLine: true, Check: notInSession},
 	{Modes: []string{"config-if", "config-if-range"}, Syntax: "cdp enable", Key: "cdp enable", Rank: rankIfL3, NoLine: true, Default: "cdp enable", Check: notInSession},
 	{Modes: []string{"config-if", "config-if-range"}, Syntax: "shutdown", Key: "shutdown", Rank: rankIfShut, NoLine: true, Check: notInSession},
 

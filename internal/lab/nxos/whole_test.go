@@ -186,3 +186,25 @@ func TestRestoreKeepsModel(t *testing.T) {
 		t.Errorf("restored:\n%s", d.Running())
 	}
 }
+
+// TestLoggingEventPortLinkStatus: `[no] logging event port link-status`
+// is an interface line in either form (Azure Local's ToR references, the
+// entry in whole.go): it keeps the interface mode, so the port's
+// following QoS lines stay on the port.
+func TestLoggingEventPortLinkStatus(t *testing.T) {
+	seed := "interface Ethernet1/17\n  no logging event port link-status\n  service-policy type qos input P\n" +
+		"interface Ethernet1/18\n  logging event port link-status\n  service-policy type qos input P\n"
+	d, err := nxos.New("tor1", []byte("policy-map type qos P\n  class class-default\n    set qos-group 0\n"+seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := string(d.Running())
+	for _, want := range []string{
+		"interface Ethernet1/17\n  service-policy type qos input P\n  no logging event port link-status\n",
+		"interface Ethernet1/18\n  service-policy type qos input P\n  logging event port link-status\n",
+	} {
+		if !strings.Contains(run, want) {
+			t.Errorf("running config lacks %q:\n%s", want, run)
+		}
+	}
+}

@@ -156,17 +156,7 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 	}
 	fl := &fleet{source: src, log: log}
 	warnInsecure(stderr, f)
-	home, _ := os.UserHomeDir()
-	in := plan.Access{Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: f.insecure,
-		InsecureSkipVerify: f.skipVerify, Plaintext: f.plaintext, Logger: log}
-	var password vendors.Secret
-	if src.Lab {
-		// The in-process lab gets a random password that is never shown.
-		password = vendors.Secret(rand.Text())
-		in.Login = func(string, *inventory.Credentials) (vendors.Login, error) {
-			return vendors.Login{User: lab.DefaultUser, Password: password}, nil
-		}
-	}
+	in, password := access(f.insecure, f.skipVerify, f.plaintext, src.Lab, log)
 	loaded, diags := load.Fabric(src.Dir, load.Options{Inventory: src.Inventory, Vars: src.Vars, VarFiles: src.VarFiles, Targets: f.targets})
 	if len(diags) > 0 {
 		_ = diag.WriteText(stderr, loaded.Files, diags, useColor(stderr, false), 78)
@@ -190,6 +180,23 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 		}
 	}
 	return fl, true
+}
+
+// access is how the devices are reached: credentials from the
+// environment and files, the insecure flags, and for the embedded lab
+// (withLab) a random password, never shown, that every login uses.
+func access(insecure, skipVerify, plaintext, withLab bool, log *slog.Logger) (plan.Access, vendors.Secret) {
+	home, _ := os.UserHomeDir()
+	in := plan.Access{Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: insecure,
+		InsecureSkipVerify: skipVerify, Plaintext: plaintext, Logger: log}
+	var password vendors.Secret
+	if withLab {
+		password = vendors.Secret(rand.Text())
+		in.Login = func(string, *inventory.Credentials) (vendors.Login, error) {
+			return vendors.Login{User: lab.DefaultUser, Password: password}, nil
+		}
+	}
+	return in, password
 }
 
 // startLab starts one emulated device per selected device, named, of

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -148,23 +147,22 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		warnInsecure(stderr, &fleetFlags{insecure: f.insecure, skipVerify: f.skipVerify, plaintext: f.plaintext})
 	}
 
-	inv, diags := load.Inventory(invPath)
-	if len(diags) > 0 {
-		_ = diag.WriteText(stderr, inv.Files, diags, useColor(stderr, false), 78)
-	}
-	if diags.HasErrors() {
+	if _, err := os.Stat(invPath); err != nil {
+		fmt.Fprintf(stderr, "lossless import: cannot read the inventory %s: %v; put an inventory.hcl in %s or pass -inventory FILE\n", invPath, errors.Unwrap(err), dir)
 		return 1
 	}
-	home, _ := os.UserHomeDir()
-	access := plan.Access{Env: os.LookupEnv, Home: home, InsecureIgnoreHostKey: f.insecure,
-		InsecureSkipVerify: f.skipVerify, Plaintext: f.plaintext, Logger: log}
-	var password vendors.Secret
-	if f.lab {
-		password = vendors.Secret(rand.Text())
-		access.Login = func(string, *inventory.Credentials) (vendors.Login, error) {
-			return vendors.Login{User: lab.DefaultUser, Password: password}, nil
+	inv, diags := load.Inventory(invPath)
+	if len(diags) > 0 {
+		files := map[string]*hcl.File{}
+		if inv != nil {
+			files = inv.Files
 		}
+		_ = diag.WriteText(stderr, files, diags, useColor(stderr, false), 78)
 	}
+	if diags.HasErrors() || inv == nil {
+		return 1
+	}
+	in, password := access(f.insecure, f.skipVerify, f.plaintext, f.lab, log)
 	sel, err := selectTargets(inv, f.targets)
 	if err != nil {
 		fmt.Fprintf(stderr, "lossless import: %v\n", err)
@@ -188,7 +186,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		dial = append(dial, name)
 	}
 	if len(dial) > 0 {
-		dialed, err := plan.InventoryDevices(inv, dial, access)
+		dialed, err := plan.InventoryDevices(inv, dial, in)
 		if err != nil {
 			fmt.Fprintf(stderr, "lossless import: %v\n", err)
 			return 1

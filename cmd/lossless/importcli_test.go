@@ -212,6 +212,8 @@ func TestImportCLI(t *testing.T) {
 func TestImportFlags(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, filepath.Join(dir, "inventory.hcl"), fakeImportInventory)
+	bad := filepath.Join(t.TempDir(), "bad.hcl")
+	writeTestFile(t, bad, "device \"x\" {\n  colour = 1\n}\n")
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -222,6 +224,8 @@ func TestImportFlags(t *testing.T) {
 		{[]string{"-target", "nosuch", dir}, "matches no device"},
 		{[]string{"-parallelism", "0", dir}, "-parallelism must be at least 1"},
 		{[]string{dir, dir}, "want at most one DIR"},
+		{[]string{t.TempDir()}, "cannot read the inventory"},
+		{[]string{"-inventory", bad, t.TempDir()}, "Unsupported argument"},
 	} {
 		r := cli(t, append([]string{"import"}, tt.args...)...)
 		if r.code != 1 || !strings.Contains(r.stderr, tt.want) {

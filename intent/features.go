@@ -33,6 +33,10 @@ const (
 	FeatureECNZeroProbability Feature = "ecn-zero-probability"
 )
 
+// Features are every feature, in the order the docs list them.
+var Features = []Feature{FeatureTrustCoS, FeatureCoSMap, FeatureMatchAll, FeatureMinBandwidth, FeatureShape,
+	FeaturePFCMode, FeatureWatchdogPriorities, FeatureECNDefaultProbability, FeatureECNZeroProbability}
+
 // Features returns the features the device's intent uses (its QoS and
 // every port's), sorted, each once, with the class or setting that uses
 // it first, for the error that names it.

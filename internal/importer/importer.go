@@ -257,7 +257,7 @@ func groupQoS(devs []*Device) []*profile {
 		if folded {
 			continue
 		}
-		p.label = uniqueLabel(suggest(p.qos.Profile), used)
+		p.label = uniqueLabel(suggest(cmp.Or(p.qos.Profile, p.qos.Names.Classifier, p.qos.Names.PortProfile)), used)
 		for _, d := range p.devs {
 			d.Profile = p.label
 		}
@@ -274,7 +274,9 @@ func qosText(q *intent.QoS) string {
 
 func lines(b []byte) int { return bytes.Count(bytes.TrimSpace(b), []byte("\n")) + 1 }
 
-// suggest makes a profile label of an importer's suggestion: an HCL
+// suggest makes a profile label of an importer's suggestion (the
+// profile name it gives, else the device's classifier or port profile
+// name): an HCL
 // identifier (letters, digits, _ and -, starting with a letter), "qos"
 // when there is none.
 func suggest(s string) string {

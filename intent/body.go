@@ -37,7 +37,13 @@ func (s *schema) hcl() *hcl.BodySchema {
 // block of the same type and name that the override merges over.
 const removeAttr = "remove"
 
-var ecnSchema = &schema{attrs: []string{"min_threshold", "max_threshold", "max_probability", "weight", removeAttr}}
+// colorSchema is the WRED of a packet colour other than green.
+var colorSchema = &schema{attrs: []string{"min_threshold", "max_threshold", "max_probability", "drop", removeAttr}}
+
+var ecnSchema = &schema{
+	attrs:  []string{"min_threshold", "max_threshold", "max_probability", "weight", removeAttr},
+	blocks: map[string]blockSchema{"yellow": {body: colorSchema}, "red": {body: colorSchema}},
+}
 
 // classNamesSchema names the per-class objects a renderer creates.
 var classNamesSchema = &schema{attrs: []string{"class_map", "scheduler", "drop_profile"}}

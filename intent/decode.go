@@ -451,6 +451,15 @@ func decodeECN(parent *reader, src *classSrc, b *Block) *ECN {
 		// EOS random-detect ecn without max-mark-probability).
 		e.DefaultProbability = true
 	}
+	for _, cb := range b.Body.Blocks {
+		c := decodeColor(r, cb)
+		switch cb.Type {
+		case "yellow":
+			e.Yellow = c
+		case "red":
+			e.Red = c
+		}
+	}
 	if w, a, ok := r.integer("weight"); ok {
 		if w < 0 || w > 15 {
 			r.diags = append(r.diags, errorf(RuleBadValue, "Invalid ECN weight", &a.Range, &b.DefRange,
@@ -776,7 +785,9 @@ func sameECN(a, b *ECN) bool {
 		}
 		return *p
 	}
-	return a.Min == b.Min && a.Max == b.Max && a.MaxProbability == b.MaxProbability && w(a.Weight) == w(b.Weight)
+	sameColor := func(x, y *ColorWRED) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
+	return a.Min == b.Min && a.Max == b.Max && a.MaxProbability == b.MaxProbability && a.DefaultProbability == b.DefaultProbability &&
+		w(a.Weight) == w(b.Weight) && sameColor(a.Yellow, b.Yellow) && sameColor(a.Red, b.Red)
 }
 
 // checkCoS runs the CoS checks: a CoS value in one class only, and
@@ -810,4 +821,50 @@ func checkCoS(r *reader, spec *qosSpec) {
 				fmt.Sprintf("Traffic class %q takes the default CoS values, but class %q already does. Exactly one class may say cos = \"default\".", q.Classes[i].Name, q.Classes[defaults[0]].Name)))
 		}
 	}
+}
+
+// decodeColor reads a yellow or red block of an ecn block: its WRED
+// thresholds and probability, all required, and drop.
+func decodeColor(parent *reader, b *Block) *ColorWRED {
+	r := &reader{body: b.Body, ctx: &b.DefRange}
+	defer func() { parent.diags = append(parent.diags, r.diags...) }()
+	noRemove(r, b)
+	c := &ColorWRED{}
+	minT, mina, minOK := r.threshold("min_threshold")
+	maxT, maxa, maxOK := r.threshold("max_threshold")
+	for _, m := range []struct {
+		a    *Attr
+		name string
+	}{{mina, "min_threshold"}, {maxa, "max_threshold"}} {
+		if m.a == nil {
+			r.diags = append(r.diags, errorf(RuleMissingAttribute, "Missing WRED threshold", &b.DefRange, nil,
+				fmt.Sprintf("%s needs %s, a size such as \"1MB\" or a time at line rate.", b.Type, m.name)))
+		}
+	}
+	if minOK {
+		c.Min = minT
+	}
+	if maxOK {
+		c.Max = maxT
+	}
+	if minOK && maxOK && sameKind(minT, maxT) && (minT.Bytes > maxT.Bytes || minT.Time > maxT.Time) {
+		r.diags = append(r.diags, errorf(RuleECNMinAboveMax, "WRED minimum threshold above maximum", &mina.Range, &b.DefRange,
+			fmt.Sprintf("min_threshold %s is above max_threshold %s of %s packets.", thresholdText(minT), thresholdText(maxT), b.Type)))
+	}
+	if a := r.attr("max_probability"); a != nil {
+		p, ok := probability(a.Value)
+		if !ok || p < 0 || p > 100 {
+			r.diags = append(r.diags, errorf(RuleECNProbability, "WRED probability out of range", &a.Range, &b.DefRange,
+				"max_probability is the marking (or drop) probability at max_threshold in percent: a whole number from 0 to 100."))
+		} else {
+			c.MaxProbability = units.Percent(p)
+		}
+	} else {
+		r.diags = append(r.diags, errorf(RuleMissingAttribute, "Missing WRED probability", &b.DefRange, nil,
+			fmt.Sprintf("%s needs max_probability, in percent (0–100).", b.Type)))
+	}
+	if d, a := r.boolean("drop"); a != nil {
+		c.Drop = d
+	}
+	return c
 }

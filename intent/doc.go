@@ -50,6 +50,7 @@
 //	    max_threshold   = "3000KB"
 //	    max_probability = 7             # percent, 0–100 ("7%" also works); leave out for the vendor's default
 //	    weight          = 0             # WRED averaging exponent, 0–15
+//	    yellow { min_threshold = "1MB", max_threshold = "2MB", max_probability = 5 } # and red; drop = true drops instead of marking
 //	  }
 //	}
 //	pfc {
@@ -76,7 +77,8 @@
 //
 // Features beyond the core (trust and maps by CoS, match = "all",
 // min_bandwidth, shape, pfc mode off or auto, a watchdog on some
-// priorities, ECN without max_probability or with 0) are rendered for the
+// priorities, ECN without max_probability or with 0, WRED of yellow and
+// red packets) are rendered for the
 // vendors whose renderers render them (intent.Feature,
 // vendors.Vendor.Features); a device of another vendor given one is error
 // LL133, never rendered without it.

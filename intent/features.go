@@ -31,11 +31,13 @@ const (
 	FeatureECNDefaultProbability Feature = "ecn-default-probability"
 	// FeatureECNZeroProbability: max_probability = 0.
 	FeatureECNZeroProbability Feature = "ecn-zero-probability"
+	// FeatureWREDColors: yellow or red blocks in an ecn block.
+	FeatureWREDColors Feature = "wred-colors"
 )
 
 // Features are every feature, in the order the docs list them.
 var Features = []Feature{FeatureTrustCoS, FeatureCoSMap, FeatureMatchAll, FeatureMinBandwidth, FeatureShape,
-	FeaturePFCMode, FeatureWatchdogPriorities, FeatureECNDefaultProbability, FeatureECNZeroProbability}
+	FeaturePFCMode, FeatureWatchdogPriorities, FeatureECNDefaultProbability, FeatureECNZeroProbability, FeatureWREDColors}
 
 // Features returns the features the device's intent uses (its QoS and
 // every port's), sorted, each once, with the class or setting that uses
@@ -87,6 +89,9 @@ func (d *Device) Features() []FeatureUse {
 			}
 			if c.ECN != nil && !c.ECN.DefaultProbability && c.ECN.MaxProbability == 0 {
 				add(FeatureECNZeroProbability, where)
+			}
+			if c.ECN != nil && (c.ECN.Yellow != nil || c.ECN.Red != nil) {
+				add(FeatureWREDColors, where)
 			}
 		}
 	}

@@ -88,6 +88,27 @@ type ECNJSON struct {
 	// MaxProbabilityPercent is null when the vendor's default stands.
 	MaxProbabilityPercent *int `json:"max_probability_percent"`
 	Weight                *int `json:"weight,omitempty"`
+	// Yellow and Red are the other colours' WRED, omitted when unset.
+	Yellow *ColorJSON `json:"yellow,omitempty"`
+	Red    *ColorJSON `json:"red,omitempty"`
+}
+
+// ColorJSON is the WRED of one packet colour other than green.
+type ColorJSON struct {
+	MinBytes              units.Bytes `json:"min_threshold_bytes,omitempty"`
+	MinTime               string      `json:"min_threshold_time,omitempty"`
+	MaxBytes              units.Bytes `json:"max_threshold_bytes,omitempty"`
+	MaxTime               string      `json:"max_threshold_time,omitempty"`
+	MaxProbabilityPercent int         `json:"max_probability_percent"`
+	Drop                  bool        `json:"drop,omitempty"`
+}
+
+func colorJSON(c *ColorWRED) *ColorJSON {
+	if c == nil {
+		return nil
+	}
+	return &ColorJSON{MinBytes: c.Min.Bytes, MinTime: durText(c.Min.Time), MaxBytes: c.Max.Bytes, MaxTime: durText(c.Max.Time),
+		MaxProbabilityPercent: int(c.MaxProbability), Drop: c.Drop}
 }
 
 // WatchdogJSON is the PFC watchdog; an empty time is the vendor default.
@@ -201,7 +222,7 @@ func qosJSON(q *QoS) *QoSJSON {
 		cj.Scheduling.ShapeBps = c.Scheduling.Shape
 		if e := c.ECN; e != nil {
 			cj.ECN = &ECNJSON{MinBytes: e.Min.Bytes, MinTime: durText(e.Min.Time), MaxBytes: e.Max.Bytes, MaxTime: durText(e.Max.Time),
-				Weight: e.Weight}
+				Weight: e.Weight, Yellow: colorJSON(e.Yellow), Red: colorJSON(e.Red)}
 			if !e.DefaultProbability {
 				p := int(e.MaxProbability)
 				cj.ECN.MaxProbabilityPercent = &p

@@ -181,6 +181,21 @@ type ECN struct {
 	DefaultProbability bool
 	// Weight is the WRED averaging weight; nil leaves the vendor default.
 	Weight *int
+	// Yellow and Red are the WRED of packets of those colours (drop
+	// precedence: SONiC yellow_*/red_*, Huawei CE yellow/red): nil leaves
+	// the vendor's default (no WRED on them); the thresholds above are
+	// green's.
+	Yellow, Red *ColorWRED
+}
+
+// ColorWRED is the WRED of one packet colour other than green.
+type ColorWRED struct {
+	Min, Max Threshold
+	// MaxProbability is the marking (or drop) probability at Max, 0–100.
+	MaxProbability units.Percent
+	// Drop is true when WRED drops packets of the colour instead of
+	// marking them ECN.
+	Drop bool
 }
 
 // PFC holds the fabric-wide priority flow control settings of a profile.

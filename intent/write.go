@@ -151,7 +151,7 @@ func classNamed(q *QoS, name string) *Class {
 func writeClass(body *hclwrite.Body, c *Class) {
 	writeAttrs(body, classKVs(c))
 	if c.ECN != nil {
-		writeAttrs(body.AppendNewBlock("ecn", nil).Body(), ecnKVs(c.ECN))
+		writeECN(body.AppendNewBlock("ecn", nil).Body(), c.ECN)
 	}
 	writeNames(body, classNameKVs(c.Names))
 }
@@ -178,7 +178,7 @@ func classOverride(body *hclwrite.Body, base, c *Class) bool {
 	}
 	switch {
 	case base.ECN == nil && c.ECN != nil:
-		writeAttrs(body.AppendNewBlock("ecn", nil).Body(), ecnKVs(c.ECN))
+		writeECN(body.AppendNewBlock("ecn", nil).Body(), c.ECN)
 	case base.ECN != nil && c.ECN == nil:
 		body.AppendNewBlock("ecn", nil).Body().SetAttributeValue(removeAttr, cty.True)
 	case base.ECN != nil:
@@ -186,7 +186,23 @@ func classOverride(body *hclwrite.Body, base, c *Class) bool {
 		if !overrideAttrs(eb, ecnKVs(base.ECN), ecnKVs(c.ECN), "") {
 			return false
 		}
-		if len(eb.Attributes()) > 0 {
+		for _, col := range []struct {
+			name       string
+			have, want *ColorWRED
+		}{{"yellow", base.ECN.Yellow, c.ECN.Yellow}, {"red", base.ECN.Red, c.ECN.Red}} {
+			switch {
+			case col.have == nil && col.want != nil:
+				writeAttrs(eb.AppendNewBlock(col.name, nil).Body(), colorKVs(col.want))
+			case col.have != nil && col.want == nil:
+				eb.AppendNewBlock(col.name, nil).Body().SetAttributeValue(removeAttr, cty.True)
+			case col.have != nil:
+				want := withDefault(colorKVs(col.have), colorKVs(col.want), map[string]cty.Value{"drop": cty.False})
+				if !overrideAttrs(eb, colorKVs(col.have), want, col.name) {
+					return false
+				}
+			}
+		}
+		if len(eb.Attributes()) > 0 || len(eb.Blocks()) > 0 {
 			body.AppendNewBlock("ecn", nil).Body().AppendUnstructuredTokens(eb.BuildTokens(nil))
 		}
 	}
@@ -336,6 +352,32 @@ func ecnKVs(e *ECN) []kv {
 	}
 	if e.Weight != nil {
 		out = append(out, kv{"weight", cty.NumberIntVal(int64(*e.Weight))})
+	}
+	return out
+}
+
+// writeECN writes an ecn block's content: green's attributes, then the
+// other colours' blocks.
+func writeECN(body *hclwrite.Body, e *ECN) {
+	writeAttrs(body, ecnKVs(e))
+	for _, col := range []struct {
+		name string
+		c    *ColorWRED
+	}{{"yellow", e.Yellow}, {"red", e.Red}} {
+		if col.c != nil {
+			writeAttrs(body.AppendNewBlock(col.name, nil).Body(), colorKVs(col.c))
+		}
+	}
+}
+
+func colorKVs(c *ColorWRED) []kv {
+	out := []kv{
+		{"min_threshold", thresholdValue(c.Min)},
+		{"max_threshold", thresholdValue(c.Max)},
+		{"max_probability", cty.NumberIntVal(int64(c.MaxProbability))},
+	}
+	if c.Drop {
+		out = append(out, kv{"drop", cty.True})
 	}
 	return out
 }

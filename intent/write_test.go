@@ -179,6 +179,17 @@ qos_profile "mixed" {
       min_threshold   = "150KB"
       max_threshold   = "3000KB"
       max_probability = 0
+      yellow {
+        min_threshold   = "1MB"
+        max_threshold   = "2MB"
+        max_probability = 5
+      }
+      red {
+        min_threshold   = "1MB"
+        max_threshold   = "2MB"
+        max_probability = 10
+        drop            = true
+      }
     }
   }
   pfc {
@@ -214,7 +225,7 @@ func TestFeatures(t *testing.T) {
 		"leaf1":  {FeatureECNDefaultProbability, FeatureMinBandwidth, FeaturePFCMode, FeatureShape, FeatureTrustCoS, FeatureWatchdogPriorities},
 		"leaf2":  {FeatureECNDefaultProbability, FeatureMinBandwidth, FeaturePFCMode, FeatureShape, FeatureTrustCoS, FeatureWatchdogPriorities},
 		"spine1": {FeatureECNDefaultProbability, FeatureMinBandwidth, FeaturePFCMode, FeatureShape, FeatureTrustCoS, FeatureWatchdogPriorities},
-		"ce1":    {FeatureCoSMap, FeatureECNZeroProbability, FeatureMatchAll, FeaturePFCMode},
+		"ce1":    {FeatureCoSMap, FeatureECNZeroProbability, FeatureMatchAll, FeaturePFCMode, FeatureWREDColors},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("features (-want +got):\n%s", diff)

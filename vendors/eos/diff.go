@@ -108,7 +108,7 @@ func scopedQueue(text string) bool {
 // queueLine reports a tx-queue line inside the scope: the lines the
 // renderer writes there.
 func queueLine(key string) bool {
-	return key == "priority" || key == "bandwidth percent" || key == "random-detect ecn"
+	return key == "priority" || key == "bandwidth percent" || key == "bandwidth guaranteed" || key == "shape rate" || key == "random-detect ecn"
 }
 
 // keyOf is a line's identity among its siblings: lines with the same key
@@ -130,6 +130,8 @@ func keyOf(text string) string {
 			if i := strings.Index(t, " to "); i >= 0 {
 				return "qos map dscp" + t[i:]
 			}
+		case isCoSMap(t):
+			return "qos map cos" + t[strings.Index(t, " to "):]
 		case isTCMap(t):
 			return "qos map traffic-class" + t[strings.Index(t, " to "):]
 		}
@@ -154,8 +156,17 @@ func keyOf(text string) string {
 	case "priority":
 		return "priority"
 	case "bandwidth":
-		if strings.HasPrefix(rest, "percent") {
+		switch {
+		case strings.HasPrefix(rest, "percent"):
 			return "bandwidth percent"
+		case strings.HasPrefix(rest, "guaranteed"):
+			// `bandwidth guaranteed percent P` and `bandwidth
+			// guaranteed N` (kbps) are one setting.
+			return "bandwidth guaranteed"
+		}
+	case "shape":
+		if strings.HasPrefix(rest, "rate") {
+			return "shape rate"
 		}
 	case "random-detect":
 		if rest == "ecn" || strings.HasPrefix(rest, "ecn minimum-threshold") {

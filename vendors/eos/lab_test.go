@@ -103,6 +103,16 @@ func TestApplyConverges(t *testing.T) {
 		// uc-tx-queue blocks and the explicit default DSCP map.
 		{"uc-tx-queue", "", "../../../golden/eos-qos-profile/want/eos2.cfg"},
 		{"tx-queue to uc-tx-queue", "../../../golden/eos-qos-profile/want/eos1.cfg", "../../../golden/eos-qos-profile/want/eos2.cfg"},
+		// The intent's features beyond the core (golden/features-eos):
+		// CoS trust and map, guaranteed bandwidth, shape, ECN at EOS's
+		// default probability, PFC off; and the changes between them and
+		// the canonical DSCP rendering (trust, map, PFC on → off).
+		{"features per-interface", "", "../../../golden/features-eos/want/eos1.cfg"},
+		{"features qos profile, PFC off", "", "../../../golden/features-eos/want/eos2.cfg"},
+		{"canonical to features", "canonical.cfg", "../../../golden/features-eos/want/eos1.cfg"},
+		{"features to canonical", "../../../golden/features-eos/want/eos1.cfg", "canonical.cfg"},
+		{"PFC on to off", "../../../golden/features-eos/want/eos1.cfg", "../../../golden/features-eos/want/eos2.cfg"},
+		{"PFC off to on", "../../../golden/features-eos/want/eos2.cfg", "../../../golden/features-eos/want/eos1.cfg"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,8 +17,8 @@ import (
 // change; the plan prints it.
 const Scope = "show running-config: the qos profiles lossless renders; the QoS lines of the managed ports (service-profile, " +
 	"service-policy type qos input, qos trust, priority-flow-control, and inside tx-queue and uc-tx-queue blocks the priority, " +
-	"bandwidth percent and random-detect ecn threshold lines) whose keys the rendering sets on the port or in its qos profile; " +
-	"the DSCP → traffic-class and traffic-class → tx-queue map values it renders; the global priority-flow-control lines it renders. " +
+	"bandwidth percent, bandwidth guaranteed, shape rate and random-detect ecn threshold lines) whose keys the rendering sets on the port or in its qos profile; " +
+	"the CoS → traffic-class, DSCP → traffic-class and traffic-class → tx-queue map values it renders; the global priority-flow-control lines it renders. " +
 	"Other qos profiles, policy-maps type quality-of-service, class-maps type qos, platform trident mmu queue profiles, map values, " +
 	"global PFC lines and managed-port QoS lines are kept and listed (unmanaged = \"prune\" removes those nothing outside the scope uses); " +
 	"everything else (descriptions, mtu, random-detect ecn count, ports lossless does not manage) is never touched."

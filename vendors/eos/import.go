@@ -623,11 +623,6 @@ func qosKey(q *intent.QoS) string {
 	return b.String()
 }
 
-func id(l *iline) int {
-	n, _ := strconv.Atoi(strings.Fields(l.text)[2])
-	return n
-}
-
 // defaultClass picks the class that takes the DSCPs no class claims: the
 // explicit one, else a class with no DSCP of its own (the one EOS's
 // default map sends DSCP 0 to, traffic class 1, then 0, then the

@@ -7,7 +7,11 @@
 // platforms that have them; "eos.default-map" = "explicit" maps the DSCPs
 // no class claims to the default class; "eos.trust" = "port-default"
 // leaves the `qos trust dscp` line out. The qos profile is named by the
-// intent's names.port_profile. It does no I/O.
+// intent's names.port_profile. Beyond the core it renders trust = "cos"
+// (`qos trust cos`, `qos map cos`), min_bandwidth (`bandwidth guaranteed
+// percent`), shape (`shape rate N kbps`), pfc mode "off" (`no
+// priority-flow-control`) and ECN without max_probability, in AVD's
+// forms (vendors/eos Features). It does no I/O.
 package eos
 
 import (

@@ -113,6 +113,10 @@ func TestApplyConverges(t *testing.T) {
 		{"features to canonical", "../../../golden/features-eos/want/eos1.cfg", "canonical.cfg"},
 		{"PFC on to off", "../../../golden/features-eos/want/eos1.cfg", "../../../golden/features-eos/want/eos2.cfg"},
 		{"PFC off to on", "../../../golden/features-eos/want/eos2.cfg", "../../../golden/features-eos/want/eos1.cfg"},
+		// PFC on → off on the same ports (features-pfc-off.cfg is
+		// features-eos eos1 with `no priority-flow-control`), and back.
+		{"PFC on to off per interface", "../../../golden/features-eos/want/eos1.cfg", "features-pfc-off.cfg"},
+		{"PFC off to on per interface", "features-pfc-off.cfg", "../../../golden/features-eos/want/eos1.cfg"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,7 +7,11 @@
 // platforms that have them; "eos.default-map" = "explicit" maps the DSCPs
 // no class claims to the default class; "eos.trust" = "port-default"
 // leaves the `qos trust dscp` line out. The qos profile is named by the
-// intent's names.port_profile. It does no I/O.
+// intent's names.port_profile. Beyond the core it renders trust = "cos"
+// (`qos trust cos`, `qos map cos`), min_bandwidth (`bandwidth guaranteed
+// percent`), shape (`shape rate N kbps`), pfc mode "off" (`no
+// priority-flow-control`) and ECN without max_probability, in AVD's
+// forms (vendors/eos Features). It does no I/O.
 package eos
 
 import (
@@ -257,7 +261,7 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			// Profile child order: trust, tx-queues, then the PFC lines
 			// [C:avd qos-profiles.j2] (reference/eos.md §1b).
 			prof := node("qos profile " + name)
-			prof.Children = append(prof.Children, r.trust()...)
+			prof.Children = append(prof.Children, r.trust(q)...)
 			queues, err := r.txQueues(q, speed)
 			if err != nil {
 				return nil, err
@@ -283,7 +287,7 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			if !ok {
 				// Interface child order: trust, PFC, tx-queue blocks
 				// [C:avd ethernet-interfaces.j2] (reference/eos.md §2.1).
-				children = append(r.trust(), r.pfc(q)...)
+				children = append(r.trust(q), r.pfc(q)...)
 				queues, err := r.txQueues(q, portSpeed{speed: p.Speed, port: p.Name})
 				if err != nil {
 					return nil, err
@@ -378,8 +382,13 @@ func (r *renderer) checkBuffers() error {
 
 // checkProfile rejects what EOS cannot express in one profile.
 func (r *renderer) checkProfile(q *intent.QoS) error {
-	if q.Trust != "" && q.Trust != "dscp" {
-		return r.unsupported("trust "+strconv.Quote(q.Trust), "this renderer classifies on DSCP only")
+	if q.Trust != "" && q.Trust != intent.TrustDSCP && q.Trust != intent.TrustCoS {
+		return r.unsupported("trust "+strconv.Quote(q.Trust), "EOS trusts dscp or cos (`qos trust {dscp|cos}`, reference/eos.md §3 [C:avd])")
+	}
+	if q.PFC.Mode == intent.PFCAuto {
+		// EOS negotiates PFC by DCBX (`dcbx mode ieee`, reference/eos.md
+		// §3) but no source read gives a per-port "auto" PFC form.
+		return r.unsupported("pfc mode \"auto\"", "no EOS source read gives a PFC mode negotiated by DCBX (reference/eos.md §3 has `priority-flow-control on` and `no priority-flow-control` only); use \"on\" or \"off\"")
 	}
 	lossless := q.LosslessPriorities()
 	if pl := r.d.Platform; pl != nil {
@@ -405,7 +414,18 @@ func (r *renderer) checkProfile(q *intent.QoS) error {
 			return r.unsupported("DWRR weight of class "+c.Name, "EOS shares tx-queue bandwidth by `bandwidth percent`, not by weight; give the class a bandwidth percentage")
 		case c.Scheduling.Mode == intent.SchedulingDWRR && (c.Scheduling.Bandwidth < 0 || c.Scheduling.Bandwidth > 100):
 			return r.unsupported("bandwidth of class "+c.Name, "%s is outside 1–100%%", c.Scheduling.Bandwidth)
-		case c.Scheduling.Mode == intent.SchedulingStrict:
+		case c.Scheduling.MinBandwidth > 0 && c.Scheduling.Mode == intent.SchedulingDWRR:
+			// AVD's tx-queue template writes `bandwidth percent` or else
+			// `bandwidth guaranteed percent`, never both on one queue
+			// (ethernet-interface-tx-queues.j2 at AVD v5.0, an `elif`):
+			// no source shows EOS taking both.
+			return r.unsupported("min_bandwidth of class "+c.Name, "EOS configures a tx-queue with `bandwidth percent` (its round-robin share) or `bandwidth guaranteed percent`, and no source shows both on one queue (AVD ethernet-interface-tx-queues.j2); give the weighted class no min_bandwidth, or make it strict")
+		case c.Scheduling.MinBandwidth < 0 || c.Scheduling.MinBandwidth > 100:
+			return r.unsupported("min_bandwidth of class "+c.Name, "%s is outside 1–100%%", c.Scheduling.MinBandwidth)
+		case c.Scheduling.Shape < 0 || c.Scheduling.Shape%units.BitRate(1000) != 0:
+			return r.unsupported("shape of class "+c.Name, "EOS shapes a tx-queue in whole kbps (`shape rate N kbps`, AVD qos_profiles schema)")
+		}
+		if c.Scheduling.Mode == intent.SchedulingStrict {
 			strict = append(strict, c)
 		}
 	}
@@ -422,9 +442,14 @@ func (r *renderer) checkProfile(q *intent.QoS) error {
 
 func levelOf(c intent.Class) int { return max(c.Scheduling.Level, 1) }
 
-// trust returns the trust line of a port or profile, none with option
-// eos.trust = "port-default" (OptionTrust).
-func (r *renderer) trust() []*config.Node {
+// trust returns the trust line of a port or profile: `qos trust cos`
+// for a profile that trusts CoS ([C:avd] qos-profiles.j2; the molecule
+// qos.cfg has it in a qos profile and on interfaces), else `qos trust
+// dscp`, none with option eos.trust = "port-default" (OptionTrust).
+func (r *renderer) trust(q *intent.QoS) []*config.Node {
+	if q.Trust == intent.TrustCoS {
+		return []*config.Node{node("qos trust cos")}
+	}
 	if r.noTrust {
 		r.warnf(renderers.RuleDefaultChosen, "option %q = %q: ports keep EOS's default trust, which is DSCP on routed ports only (CoS on switchports, reference/eos.md §3)", OptionTrust, TrustPortDefault)
 		return nil
@@ -438,7 +463,17 @@ func (r *renderer) pfc(q *intent.QoS) []*config.Node {
 	if len(lossless) == 0 {
 		return nil
 	}
-	out := []*config.Node{node("priority-flow-control on")}
+	// pfc mode "off" keeps the priorities' no-drop lines with PFC itself
+	// off: `no priority-flow-control`, the form AVD writes for
+	// priority_flow_control.enabled: false, before the priority lines
+	// (ethernet-interfaces.j2, qos-profiles.j2). PFC is off by default on
+	// EOS ([C:eosdoc], reference/eos.md §3), so the switch may show no
+	// line for it: the driver reads an absent line as the same.
+	pfcLine := "priority-flow-control on"
+	if q.PFC.Mode == intent.PFCOff {
+		pfcLine = "no priority-flow-control"
+	}
+	out := []*config.Node{node(pfcLine)}
 	for _, p := range lossless {
 		out = append(out, node(fmt.Sprintf("priority-flow-control priority %d no-drop", p)))
 	}
@@ -497,6 +532,18 @@ func (r *renderer) txQueues(q *intent.QoS, speed portSpeed) ([]*config.Node, err
 				tx.Children = append(tx.Children, node(fmt.Sprintf("bandwidth percent %d", c.Scheduling.Bandwidth)))
 			}
 		}
+		// The guaranteed share and the shape rate follow the priority
+		// line, in AVD's tx-queue order ([C:avd]
+		// ethernet-interface-tx-queues.j2; molecule qos.cfg: `bandwidth
+		// guaranteed percent 10` on a queue left strict, `shape rate 40
+		// percent` after `bandwidth percent 30`). The shape is written in
+		// kbps, one of the units the AVD schema lists ("< rate > kbps").
+		if mb := c.Scheduling.MinBandwidth; mb > 0 {
+			tx.Children = append(tx.Children, node(fmt.Sprintf("bandwidth guaranteed percent %d", mb)))
+		}
+		if sh := c.Scheduling.Shape; sh > 0 {
+			tx.Children = append(tx.Children, node(fmt.Sprintf("shape rate %d kbps", int64(sh)/1000)))
+		}
 		if c.ECN != nil {
 			line, err := r.ecn(c, speed)
 			if err != nil {
@@ -528,10 +575,17 @@ func (r *renderer) ecn(c intent.Class, speed portSpeed) (string, error) {
 		return "", r.unsupported("ECN minimum threshold of class "+c.Name, "EOS takes at least 1 kbytes [C:avd]")
 	case minKB > maxKB:
 		return "", r.unsupported("ECN thresholds of class "+c.Name, "minimum %d kbytes is above maximum %d kbytes", minKB, maxKB)
-	case e.MaxProbability < 1 || e.MaxProbability > 100:
-		return "", r.unsupported("ECN probability of class "+c.Name, "%s is outside EOS's 1–100%%", e.MaxProbability)
+	case !e.DefaultProbability && (e.MaxProbability < 1 || e.MaxProbability > 100):
+		return "", r.unsupported("ECN probability of class "+c.Name, "%s is outside EOS's 1–100%% (AVD qos_profiles schema: max_probability min 1)", e.MaxProbability)
 	}
-	line := fmt.Sprintf("random-detect ecn minimum-threshold %d kbytes maximum-threshold %d kbytes max-mark-probability %d", minKB, maxKB, e.MaxProbability)
+	line := fmt.Sprintf("random-detect ecn minimum-threshold %d kbytes maximum-threshold %d kbytes", minKB, maxKB)
+	// Without max_probability the line has no max-mark-probability and
+	// EOS's default stands ([C:avd] molecule qos.cfg: `random-detect ecn
+	// minimum-threshold 320 segments maximum-threshold 320 segments
+	// weight 10`; the template writes the keyword only when set).
+	if !e.DefaultProbability {
+		line += fmt.Sprintf(" max-mark-probability %d", e.MaxProbability)
+	}
 	if e.Weight != nil {
 		if *e.Weight < 0 || *e.Weight > 15 {
 			return "", r.unsupported("ECN weight of class "+c.Name, "%d is outside EOS's 0–15", *e.Weight)
@@ -569,21 +623,64 @@ func (r *renderer) kbytes(c intent.Class, which string, t intent.Threshold, spee
 // with DSCP values, by traffic class, the values space-separated [C:avd].
 // Unclaimed DSCPs keep EOS's default map (reference/eos.md §0), which is
 // what the canonical block of §1a renders for the default class.
+//
+// A profile that trusts CoS maps its classes' CoS values instead, with
+// `qos map cos C… to traffic-class N` ([C:avd] qos.j2, molecule qos.cfg
+// `qos map cos 1 2 3 4 to traffic-class 2`), the same way: one line per
+// class, the unclaimed values left to EOS's default CoS map unless
+// option eos.default-map = "explicit".
 func (r *renderer) qosMap(q *intent.QoS) []*config.Node {
 	var out []*config.Node
+	cos := q.Trust == intent.TrustCoS
 	var unclaimed []int
-	if q.DefaultClass() != nil && r.explicit {
-		unclaimed = unclaimedDSCP(q)
+	if r.explicit {
+		switch {
+		case cos && defaultCoSClass(q) != nil:
+			unclaimed = unclaimedCoS(q)
+		case !cos && q.DefaultClass() != nil:
+			unclaimed = unclaimedDSCP(q)
+		}
 	}
 	for _, c := range q.Classes {
-		dscp := c.DSCP
-		if c.Default {
-			dscp = unclaimed
+		vals, isDefault, field := c.DSCP, c.Default, "dscp"
+		if cos {
+			vals, isDefault, field = c.CoS, c.DefaultCoS, "cos"
 		}
-		if len(dscp) == 0 {
+		if isDefault {
+			vals = unclaimed
+		}
+		if len(vals) == 0 {
 			continue
 		}
-		out = append(out, node(fmt.Sprintf("qos map dscp %s to traffic-class %d", joinInts(dscp, " "), c.ID)))
+		out = append(out, node(fmt.Sprintf("qos map %s %s to traffic-class %d", field, joinInts(vals, " "), c.ID)))
+	}
+	return out
+}
+
+// defaultCoSClass returns the class that takes the CoS values no class
+// claims (cos = "default"), or nil.
+func defaultCoSClass(q *intent.QoS) *intent.Class {
+	for i := range q.Classes {
+		if q.Classes[i].DefaultCoS {
+			return &q.Classes[i]
+		}
+	}
+	return nil
+}
+
+// unclaimedCoS returns the CoS values no class claims, ascending.
+func unclaimedCoS(q *intent.QoS) []int {
+	claimed := map[int]bool{}
+	for _, c := range q.Classes {
+		for _, v := range c.CoS {
+			claimed[v] = true
+		}
+	}
+	var out []int
+	for v := range 8 {
+		if !claimed[v] {
+			out = append(out, v)
+		}
 	}
 	return out
 }
@@ -633,6 +730,17 @@ func eosDefaultTC(dscp int) int {
 // rendering (reference/eos.md §1a) leaves them on EOS's default map, so
 // only some of them reach the default class. The user hears which.
 func (r *renderer) warnDefaultMap(q *intent.QoS) {
+	if q.Trust == intent.TrustCoS {
+		if dc := defaultCoSClass(q); dc != nil {
+			if vs := unclaimedCoS(q); len(vs) > 0 {
+				// EOS's default CoS map is in no source read
+				// (reference/eos.md gives the DSCP one only), so the
+				// warning names the values, not where they go.
+				r.warnf(renderers.RuleDefaultChosen, "class %s takes the CoS values no class claims (%s), but EOS keeps its default CoS map for them (option %q = \"explicit\" maps them)", dc.Name, ranges(vs), OptionDefaultMap)
+			}
+		}
+		return
+	}
 	dc := q.DefaultClass()
 	if dc == nil {
 		return

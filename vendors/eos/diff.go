@@ -17,8 +17,8 @@ import (
 // change; the plan prints it.
 const Scope = "show running-config: the qos profiles lossless renders; the QoS lines of the managed ports (service-profile, " +
 	"service-policy type qos input, qos trust, priority-flow-control, and inside tx-queue and uc-tx-queue blocks the priority, " +
-	"bandwidth percent and random-detect ecn threshold lines) whose keys the rendering sets on the port or in its qos profile; " +
-	"the DSCP → traffic-class and traffic-class → tx-queue map values it renders; the global priority-flow-control lines it renders. " +
+	"bandwidth percent, bandwidth guaranteed, shape rate and random-detect ecn threshold lines) whose keys the rendering sets on the port or in its qos profile; " +
+	"the CoS → traffic-class, DSCP → traffic-class and traffic-class → tx-queue map values it renders; the global priority-flow-control lines it renders. " +
 	"Other qos profiles, policy-maps type quality-of-service, class-maps type qos, platform trident mmu queue profiles, map values, " +
 	"global PFC lines and managed-port QoS lines are kept and listed (unmanaged = \"prune\" removes those nothing outside the scope uses); " +
 	"everything else (descriptions, mtu, random-detect ecn count, ports lossless does not manage) is never touched."
@@ -108,7 +108,7 @@ func scopedQueue(text string) bool {
 // queueLine reports a tx-queue line inside the scope: the lines the
 // renderer writes there.
 func queueLine(key string) bool {
-	return key == "priority" || key == "bandwidth percent" || key == "random-detect ecn"
+	return key == "priority" || key == "bandwidth percent" || key == "bandwidth guaranteed" || key == "shape rate" || key == "random-detect ecn"
 }
 
 // keyOf is a line's identity among its siblings: lines with the same key
@@ -130,6 +130,8 @@ func keyOf(text string) string {
 			if i := strings.Index(t, " to "); i >= 0 {
 				return "qos map dscp" + t[i:]
 			}
+		case isCoSMap(t):
+			return "qos map cos" + t[strings.Index(t, " to "):]
 		case isTCMap(t):
 			return "qos map traffic-class" + t[strings.Index(t, " to "):]
 		}
@@ -154,8 +156,17 @@ func keyOf(text string) string {
 	case "priority":
 		return "priority"
 	case "bandwidth":
-		if strings.HasPrefix(rest, "percent") {
+		switch {
+		case strings.HasPrefix(rest, "percent"):
 			return "bandwidth percent"
+		case strings.HasPrefix(rest, "guaranteed"):
+			// `bandwidth guaranteed percent P` and `bandwidth
+			// guaranteed N` (kbps) are one setting.
+			return "bandwidth guaranteed"
+		}
+	case "shape":
+		if strings.HasPrefix(rest, "rate") {
+			return "shape rate"
 		}
 	case "random-detect":
 		if rest == "ecn" || strings.HasPrefix(rest, "ecn minimum-threshold") {

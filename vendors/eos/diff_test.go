@@ -530,3 +530,46 @@ func TestDisruptive(t *testing.T) {
 		})
 	}
 }
+
+// TestFeatureDiffs: the lines of the intent's features beyond the core
+// change in one step each, and a switch that shows no PFC line has PFC
+// off, the same as the rendering's `no priority-flow-control`.
+func TestFeatureDiffs(t *testing.T) {
+	port := func(lines ...string) string {
+		return "interface Ethernet1\n   " + strings.Join(lines, "\n   ") + "\n"
+	}
+	off := port("qos trust cos", "no priority-flow-control", "priority-flow-control priority 3 no-drop")
+	tests := []struct {
+		name, running, desired string
+		want                   []string
+	}{
+		{"PFC off shown as nothing", port("qos trust cos", "priority-flow-control priority 3 no-drop"), off, nil},
+		{"PFC off shown", off, off, nil},
+		{"PFC on to off", port("qos trust cos", "priority-flow-control on", "priority-flow-control priority 3 no-drop"), off,
+			[]string{"interface Ethernet1", "no priority-flow-control"}},
+		{"trust dscp to cos", port("qos trust dscp"), port("qos trust cos"), []string{"interface Ethernet1", "qos trust cos"}},
+		{"guarantee and shape change", port("tx-queue 6", "   priority strict", "   bandwidth guaranteed percent 5", "   shape rate 10000000 kbps"),
+			port("tx-queue 6", "   priority strict", "   bandwidth guaranteed percent 10", "   shape rate 20000000 kbps"),
+			[]string{"interface Ethernet1", "tx-queue 6", "bandwidth guaranteed percent 10", "shape rate 20000000 kbps"}},
+		{"CoS map value moves", "qos map cos 3 4 to traffic-class 3\n", "qos map cos 3 to traffic-class 3\nqos map cos 4 to traffic-class 4\n",
+			[]string{"qos map cos 4 to traffic-class 4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := commands(t, tt.running, tt.desired)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("commands (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// Lines the rendering no longer sets are someone else's (own.go):
+	// kept, and with unmanaged = "prune" removed.
+	had := port("tx-queue 6", "   priority strict", "   bandwidth guaranteed percent 5", "   shape rate 10000000 kbps")
+	if got := commands(t, had, port("tx-queue 6", "   priority strict")); got != nil {
+		t.Errorf("commands %q, want none (kept)", got)
+	}
+	want := []string{"interface Ethernet1", "tx-queue 6", "no bandwidth guaranteed", "no shape rate"}
+	if diff := cmp.Diff(want, pruned(t, had, port("tx-queue 6", "   priority strict"))); diff != "" {
+		t.Errorf("pruned (-want +got):\n%s", diff)
+	}
+}

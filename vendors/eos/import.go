@@ -25,15 +25,19 @@ import (
 
 // Reasons of Unexpressed lines.
 const (
-	whyTrust      = "the intent trusts DSCP only (trust = \"dscp\"); `qos trust cos` and `no qos trust` (untrusted) cannot be said"
+	whyTrust      = "the intent trusts DSCP or CoS (trust = \"dscp\" or \"cos\"); `no qos trust` (untrusted) cannot be said"
+	whyCoSMap     = "no port of the device trusts CoS (`qos trust cos`), and the intent maps CoS values only for ports that do"
+	whyDSCPUnused = "the device's ports trust CoS (`qos trust cos`); the intent maps DSCP values only for ports that trust DSCP"
 	whyPortLine   = "the intent has no port-level default CoS/DSCP, port shaping or ACL classification (service-policy)"
 	whyPFCDrop    = "the intent sets PFC per class (lossless = true) for no-drop only; an explicit per-port `priority N drop` cannot be said"
-	whyPFCOff     = "the intent cannot say PFC turned off on a port (`no priority-flow-control`), or PFC on without a no-drop priority"
+	whyPFCOff     = "the intent cannot say PFC on without a no-drop priority, nor PFC off on a port without one"
 	whyWatchdog   = "the intent has no per-port watchdog action or timers"
-	whyQueueLine  = "the intent has no minimum guaranteed bandwidth, per-queue shaping, WRED drop profile or queue latency"
+	whyQueueLine  = "the intent has no WRED drop profile or queue latency"
+	whyGuarantee  = "lossless writes a guaranteed bandwidth as `bandwidth guaranteed percent P` on a strict or unscheduled queue (min_bandwidth); a rate in kbps, or one beside a round-robin share, cannot be said"
+	whyShape      = "lossless writes a queue's shape as `shape rate N kbps` (shape, a rate in whole Mbps); a shape in percent or pps cannot be said"
 	whyBandwidth  = "a bandwidth share on a queue without `no priority` (a strict queue, EOS's default) cannot be said: the intent's bandwidth is a round-robin share"
 	whyRR         = "a round-robin queue (`no priority`) without a bandwidth share cannot be said: the intent gives a DWRR class its bandwidth"
-	whyECNUnit    = "lossless writes ECN thresholds in kbytes with an explicit max-mark-probability; thresholds in other units, or without a probability (EOS's default), cannot be said"
+	whyECNUnit    = "lossless writes ECN thresholds in kbytes; thresholds in other units cannot be said"
 	whyTC7        = "traffic class 7 (tx-queue 7) is reserved for control traffic on EOS (reference/eos.md §3); lossless renders classes 0–6 only"
 	whyDropPrec   = "the intent has no drop precedence (colour)"
 	whyTCMap      = "the intent keeps each traffic class on its own tx-queue (EOS's identity default)"
@@ -117,6 +121,7 @@ type importer struct {
 	used     map[string]bool   // profiles a port applies
 	ports    []*iline          // interfaces with QoS lines in scope
 	dscp     []*iline          // qos map dscp lines
+	cos      []*iline          // qos map cos … to traffic-class lines
 	timers   []*iline          // global watchdog timer and action lines
 
 	queueWord string // "tx-queue" or "uc-tx-queue", the first seen
@@ -165,6 +170,8 @@ func (im *importer) read(roots []*iline) {
 			}
 		case isDSCPMap(t):
 			im.dscp = append(im.dscp, l)
+		case isCoSMap(t):
+			im.cos = append(im.cos, l)
 		case isTCMap(t):
 			// A value mapped to its own queue restates EOS's identity
 			// default, which the diff reads as the same (map.go).
@@ -210,7 +217,8 @@ func (im *importer) ownLine(l *iline) {
 // makes the port one of lossless' QoS ports.
 func qosLine(l *iline) bool {
 	t := l.text
-	return strings.HasPrefix(t, "service-profile ") || t == "qos trust dscp" || strings.HasPrefix(t, "priority-flow-control") || scopedQueue(t)
+	return strings.HasPrefix(t, "service-profile ") || t == "qos trust dscp" || t == "qos trust cos" || strings.HasPrefix(t, "priority-flow-control") ||
+		strings.HasPrefix(t, "no priority-flow-control") || scopedQueue(t)
 }
 
 // source is what one qos profile or one port's own lines say.
@@ -235,6 +243,7 @@ func (im *importer) finish() *vendors.Imported {
 		style = render.StyleQoSProfile
 	}
 	classes := im.dscpMap()
+	classes.cos = im.cosMap()
 	wd := im.watchdog()
 
 	var sources []*source
@@ -327,8 +336,22 @@ func (im *importer) finish() *vendors.Imported {
 			im.unexpressed(l, whyTimers)
 		}
 	}
-	if len(sources) == 0 {
+	byCoS := slices.ContainsFunc(sources, func(s *source) bool { return s.q.Trust == intent.TrustCoS })
+	byDSCP := slices.ContainsFunc(sources, func(s *source) bool { return s.q.Trust != intent.TrustCoS })
+	if len(sources) > 0 && !byCoS {
+		for _, l := range im.cos {
+			im.unexpressed(l, whyCoSMap)
+		}
+	}
+	if len(sources) > 0 && !byDSCP {
 		for _, l := range im.dscp {
+			if !slices.ContainsFunc(out.Unexpressed, func(u vendors.Unexpressed) bool { return u.Line == l.n }) {
+				im.unexpressed(l, whyDSCPUnused)
+			}
+		}
+	}
+	if len(sources) == 0 {
+		for _, l := range slices.Concat(im.dscp, im.cos) {
 			if !slices.ContainsFunc(out.Unexpressed, func(u vendors.Unexpressed) bool { return u.Line == l.n }) {
 				im.unexpressed(l, "no port of the device has QoS lossless can say, so neither has this map")
 			}
@@ -347,7 +370,7 @@ func (im *importer) options(style string, sources []*source, classes *dscpClasse
 	if im.queueWord == "uc-tx-queue" {
 		opts[render.OptionQueue] = "uc-tx-queue"
 	}
-	if classes.explicit {
+	if classes.explicit || classes.cos.explicit {
 		opts[render.OptionDefaultMap] = "explicit"
 	}
 	trusted := 0
@@ -376,19 +399,27 @@ type dscpClasses struct {
 	dscp     map[int][]int // traffic class → DSCP values, as shown
 	def      int           // the class that takes the DSCPs no class claims
 	explicit bool          // the map shows the default class's values (eos.default-map = "explicit")
+	// cos is the CoS map read the same way, for the ports that trust CoS.
+	cos *dscpClasses
 }
 
 // dscpMap reads the `qos map dscp` lines.
-func (im *importer) dscpMap() *dscpClasses {
+func (im *importer) dscpMap() *dscpClasses { return im.valueMap(im.dscp, &dscpMap) }
+
+// cosMap reads the `qos map cos … to traffic-class` lines.
+func (im *importer) cosMap() *dscpClasses { return im.valueMap(im.cos, &cosMap) }
+
+// valueMap reads the lines of map m (DSCP or CoS) into classes.
+func (im *importer) valueMap(lines []*iline, m *valueMap) *dscpClasses {
 	c := &dscpClasses{dscp: map[int][]int{}, def: -1}
 	at := map[int]int{}
-	for _, l := range im.dscp {
-		vals, to, ok := dscpMap.parse(l.text)
+	for _, l := range lines {
+		vals, to, ok := m.parse(l.text)
 		switch {
 		case !ok:
 			why := whyDropPrec
 			if !strings.Contains(l.text, " drop-precedence ") {
-				why = "not a `qos map dscp D… to traffic-class TC` line lossless can read"
+				why = "not a `" + strings.TrimSpace(m.prefix) + " … to traffic-class TC` line lossless can read"
 			}
 			im.unexpressed(l, why)
 			continue
@@ -413,7 +444,7 @@ func (im *importer) dscpMap() *dscpClasses {
 	}
 	// Every DSCP shown: the class of the most values takes the default
 	// explicitly (OptionDefaultMap = "explicit").
-	if len(at) == 64 && len(c.dscp) > 1 {
+	if len(at) == m.max+1 && len(c.dscp) > 1 {
 		most := -1
 		for tc, vs := range c.dscp {
 			if most < 0 || len(vs) > len(c.dscp[most]) || len(vs) == len(c.dscp[most]) && tc < most {
@@ -484,17 +515,21 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 		byID[id] = c
 		return c
 	}
-	pfcOn, portWD := (*iline)(nil), (*iline)(nil)
+	pfcOn, pfcOff, portWD := (*iline)(nil), (*iline)(nil), (*iline)(nil)
 	var noDrop []*iline
 	for _, l := range lines {
 		t := l.text
 		switch {
 		case t == "qos trust dscp":
 			s.trusted = true
+		case t == "qos trust cos":
+			s.trusted, s.q.Trust = true, intent.TrustCoS
 		case t == "qos trust" || strings.HasPrefix(t, "qos trust ") || t == "no qos trust":
 			im.unexpressed(l, whyTrust)
 		case t == "priority-flow-control on":
 			pfcOn = l
+		case t == "no priority-flow-control":
+			pfcOff = l
 		case t == "priority-flow-control pause watchdog":
 			portWD = l
 		case strings.HasPrefix(t, "priority-flow-control priority "):
@@ -515,8 +550,8 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 			}
 		case strings.HasPrefix(t, "priority-flow-control pause watchdog port "):
 			im.unexpressed(l, whyWatchdog)
-		case strings.HasPrefix(t, "no priority-flow-control"):
-			im.unexpressed(l, whyPFCOff)
+		case strings.HasPrefix(t, "no priority-flow-control "):
+			im.unexpressed(l, whyWatchdog)
 		case scopedQueue(t):
 			im.queue(l, class)
 		default:
@@ -526,14 +561,16 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 	switch {
 	case pfcOn != nil && len(noDrop) == 0:
 		im.unexpressed(pfcOn, whyPFCOff)
+	case pfcOff != nil && len(noDrop) == 0:
+		im.unexpressed(pfcOff, whyPFCOff)
 	case pfcOn == nil && len(noDrop) > 0:
-		for _, l := range noDrop {
-			im.unexpressed(l, "a no-drop priority without `priority-flow-control on` cannot be said: lossless turns PFC on with it")
-			byID[id(l)].Lossless = false
-		}
+		// No-drop priorities with PFC off (`no priority-flow-control`,
+		// or no line: PFC is off by default, reference/eos.md §3): pfc
+		// mode "off", as renderers/eos writes it.
+		s.q.PFC.Mode = intent.PFCOff
 	}
 	if portWD != nil {
-		if len(noDrop) == 0 || pfcOn == nil {
+		if len(noDrop) == 0 {
 			im.unexpressed(portWD, whyPFCOff)
 		} else if wd != nil {
 			s.q.PFC.Watchdog = wd
@@ -541,18 +578,28 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 			s.q.PFC.Watchdog = &intent.Watchdog{}
 		}
 	}
-	// Classes of the DSCP map: every profile on the device shares it.
-	for tc, vs := range classes.dscp {
+	// Classes of the DSCP map (of the CoS map when the port trusts CoS):
+	// every profile on the device shares it.
+	cos := s.q.Trust == intent.TrustCoS
+	m := classes
+	if cos {
+		m = classes.cos
+	}
+	for tc, vs := range m.dscp {
 		c := class(tc)
-		if tc != classes.def {
+		switch {
+		case tc == m.def:
+		case cos:
+			c.CoS = slices.Clone(vs)
+		default:
 			c.DSCP = slices.Clone(vs)
 		}
 	}
-	im.defaultClass(byID, classes)
+	im.defaultClass(byID, m, cos)
 	for _, id := range slices.Sorted(maps.Keys(byID)) {
 		s.q.Classes = append(s.q.Classes, *byID[id])
 	}
-	s.key = fmt.Sprintf("trusted %v\n%s", s.trusted, qosKey(s.q))
+	s.key = fmt.Sprintf("trusted %v %s %s\n%s", s.trusted, s.q.Trust, s.q.PFC.Mode, qosKey(s.q))
 	return s
 }
 
@@ -561,9 +608,9 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 func qosKey(q *intent.QoS) string {
 	var b strings.Builder
 	for _, c := range q.Classes {
-		fmt.Fprintf(&b, "%s %d %v %v %v %+v", c.Name, c.ID, c.DSCP, c.Default, c.Lossless, c.Scheduling)
+		fmt.Fprintf(&b, "%s %d %v %v %v %v %v %+v", c.Name, c.ID, c.DSCP, c.Default, c.CoS, c.DefaultCoS, c.Lossless, c.Scheduling)
 		if e := c.ECN; e != nil {
-			fmt.Fprintf(&b, " ecn %v %v %v", e.Min.Bytes, e.Max.Bytes, e.MaxProbability)
+			fmt.Fprintf(&b, " ecn %v %v %v %v", e.Min.Bytes, e.Max.Bytes, e.MaxProbability, e.DefaultProbability)
 			if e.Weight != nil {
 				fmt.Fprintf(&b, " w%d", *e.Weight)
 			}
@@ -576,37 +623,46 @@ func qosKey(q *intent.QoS) string {
 	return b.String()
 }
 
-func id(l *iline) int {
-	n, _ := strconv.Atoi(strings.Fields(l.text)[2])
-	return n
-}
-
 // defaultClass picks the class that takes the DSCPs no class claims: the
 // explicit one, else a class with no DSCP of its own (the one EOS's
 // default map sends DSCP 0 to, traffic class 1, then 0, then the
 // lowest), else a new class "default" on a free traffic class, which
 // renders nothing.
-func (im *importer) defaultClass(byID map[int]*intent.Class, classes *dscpClasses) {
+//
+// With cos the classes are those of the CoS map, and the class found
+// takes the CoS values no class claims (cos = "default").
+func (im *importer) defaultClass(byID map[int]*intent.Class, classes *dscpClasses, cos bool) {
+	set := func(c *intent.Class) {
+		if cos {
+			c.DefaultCoS = true
+		} else {
+			c.Default = true
+		}
+	}
 	if classes.explicit {
-		byID[classes.def].Default = true
+		set(byID[classes.def])
 		return
 	}
-	free := func(id int) bool { c := byID[id]; return c != nil && len(c.DSCP) == 0 }
+	free := func(id int) bool {
+		c := byID[id]
+		return c != nil && (cos && len(c.CoS) == 0 || !cos && len(c.DSCP) == 0)
+	}
 	for _, id := range []int{1, 0} {
 		if free(id) {
-			byID[id].Default = true
+			set(byID[id])
 			return
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(byID)) {
 		if free(id) {
-			byID[id].Default = true
+			set(byID[id])
 			return
 		}
 	}
 	for id := range 7 {
 		if byID[id] == nil {
-			byID[id] = &intent.Class{Name: "default", ID: id, Default: true}
+			byID[id] = &intent.Class{Name: "default", ID: id}
+			set(byID[id])
 			return
 		}
 	}
@@ -630,7 +686,9 @@ func (im *importer) queue(l *iline, class func(int) *intent.Class) {
 		return
 	}
 	c := class(id)
-	var rr, strict, bw *iline
+	var rr, strict, bw, guaranteed *iline
+	var minBW units.Percent
+	var shape units.BitRate
 	for _, k := range l.kids {
 		switch t := k.text; {
 		case t == "priority strict":
@@ -639,6 +697,23 @@ func (im *importer) queue(l *iline, class func(int) *intent.Class) {
 			rr = k
 		case strings.HasPrefix(t, "bandwidth percent "):
 			bw = k
+		case strings.HasPrefix(t, "bandwidth guaranteed "):
+			p, err := strconv.Atoi(strings.TrimPrefix(t, "bandwidth guaranteed percent "))
+			if !strings.HasPrefix(t, "bandwidth guaranteed percent ") || err != nil || p < 1 || p > 100 {
+				im.unexpressed(k, whyGuarantee)
+				continue
+			}
+			guaranteed, minBW = k, units.Percent(p)
+		case strings.HasPrefix(t, "shape rate "):
+			// The renderer writes whole Mbps (the intent's rates are
+			// G or M) in kbps.
+			n, ok := strings.CutSuffix(strings.TrimPrefix(t, "shape rate "), " kbps")
+			v, err := strconv.ParseInt(n, 10, 64)
+			if !ok || err != nil || v < 1000 || v%1000 != 0 {
+				im.unexpressed(k, whyShape)
+				continue
+			}
+			shape = units.BitRate(v) * 1000
 		case strings.HasPrefix(t, "random-detect ecn minimum-threshold "):
 			e, err := ecnOf(t)
 			if err != nil {
@@ -670,31 +745,49 @@ func (im *importer) queue(l *iline, class func(int) *intent.Class) {
 	case strict != nil:
 		c.Scheduling = intent.Scheduling{Mode: intent.SchedulingStrict, Level: 1}
 	}
+	if guaranteed != nil && c.Scheduling.Mode == intent.SchedulingDWRR {
+		im.unexpressed(guaranteed, whyGuarantee)
+		minBW = 0
+	}
+	c.Scheduling.MinBandwidth, c.Scheduling.Shape = minBW, shape
 }
 
 var errECN = errors.New("not an ECN line lossless writes")
 
 // ecnOf reads `random-detect ecn minimum-threshold N kbytes
-// maximum-threshold M kbytes max-mark-probability P [weight W]`, the
-// form the renderer writes.
+// maximum-threshold M kbytes [max-mark-probability P] [weight W]`, the
+// form the renderer writes; without max-mark-probability EOS's default
+// stands (ECN.DefaultProbability).
 func ecnOf(t string) (*intent.ECN, error) {
 	f := strings.Fields(t)
-	if len(f) != 10 && len(f) != 12 || f[2] != "minimum-threshold" || f[4] != "kbytes" || f[5] != "maximum-threshold" || f[7] != "kbytes" || f[8] != "max-mark-probability" {
+	if len(f) < 8 || f[2] != "minimum-threshold" || f[4] != "kbytes" || f[5] != "maximum-threshold" || f[7] != "kbytes" {
 		return nil, errECN
 	}
 	lo, err1 := strconv.ParseInt(f[3], 10, 64)
 	hi, err2 := strconv.ParseInt(f[6], 10, 64)
-	p, err3 := strconv.Atoi(f[9])
-	if err1 != nil || err2 != nil || err3 != nil || lo < 1 || hi < lo || hi > 256000000 || p < 1 || p > 100 {
+	if err1 != nil || err2 != nil || lo < 1 || hi < lo || hi > 256000000 {
 		return nil, errECN
 	}
-	e := &intent.ECN{Min: intent.Threshold{Bytes: units.Bytes(lo) * units.KB}, Max: intent.Threshold{Bytes: units.Bytes(hi) * units.KB}, MaxProbability: units.Percent(p)}
-	if len(f) == 12 {
-		w, err := strconv.Atoi(f[11])
-		if f[10] != "weight" || err != nil || w < 0 || w > 15 {
+	e := &intent.ECN{Min: intent.Threshold{Bytes: units.Bytes(lo) * units.KB}, Max: intent.Threshold{Bytes: units.Bytes(hi) * units.KB}, DefaultProbability: true}
+	rest := f[8:]
+	if len(rest) >= 2 && rest[0] == "max-mark-probability" {
+		p, err := strconv.Atoi(rest[1])
+		if err != nil || p < 1 || p > 100 {
+			return nil, errECN
+		}
+		e.MaxProbability, e.DefaultProbability = units.Percent(p), false
+		rest = rest[2:]
+	}
+	if len(rest) >= 2 && rest[0] == "weight" {
+		w, err := strconv.Atoi(rest[1])
+		if err != nil || w < 0 || w > 15 {
 			return nil, errECN
 		}
 		e.Weight = &w
+		rest = rest[2:]
+	}
+	if len(rest) > 0 {
+		return nil, errECN
 	}
 	return e, nil
 }

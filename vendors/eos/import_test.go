@@ -286,7 +286,7 @@ func TestImportLines(t *testing.T) {
 	}{
 		{"no trust line", "interface Ethernet1\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n", nil,
 			map[string]string{render.OptionTrust: render.TrustPortDefault}},
-		{"trust cos", "interface Ethernet1\n   qos trust cos\n", []string{"qos trust cos"}, nil},
+		{"untrusted", "interface Ethernet1\n   no qos trust\n", []string{"no qos trust"}, nil},
 		{"bandwidth on a strict queue", "interface Ethernet1\n   qos trust dscp\n   !\n   tx-queue 2\n      bandwidth percent 10\n", []string{"bandwidth percent 10"}, nil},
 		{"round-robin without a share", "interface Ethernet1\n   qos trust dscp\n   !\n   tx-queue 2\n      no priority\n", []string{"no priority"}, nil},
 		{"traffic class 7", "interface Ethernet1\n   qos trust dscp\nqos map dscp 48 to traffic-class 7\n", []string{"qos map dscp 48 to traffic-class 7"}, nil},

@@ -103,6 +103,20 @@ func TestApplyConverges(t *testing.T) {
 		// uc-tx-queue blocks and the explicit default DSCP map.
 		{"uc-tx-queue", "", "../../../golden/eos-qos-profile/want/eos2.cfg"},
 		{"tx-queue to uc-tx-queue", "../../../golden/eos-qos-profile/want/eos1.cfg", "../../../golden/eos-qos-profile/want/eos2.cfg"},
+		// The intent's features beyond the core (golden/features-eos):
+		// CoS trust and map, guaranteed bandwidth, shape, ECN at EOS's
+		// default probability, PFC off; and the changes between them and
+		// the canonical DSCP rendering (trust, map, PFC on → off).
+		{"features per-interface", "", "../../../golden/features-eos/want/eos1.cfg"},
+		{"features qos profile, PFC off", "", "../../../golden/features-eos/want/eos2.cfg"},
+		{"canonical to features", "canonical.cfg", "../../../golden/features-eos/want/eos1.cfg"},
+		{"features to canonical", "../../../golden/features-eos/want/eos1.cfg", "canonical.cfg"},
+		{"PFC on to off", "../../../golden/features-eos/want/eos1.cfg", "../../../golden/features-eos/want/eos2.cfg"},
+		{"PFC off to on", "../../../golden/features-eos/want/eos2.cfg", "../../../golden/features-eos/want/eos1.cfg"},
+		// PFC on → off on the same ports (features-pfc-off.cfg is
+		// features-eos eos1 with `no priority-flow-control`), and back.
+		{"PFC on to off per interface", "../../../golden/features-eos/want/eos1.cfg", "features-pfc-off.cfg"},
+		{"PFC off to on per interface", "features-pfc-off.cfg", "../../../golden/features-eos/want/eos1.cfg"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

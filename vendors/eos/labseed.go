@@ -56,7 +56,7 @@ func LabSeed(desired []byte) []byte {
 	for p := 32; p > 0; p-- {
 		name := "interface Ethernet" + strconv.Itoa(p)
 		if !slices.ContainsFunc(nodes, func(n *node) bool { return n.Text == name }) {
-			out = append(out, newNode(name, []*node{newNode("description uplink-to-core", nil), newNode("mtu 9214", nil), newNode("qos trust cos", nil),
+			out = append(out, newNode(name, []*node{newNode("description uplink-to-core", nil), newNode("mtu 9214", nil), newNode("no qos trust", nil),
 				newNode("service-policy type qos input "+opsPolicy, nil)}))
 			out = append(out, newNode("class-map type qos match-any OPS_MGMT", []*node{newNode("match dscp 16", nil)}),
 				newNode("policy-map type quality-of-service "+opsPolicy, []*node{newNode("class OPS_MGMT", []*node{newNode("set traffic-class 2", nil)})}))

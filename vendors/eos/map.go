@@ -48,6 +48,14 @@ var (
 	// tcMap is the traffic-class → tx-queue map, identity by default
 	// (§0 [T:blog36]). A stale value goes back after the ports' queues
 	// are set, so that its traffic lands on a configured queue.
+	// cosMap is the CoS → traffic-class map of the ports that trust CoS
+	// (`qos map cos`, [C:avd] qos.j2). Its default is in no source read;
+	// it is taken as EOS's default DSCP map read by precedence (DSCP/8):
+	// CoS 0 to 1, 1 to 0, the others to themselves [I], the order of
+	// IEEE 802.1Q's traffic types. A stale value goes back first, as a
+	// DSCP one does.
+	cosMap = valueMap{prefix: "qos map cos ", target: "traffic-class", max: 7, def: func(c int) int { return defaultTC(8 * c) }, removePhase: phaseMapRemove,
+		reason: "not rendered by lossless: the intent does not map these CoS values, and EOS's default map sends them elsewhere" + prunes}
 	tcMap = valueMap{prefix: "qos map traffic-class ", target: "tx-queue", max: 7, def: func(tc int) int { return tc }, removePhase: phaseMap,
 		reason: "not rendered by lossless: it sends these traffic classes to another tx-queue than their own, which lossless' queue settings assume" + prunes}
 )
@@ -59,11 +67,13 @@ func mapOf(text string) *valueMap {
 		return &dscpMap
 	case isTCMap(text):
 		return &tcMap
+	case isCoSMap(text):
+		return &cosMap
 	}
 	return nil
 }
 
-func isMapLine(text string) bool { return isDSCPMap(text) || isTCMap(text) }
+func isMapLine(text string) bool { return isDSCPMap(text) || isTCMap(text) || isCoSMap(text) }
 
 // parse returns a line's values (sorted, unique) and their target.
 func (m *valueMap) parse(text string) ([]int, int, bool) {
@@ -219,7 +229,7 @@ func mergeKeys(a, b mapShow) map[int]bool {
 // diffMaps records the commands of both maps.
 func (o *owner) diffMaps(d *clidiff.Differ) mapChange {
 	var ch mapChange
-	for _, m := range []*valueMap{&dscpMap, &tcMap} {
+	for _, m := range []*valueMap{&cosMap, &dscpMap, &tcMap} {
 		var want, have []*node
 		for _, n := range o.wantMaps {
 			if mapOf(n.Text) == m {

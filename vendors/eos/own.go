@@ -64,9 +64,15 @@ const prunes = ` (unmanaged = "prune" removes it)`
 
 func isDSCPMap(text string) bool { return strings.HasPrefix(text, "qos map dscp ") }
 
+// isCoSMap reports a `qos map cos C… to traffic-class N` line: the
+// classification of the ports that trust CoS.
+func isCoSMap(text string) bool {
+	return strings.HasPrefix(text, "qos map cos ") && strings.Contains(text, " to traffic-class ")
+}
+
 // isTCMap reports a `qos map traffic-class … to tx-queue Q` line; the
-// other targets (cos, dscp: rewrite maps) are outside the scope, as are
-// `qos map cos` and `qos map exp`: lossless classifies on DSCP only.
+// other targets (cos, dscp: rewrite maps) are outside the scope, as is
+// `qos map exp`.
 func isTCMap(text string) bool {
 	return strings.HasPrefix(text, "qos map traffic-class ") && strings.Contains(text, " to tx-queue ")
 }
@@ -227,7 +233,7 @@ func own(desired *config.Document, all []*node) *owner {
 		case isMapLine(h.Text):
 			o.haveMaps = append(o.haveMaps, h)
 		case wantBy[h.Key] != nil && isProfile(h.Text):
-			o.have = append(o.have, o.scoped(h, wantBy[h.Key]))
+			o.have = append(o.have, pfcOffShown(o.scoped(h, wantBy[h.Key]), wantBy[h.Key]))
 		case wantBy[h.Key] != nil:
 			o.have = append(o.have, h)
 		case isProfile(h.Text):
@@ -386,7 +392,7 @@ func shortList(names []string) string {
 // the round-robin queues add up to at most 100 %, and a round-robin
 // queue makes the lower ones round-robin too: reference/eos.md §3).
 func (o *owner) port(h, w *node, wantProf map[string]*node) (have, want *node) {
-	have = o.scoped(h, w)
+	have = pfcOffShown(o.scoped(h, w), w)
 	var prof *node
 	if sp := w.Child("service-profile"); sp != nil {
 		prof = wantProf[strings.TrimPrefix(sp.Text, "service-profile ")]
@@ -431,6 +437,25 @@ func (o *owner) port(h, w *node, wantProf map[string]*node) (have, want *node) {
 		}
 	}
 	return have, want
+}
+
+// pfcOffShown returns have (a scoped port or qos profile stanza; nil for
+// a port with no line in scope) with the `no priority-flow-control` line
+// of the rendering w when have sets no PFC line: PFC is off by default
+// (reference/eos.md §3 [C:eosdoc]), so a switch may show nothing for it,
+// which is the same setting.
+func pfcOffShown(have, w *node) *node {
+	off := w.Child("priority-flow-control")
+	if off == nil || off.Text != "no priority-flow-control" || have != nil && have.Child(off.Key) != nil {
+		return have
+	}
+	if have == nil {
+		return &node{Text: w.Text, Key: w.Key, Kids: []*node{off}}
+	}
+	c := &node{Text: have.Text, Key: have.Key, Kids: make([]*node, 0, len(have.Kids)+1)}
+	c.Kids = append(c.Kids, off)
+	c.Kids = append(c.Kids, have.Kids...)
+	return c
 }
 
 // isScheduling reports a tx-queue line of the port's scheduler.

@@ -395,6 +395,21 @@ type profile struct {
 	watchdog *[3]string
 }
 
+// watched returns the lossless priorities w watches, as pfcwd_sw_enable
+// lists them ("3,4").
+func (pr *profile) watched(w *intent.Watchdog) string {
+	if w.Priorities == 0 {
+		return pr.pfc
+	}
+	var p []int
+	for _, l := range pr.lossless {
+		if w.Watches(l) {
+			p = append(p, l)
+		}
+	}
+	return joinInts(p, ",")
+}
+
 func (r *renderer) profile(q *intent.QoS, where string) (*profile, error) {
 	if pr, ok := r.profiles[q]; ok {
 		return pr, nil
@@ -451,7 +466,7 @@ func qosKey(q *intent.QoS) string {
 	for _, c := range q.Classes {
 		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v:%+v;", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling, c.Names)
 		if c.ECN != nil {
-			fmt.Fprintf(&b, "%+v:%+v:%d;", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability)
+			fmt.Fprintf(&b, "%+v:%+v:%d:%v;", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability, c.ECN.DefaultProbability)
 		}
 	}
 	return b.String()
@@ -675,11 +690,14 @@ func (r *renderer) port(p *intent.Port) error {
 	if r.fam.pfcToPG && len(pr.lossless) > 0 {
 		m["pfc_to_pg_map"] = name.maps // bound as qos_config.j2 binds it (family.go)
 	}
-	if q.PFC.Watchdog != nil {
-		// The intent decides which priorities the watchdog watches; they
-		// are the lossless ones (reference Errata: never copied blindly,
-		// here both come from the same intent).
-		m["pfcwd_sw_enable"] = pr.pfc
+	if w := q.PFC.Watchdog; w != nil {
+		// The intent decides which priorities the watchdog watches: the
+		// lossless ones, or the subset its priorities name. SONiC's own
+		// template watches a subset of pfc_enable on some ports
+		// (reference Errata: pfc_enable "2,3,4,6", pfcwd_sw_enable
+		// "3,4"); orchagent watches only the priorities listed here
+		// (§2.6).
+		m["pfcwd_sw_enable"] = pr.watched(w)
 	}
 	if err := r.queues(p, q, name.classifier, where); err != nil {
 		return err
@@ -878,11 +896,18 @@ func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port, where st
 		return "", r.unsupported(feature, "max threshold %dB does not fit orchagent's 32-bit parse (at most %d bytes, reference/sonic.md §2.8)", int64(hi), wredMax)
 	}
 	fields := map[string]string{
-		"ecn":                    "ecn_green",
-		"wred_green_enable":      "true",
-		"green_min_threshold":    strconv.FormatInt(int64(lo), 10),
-		"green_max_threshold":    strconv.FormatInt(int64(hi), 10),
-		"green_drop_probability": strconv.Itoa(int(e.MaxProbability)),
+		"ecn":                 "ecn_green",
+		"wred_green_enable":   "true",
+		"green_min_threshold": strconv.FormatInt(int64(lo), 10),
+		"green_max_threshold": strconv.FormatInt(int64(hi), 10),
+	}
+	// Without a probability in the intent the field is left out: the
+	// YANG default is 100 (sonic-wred-profile green_drop_probability
+	// "default 100"), which orchagent also sends when wred_green_enable
+	// is true and the field is absent (reference §2.8). 0 is in the
+	// YANG range 0..100 and is written as such.
+	if !e.DefaultProbability {
+		fields["green_drop_probability"] = strconv.Itoa(int(e.MaxProbability))
 	}
 	def := ObjectName(mapName, c)
 	timed := e.Min.Time != 0 || e.Max.Time != 0

@@ -608,8 +608,15 @@ func (im *importer) wred(name string) *intent.ECN {
 		}
 		return n
 	}
-	lo, hi, p := num("green_min_threshold"), num("green_max_threshold"), num("green_drop_probability")
+	lo, hi := num("green_min_threshold"), num("green_max_threshold")
 	e.Min.Bytes, e.Max.Bytes = units.Bytes(max(lo, 0)), units.Bytes(max(hi, 0))
+	if _, ok := w["green_drop_probability"]; !ok {
+		// No probability: the YANG default (100) stands, as an ecn block
+		// without max_probability renders it.
+		e.DefaultProbability = true
+		return e
+	}
+	p := num("green_drop_probability")
 	if p < 0 {
 		p = 100 // the YANG default
 	} else if p > 100 {
@@ -634,8 +641,21 @@ func (im *importer) watchdog(p string, m map[string]string, lossless []int) (*in
 	w := &intent.Watchdog{Polling: im.polling}
 	if sw, ok := m["pfcwd_sw_enable"]; !ok {
 		im.unexpressed("PFC_WD", p, "", "a PFC_WD row without pfcwd_sw_enable: lossless sets pfcwd_sw_enable to the PFC priorities, without it the watchdog watches nothing (reference/sonic.md §2.6)")
-	} else if got, ok := priorities(sw); !ok || !slices.Equal(got, lossless) {
-		im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "lossless watches the PFC priorities (pfc_enable %q); the intent has no watchdog on a subset (issue 13: PFC per port)", m["pfc_enable"])
+	} else if got, ok := priorities(sw); !ok {
+		im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "not a list of priorities 0–7")
+	} else if !slices.Equal(got, lossless) {
+		// A subset of pfc_enable is the watchdog's priorities (reference
+		// Errata: SONiC's own template watches 3,4 of PFC 2,3,4,6).
+		for _, g := range got {
+			if !slices.Contains(lossless, g) {
+				im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "priority %d is not in pfc_enable %q: lossless watches only PFC priorities", g, m["pfc_enable"])
+				continue
+			}
+			w.Priorities |= 1 << g
+		}
+		if w.Priorities == 0 && len(lossless) > 0 {
+			im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "pfcwd_sw_enable watches none of the PFC priorities (pfc_enable %q): the intent's watchdog watches all of them or a non-empty subset (watchdog priorities)", m["pfc_enable"])
+		}
 	}
 	if len(lossless) == 0 {
 		im.unexpressed("PFC_WD", p, "", "a watchdog on a port without PFC: lossless writes none")

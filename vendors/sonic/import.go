@@ -71,7 +71,7 @@ const (
 // any other is unexpressed.
 var portQoSFields = map[string]bool{
 	"dscp_to_tc_map": true, "tc_to_queue_map": true, "tc_to_pg_map": true, "pfc_to_queue_map": true,
-	"pfc_to_pg_map": true, "pfc_enable": true, "pfcwd_sw_enable": true,
+	"pfc_to_pg_map": true, "pfc_enable": true, "pfcwd_sw_enable": true, "dot1p_to_tc_map": true,
 }
 
 // Import reads a device's QoS from what Running returns (or Saved makes
@@ -230,7 +230,8 @@ func (im *importer) run() (*vendors.Imported, error) {
 	}
 	var ports []*portImport
 	for _, p := range sortedKeys(im.db["PORT_QOS_MAP"]) {
-		if p == globalQoS || im.db["PORT_QOS_MAP"][p]["dscp_to_tc_map"] == "" || !im.managed(p) {
+		m := im.db["PORT_QOS_MAP"][p]
+		if p == globalQoS || m["dscp_to_tc_map"] == "" && m["dot1p_to_tc_map"] == "" || !im.managed(p) {
 			continue
 		}
 		pi, err := im.port(p)
@@ -262,10 +263,17 @@ func (im *importer) run() (*vendors.Imported, error) {
 	}
 	// Only a QoS whose DSCP map is bound switch-wide can be the device's
 	// (the rendering binds the device's map in PORT_QOS_MAP|global).
+	// A port that trusts CoS needs a device that trusts CoS (the
+	// renderer binds no DSCP map switch-wide then), so the device's QoS
+	// is one of those if any port has one.
 	g := im.db["PORT_QOS_MAP"][globalQoS]["dscp_to_tc_map"]
+	cos := slices.ContainsFunc(ports, func(p *portImport) bool { return p.qos.Trust == intent.TrustCoS })
 	best := ""
 	for _, k := range keys {
 		bound := g == "" || byKey[k].Names.Classifier == g
+		if cos {
+			bound = byKey[k].Trust == intent.TrustCoS
+		}
 		if bound && (best == "" || count[k] > count[best]) {
 			best = k
 		}
@@ -279,7 +287,9 @@ func (im *importer) run() (*vendors.Imported, error) {
 		}
 	}
 	out.QoS = byKey[best]
-	if g != "" && g != out.QoS.Names.Classifier {
+	if g != "" && out.QoS.Trust == intent.TrustCoS {
+		im.unexpressed("PORT_QOS_MAP", globalQoS, "dscp_to_tc_map", "the device's QoS trusts CoS, and lossless binds no DSCP map switch-wide then (qos_config.j2, storage back-end)")
+	} else if g != "" && g != out.QoS.Names.Classifier {
 		im.unexpressed("PORT_QOS_MAP", globalQoS, "dscp_to_tc_map", "lossless binds the device's own DSCP map (%s) switch-wide", out.QoS.Names.Classifier)
 	}
 	im.splitMaps(ports, out.QoS)
@@ -350,7 +360,18 @@ func (im *importer) port(p string) (*portImport, error) {
 		}
 	}
 	classifier := m["dscp_to_tc_map"]
-	q := &intent.QoS{Trust: "dscp", Names: intent.Names{Classifier: classifier}}
+	q := &intent.QoS{Trust: intent.TrustDSCP, Names: intent.Names{Classifier: classifier}}
+	dot1p := m["dot1p_to_tc_map"]
+	switch {
+	case dot1p != "" && classifier == "":
+		// CoS trust as SONiC's template renders it (storage back-end,
+		// qos_config.j2): a dot1p map and no DSCP map on the port.
+		classifier = dot1p
+		q.Trust, q.Names.Classifier = intent.TrustCoS, dot1p
+	case dot1p != "":
+		im.unexpressed("PORT_QOS_MAP", p, "dot1p_to_tc_map", "a port that binds both a DSCP and a CoS map: lossless binds one, by the profile's trust (CoS trust binds dot1p_to_tc_map alone, as qos_config.j2 does; no SONiC source shows which map classifies what when both are bound)")
+		dot1p = ""
+	}
 	lossless, ok := priorities(m["pfc_enable"])
 	if !ok {
 		im.unexpressed("PORT_QOS_MAP", p, "pfc_enable", "not a list of priorities 0–7")
@@ -372,7 +393,12 @@ func (im *importer) port(p string) (*portImport, error) {
 	if mapsName != "" && mapsName != classifier {
 		q.Names.Maps = mapsName
 	}
-	tcs := im.dscpMap(classifier)
+	var tcs []int
+	if q.Trust == intent.TrustCoS {
+		tcs = im.dot1pMap(dot1p)
+	} else {
+		tcs = im.dscpMap(classifier)
+	}
 	ids := map[int]bool{}
 	for _, t := range tcs {
 		if t >= 0 {
@@ -396,20 +422,36 @@ func (im *importer) port(p string) (*portImport, error) {
 		queues[n] = im.db["QUEUE"][k]
 		ids[n] = true
 	}
+	im.cable(pi)
+	im.pgs(pi, lossless)
+	speed := pi.speed
+	if ip := im.invPort(p); speed == 0 && ip != nil {
+		speed = ip.Speed
+	}
 	def := defaultTC(tcs)
 	for _, id := range slices.Sorted(maps.Keys(ids)) {
-		c := intent.Class{Name: "tc" + strconv.Itoa(id), ID: id, Lossless: slices.Contains(lossless, id), Default: id == def}
-		if !c.Default {
+		c := intent.Class{Name: "tc" + strconv.Itoa(id), ID: id, Lossless: slices.Contains(lossless, id)}
+		var values []int
+		if id != def {
 			for v, t := range tcs {
 				if t == id {
-					c.DSCP = append(c.DSCP, v)
+					values = append(values, v)
 				}
 			}
+		}
+		if q.Trust == intent.TrustCoS {
+			c.DefaultCoS, c.CoS = id == def, values
+		} else {
+			c.Default, c.DSCP = id == def, values
 		}
 		q.Classes = append(q.Classes, c)
 	}
 	if def < 0 && len(q.Classes) > 0 {
-		q.Classes[0].Default = true
+		if q.Trust == intent.TrustCoS {
+			q.Classes[0].DefaultCoS = true
+		} else {
+			q.Classes[0].Default = true
+		}
 	}
 	for i := range q.Classes {
 		c := &q.Classes[i]
@@ -420,7 +462,7 @@ func (im *importer) port(p string) (*portImport, error) {
 			}
 		}
 		if s := row["scheduler"]; s != "" {
-			c.Scheduling = im.scheduler(s)
+			c.Scheduling = im.scheduler(s, p, speed)
 		}
 		if w := row["wred_profile"]; w != "" {
 			c.ECN = im.wred(w)
@@ -443,8 +485,6 @@ func (im *importer) port(p string) (*portImport, error) {
 	}
 	q.PFC.Watchdog = wd
 	pi.qos = q
-	im.cable(pi)
-	im.pgs(pi, lossless)
 	return pi, nil
 }
 
@@ -499,6 +539,38 @@ func (im *importer) dscpMap(name string) []int {
 	return tcs
 }
 
+// dot1pMap reads a DOT1P_TO_TC_MAP: 802.1p priority → TC, -1 where the
+// map does not say (which the rendering, listing all eight, would).
+func (im *importer) dot1pMap(name string) []int {
+	tcs := make([]int, 8)
+	for i := range tcs {
+		tcs[i] = -1
+	}
+	m, ok := im.db["DOT1P_TO_TC_MAP"][name]
+	if !ok {
+		return tcs
+	}
+	listed := 0
+	for _, f := range sortedKeys(m) {
+		d, err := strconv.Atoi(f)
+		t, err2 := strconv.Atoi(m[f])
+		switch {
+		case err != nil || d < 0 || d > 7 || strconv.Itoa(d) != f:
+			im.unexpressed("DOT1P_TO_TC_MAP", name, f, "not an 802.1p priority 0–7")
+			continue
+		case err2 != nil || t < 0 || t > 7 || strconv.Itoa(t) != m[f]:
+			im.unexpressed("DOT1P_TO_TC_MAP", name, f, "lossless maps CoS to traffic classes 0–7 (TC = queue = PFC priority); the import puts the CoS in the default class")
+		default:
+			tcs[d] = t
+		}
+		listed++
+	}
+	if listed < 8 {
+		im.unexpressed("DOT1P_TO_TC_MAP", name, "", "the map lists %d of the eight 802.1p priorities; lossless lists all eight, the unlisted ones in the default class (qos_config.j2)", listed)
+	}
+	return tcs
+}
+
 // defaultTC is the TC most DSCPs map to (the lowest on a tie), -1 for none.
 func defaultTC(tcs []int) int {
 	n := map[int]int{}
@@ -530,20 +602,66 @@ func markCNP(q *intent.QoS) {
 }
 
 // scheduler reads a SCHEDULER as a class's scheduling.
-func (im *importer) scheduler(name string) intent.Scheduling {
+func (im *importer) scheduler(name, port string, speed units.BitRate) intent.Scheduling {
 	s, ok := im.db["SCHEDULER"][name]
 	if !ok {
 		return intent.Scheduling{}
 	}
 	for _, f := range sortedKeys(s) {
 		switch f {
-		case "type", "weight":
-		case "cir", "pir", "cbs", "pbs", "meter_type":
-			im.unexpressed("SCHEDULER", name, f, "the intent has no per-queue shaping (issue 13: Scheduling)")
+		case "type", "weight", "cir", "pir":
+		case "cbs", "pbs":
+			im.unexpressed("SCHEDULER", name, f, "the intent's shaping has no burst size (issue 13: Scheduling)")
+		case "meter_type":
+			if s[f] != "bytes" {
+				im.unexpressed("SCHEDULER", name, f, "lossless shapes in bytes/s (the YANG default meter_type bytes); the intent has no packet rates")
+			} else {
+				im.unexpressed("SCHEDULER", name, f, "lossless leaves meter_type at its YANG default (bytes) and does not write it")
+			}
 		default:
 			im.unexpressed("SCHEDULER", name, f, "the intent's scheduling is strict or DWRR with a weight")
 		}
 	}
+	sc := im.schedulingMode(name, s)
+	// cir is the guaranteed rate, pir the maximum, in bytes/s
+	// (renderers/sonic shaping): min_bandwidth is cir as a whole percent
+	// of the port's speed, shape is pir.
+	rate := func(f string) int64 {
+		v, ok := s[f]
+		if !ok {
+			return 0
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			im.unexpressed("SCHEDULER", name, f, "not a number of bytes/s")
+			return 0
+		}
+		return n
+	}
+	if cir := rate("cir"); cir > 0 {
+		switch share := cir * 800; {
+		case sc.Mode == intent.SchedulingUnset:
+			im.unexpressed("SCHEDULER", name, "cir", "a guaranteed rate on a scheduler lossless cannot read the mode of")
+		case speed <= 0:
+			im.unexpressed("SCHEDULER", name, "cir", "a guaranteed rate on port %s, whose speed is unknown: the intent's min_bandwidth is a share of the port (give the speed in the inventory)", port)
+		case share%int64(speed) != 0 || share/int64(speed) > 100:
+			im.unexpressed("SCHEDULER", name, "cir", "%d bytes/s is not a whole percent of port %s's %s: the intent's min_bandwidth is a whole percent of the port", cir, port, speed)
+		default:
+			sc.MinBandwidth = units.Percent(share / int64(speed))
+		}
+	}
+	if pir := rate("pir"); pir > 0 {
+		if sc.MinBandwidth == 0 || sc.Mode == intent.SchedulingUnset {
+			im.unexpressed("SCHEDULER", name, "pir", "shaping (a maximum rate) without a guaranteed rate lossless reads: lossless writes pir only beside cir (sonic-scheduler YANG: \"pir can't be configured without cir\")")
+		} else {
+			sc.Shape = units.BitRate(pir * 8)
+		}
+	}
+	return sc
+}
+
+// schedulingMode reads a SCHEDULER's type and weight.
+func (im *importer) schedulingMode(name string, s map[string]string) intent.Scheduling {
 	switch t := s["type"]; t {
 	case "STRICT":
 		if _, ok := s["weight"]; ok {

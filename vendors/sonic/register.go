@@ -24,6 +24,9 @@ func init() {
 		// The intent features beyond the core the renderer renders
 		// (renderers/sonic: each with its CONFIG_DB field and source).
 		Features: []intent.Feature{
+			intent.FeatureTrustCoS,              // DOT1P_TO_TC_MAP bound by dot1p_to_tc_map (qos_config.j2)
+			intent.FeatureMinBandwidth,          // SCHEDULER cir, bytes/s of the port speed
+			intent.FeatureShape,                 // SCHEDULER pir, bytes/s, beside cir (YANG)
 			intent.FeatureWatchdogPriorities,    // PORT_QOS_MAP pfcwd_sw_enable ⊂ pfc_enable
 			intent.FeatureECNDefaultProbability, // no green_drop_probability (YANG default 100)
 			intent.FeatureECNZeroProbability,    // green_drop_probability "0" (YANG 0..100)

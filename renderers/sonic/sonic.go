@@ -27,6 +27,19 @@
 // would name two different objects is refused, naming the names block
 // that must tell them apart.
 //
+// Features beyond the core (intent.Feature, vendors/sonic Features):
+// trust = "cos" renders a DOT1P_TO_TC_MAP (names.classifier) bound per
+// port by dot1p_to_tc_map, with no DSCP map and no PORT_QOS_MAP|global,
+// as SONiC's qos_config.j2 renders a storage back-end switch;
+// min_bandwidth and shape are the class SCHEDULER's cir and pir in
+// bytes/s (cir a share of the port's speed, so such a scheduler's default
+// name ends in _<speed>; a pir needs a cir, sonic-scheduler YANG); a
+// watchdog on some priorities writes them as pfcwd_sw_enable beside
+// pfc_enable; ECN without a probability leaves green_drop_probability out
+// (the YANG default 100), and 0 is written. match = "all", pfc mode off
+// or auto and cos beside DSCP trust have no SONiC source and stay
+// undeclared.
+//
 // OwnName tells the SONiC driver which names of objects it does not render
 // are nevertheless lossless' own (left over from an earlier rendering).
 package sonic

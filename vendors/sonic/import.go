@@ -76,22 +76,26 @@ var portQoSFields = map[string]bool{
 
 // Import reads a device's QoS from what Running returns (or Saved makes
 // of a config_db.json): the ports are the PORT_QOS_MAP rows that bind a
-// DSCP map (only those of dev's inventory ports when it declares any),
-// each port's classes are its DSCP map's TCs, its QUEUE rows' schedulers
-// and WRED profiles and its pfc_enable priorities, and its watchdog the
-// PFC_WD row. The QoS most ports share is Imported.QoS, the others' their
-// own. Names: Classifier is always set (the renderer's default derives
-// from a profile name import does not choose); the maps, scheduler and
-// WRED profile names are set where they differ from the renderer's
-// defaults for that classifier. Buffers: the lossless PG profiles'
-// headroom is "auto" where every one equals lossless' computation for
-// dev's platform, else explicit.
+// DSCP map, or an 802.1p map alone (trust = "cos"), only those of dev's
+// inventory ports when it declares any; each port's classes are its
+// map's TCs, its QUEUE rows' schedulers (cir as min_bandwidth, pir as
+// shape) and WRED profiles and its pfc_enable priorities, and its
+// watchdog the PFC_WD row with the pfcwd_sw_enable priorities. The QoS
+// most ports share is Imported.QoS (one that trusts CoS if any port
+// does), the others' their own. Names: Classifier is always set (the
+// renderer's default derives from a profile name import does not
+// choose); the maps, scheduler and WRED profile names are set where they
+// differ from the renderer's defaults for that classifier. Buffers: the
+// lossless PG profiles' headroom is "auto" where every one equals
+// lossless' computation for dev's platform, else explicit.
 //
 // Everything in the scope the intent cannot say is in Unexpressed with
 // the line of the table key or field in running: what import reads and
-// cannot express (WRED colours, shapers, non-identity maps, a watchdog on
-// other priorities than PFC…), and whatever else the rendering of the
-// imported intent would change in the scope (the round-trip residue).
+// cannot express (WRED colours, burst sizes and packet rates, a
+// guaranteed rate that is not a whole percent of the port, non-identity
+// maps, a watchdog on priorities without PFC…), and whatever else the
+// rendering of the imported intent would change in the scope (the
+// round-trip residue).
 func Import(dev *inventory.Device, running []byte) (*vendors.Imported, error) {
 	name := "device"
 	if dev != nil {

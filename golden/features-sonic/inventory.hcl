@@ -1,5 +1,6 @@
-# Two SONiC switches with two 100G ports and 5 m cables each: a RoCE leaf
-# (Broadcom) and a storage back-end leaf (NVIDIA Spectrum).
+# Two SONiC switches with two ports and 5 m cables each: a RoCE leaf
+# (Broadcom; a 100G and a 40G port) and a storage back-end leaf (NVIDIA
+# Spectrum; two 100G ports).
 
 credentials "lab" {
   username_env = "LOSSLESS_USER"
@@ -13,8 +14,14 @@ device "sonic1" {
   address     = "192.0.2.91"
   credentials = credentials.lab
   roles       = ["leaf"]
-  ports "Ethernet0,Ethernet4" {
+  ports "Ethernet0" {
     speed = "100G"
+    cable = "5m"
+  }
+  # A second speed: the guaranteed 10 % is another cir, so another
+  # scheduler.
+  ports "Ethernet4" {
+    speed = "40G"
     cable = "5m"
   }
 }

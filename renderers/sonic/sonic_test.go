@@ -438,6 +438,11 @@ func TestUnsupported(t *testing.T) {
 			d.QoS.Classes[0].Scheduling.MinBandwidth = 10
 			d.Ports[0].Speed = 0
 		}, `min_bandwidth of class "bulk"`, "no speed"},
+		{"one scheduler name for a min_bandwidth at two speeds", func(d *intent.Device) {
+			d.QoS.Classes[0].Scheduling.MinBandwidth = 10
+			d.QoS.Classes[0].Names.Scheduler = "BULK"
+			d.Ports[1].Speed = 40 * units.Gbps
+		}, `min_bandwidth of class "bulk"`, "different cir"},
 		{"shape on a class without scheduling", func(d *intent.Device) {
 			d.QoS.Classes[0].Scheduling = intent.Scheduling{MinBandwidth: 10}
 		}, `min_bandwidth or shape of class "bulk"`, "WRR with weight 1"},

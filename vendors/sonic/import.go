@@ -476,7 +476,11 @@ func (im *importer) port(p string) (*portImport, error) {
 	for i := range q.Classes {
 		c := &q.Classes[i]
 		row := queues[c.ID]
-		if s := row["scheduler"]; s != "" && s != render.ObjectName(classifier, *c) {
+		def := render.ObjectName(classifier, *c)
+		if c.Scheduling.MinBandwidth > 0 {
+			def += "_" + speed.String() // one scheduler per speed (renderers/sonic scheduler)
+		}
+		if s := row["scheduler"]; s != "" && s != def {
 			c.Names.Scheduler = s
 		}
 		if w := row["wred_profile"]; w != "" && w != render.ObjectName(classifier, *c) {

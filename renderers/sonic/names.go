@@ -8,7 +8,7 @@ import (
 
 // mapTables are the map tables the renderer names after a QoS profile.
 var mapTables = map[string]bool{
-	"DSCP_TO_TC_MAP": true, "TC_TO_QUEUE_MAP": true, "TC_TO_PRIORITY_GROUP_MAP": true,
+	"DSCP_TO_TC_MAP": true, "DOT1P_TO_TC_MAP": true, "TC_TO_QUEUE_MAP": true, "TC_TO_PRIORITY_GROUP_MAP": true,
 	"MAP_PFC_PRIORITY_TO_QUEUE": true, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": true,
 }
 
@@ -17,7 +17,7 @@ var kinds = []string{"CNP", "LOSSLESS", "LOSSY", "STRICT"}
 
 // OwnName reports whether name is a name the renderer gives objects of
 // table in a rendering like db, although db may not contain it: the map
-// names of db's profiles (its DSCP_TO_TC_MAP names, upper-cased profile
+// names of db's profiles (its DSCP_TO_TC_MAP and DOT1P_TO_TC_MAP names, upper-cased profile
 // names) and their per-port variants (<MAP>_<n>); their schedulers and
 // WRED profiles (<MAP>_<KIND>, with the _<queue>, _<queue>_<n> and
 // _<speed> suffixes, KIND one of CNP, LOSSLESS, LOSSY, STRICT: today's
@@ -69,7 +69,13 @@ func OwnName(db config.DB, table, name string) bool {
 // profileMap reports whether name is one of db's map names or a per-port
 // variant of one (maps: "ROCE", "ROCE_2").
 func profileMap(db config.DB, name string) bool {
-	for m := range db["DSCP_TO_TC_MAP"] {
+	return classifierMap(db["DSCP_TO_TC_MAP"], name) || classifierMap(db["DOT1P_TO_TC_MAP"], name)
+}
+
+// classifierMap is profileMap for the names of one classifier table
+// (DSCP_TO_TC_MAP, or DOT1P_TO_TC_MAP of a profile that trusts CoS).
+func classifierMap(t map[string]map[string]string, name string) bool {
+	for m := range t {
 		base := m
 		if i := strings.LastIndexByte(m, '_'); i > 0 && digits(m[i+1:]) {
 			base = m[:i]
@@ -85,8 +91,9 @@ func profileMap(db config.DB, name string) bool {
 }
 
 // kindSuffix reports whether tail can follow <MAP>_<KIND> in a name of
-// table: nothing, "_<queue>" (ObjectName), and for WRED profiles also
-// "_<speed>" ("_100G", wred).
+// table: nothing, "_<queue>" (ObjectName), and "_<speed>" ("_100G": a
+// WRED profile of time thresholds, wred; a scheduler with a guaranteed
+// rate, scheduler).
 func kindSuffix(table, tail string) bool {
 	if tail == "" {
 		return true
@@ -102,6 +109,11 @@ func kindSuffix(table, tail string) bool {
 			return true
 		}
 		rest = after
+		// "_<queue>_<speed>": a scheduler with a min_bandwidth (its cir
+		// is bytes/s of the speed, scheduler).
+		if table == "SCHEDULER" {
+			return speedName(rest)
+		}
 	}
 	if table != "WRED_PROFILE" {
 		return false

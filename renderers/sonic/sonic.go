@@ -27,6 +27,19 @@
 // would name two different objects is refused, naming the names block
 // that must tell them apart.
 //
+// Features beyond the core (intent.Feature, vendors/sonic Features):
+// trust = "cos" renders a DOT1P_TO_TC_MAP (names.classifier) bound per
+// port by dot1p_to_tc_map, with no DSCP map and no PORT_QOS_MAP|global,
+// as SONiC's qos_config.j2 renders a storage back-end switch;
+// min_bandwidth and shape are the class SCHEDULER's cir and pir in
+// bytes/s (cir a share of the port's speed, so such a scheduler's default
+// name ends in _<speed>; a pir needs a cir, sonic-scheduler YANG); a
+// watchdog on some priorities writes them as pfcwd_sw_enable beside
+// pfc_enable; ECN without a probability leaves green_drop_probability out
+// (the YANG default 100), and 0 is written. match = "all", pfc mode off
+// or auto and cos beside DSCP trust have no SONiC source and stay
+// undeclared.
+//
 // OwnName tells the SONiC driver which names of objects it does not render
 // are nevertheless lossless' own (left over from an earlier rendering).
 package sonic
@@ -395,6 +408,21 @@ type profile struct {
 	watchdog *[3]string
 }
 
+// watched returns the lossless priorities w watches, as pfcwd_sw_enable
+// lists them ("3,4").
+func (pr *profile) watched(w *intent.Watchdog) string {
+	if w.Priorities == 0 {
+		return pr.pfc
+	}
+	var p []int
+	for _, l := range pr.lossless {
+		if w.Watches(l) {
+			p = append(p, l)
+		}
+	}
+	return joinInts(p, ",")
+}
+
 func (r *renderer) profile(q *intent.QoS, where string) (*profile, error) {
 	if pr, ok := r.profiles[q]; ok {
 		return pr, nil
@@ -430,8 +458,14 @@ func (r *renderer) render() error {
 	if err != nil {
 		return err
 	}
-	// global binds the device's DSCP map switch-wide (§2.6).
-	r.set("PORT_QOS_MAP", globalKey, "dscp_to_tc_map", devMaps.classifier)
+	// global binds the device's DSCP map switch-wide (§2.6). A device
+	// that trusts CoS has none, as SONiC's template renders it for
+	// storage back-end switches (sonic-buildimage
+	// files/build_templates/qos_config.j2: require_global_dscp_to_tc_map
+	// false with DOT1P_TO_TC_MAP).
+	if d.QoS.Trust != intent.TrustCoS {
+		r.set("PORT_QOS_MAP", globalKey, "dscp_to_tc_map", devMaps.classifier)
+	}
 	if err := r.watchdogGlobal(); err != nil {
 		return err
 	}
@@ -447,11 +481,11 @@ func (r *renderer) render() error {
 // use.
 func qosKey(q *intent.QoS) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%+v|", q.Profile, q.Names)
+	fmt.Fprintf(&b, "%s|%s|%+v|", q.Profile, q.Trust, q.Names)
 	for _, c := range q.Classes {
-		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v:%+v;", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling, c.Names)
+		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%v:%v:%+v:%+v;", c.ID, c.DSCP, c.Default, c.CoS, c.DefaultCoS, c.Lossless, c.CNP, c.Scheduling, c.Names)
 		if c.ECN != nil {
-			fmt.Fprintf(&b, "%+v:%+v:%d;", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability)
+			fmt.Fprintf(&b, "%+v:%+v:%d:%v;", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability, c.ECN.DefaultProbability)
 		}
 	}
 	return b.String()
@@ -490,7 +524,11 @@ func (r *renderer) maps(q *intent.QoS, where string) (mapNames, error) {
 			names.classifier = base + "_" + strconv.Itoa(i)
 		}
 	}
-	if err := r.checkName("DSCP_TO_TC_MAP name (names.classifier)", names.classifier); err != nil {
+	classifier := "DSCP_TO_TC_MAP"
+	if q.Trust == intent.TrustCoS {
+		classifier = "DOT1P_TO_TC_MAP"
+	}
+	if err := r.checkName(classifier+" name (names.classifier)", names.classifier); err != nil {
 		return mapNames{}, err
 	}
 	if names.maps == "" {
@@ -500,24 +538,11 @@ func (r *renderer) maps(q *intent.QoS, where string) (mapNames, error) {
 	}
 	r.mapNames[key] = names
 	r.byPtr[q] = names
-	def := q.DefaultClass()
-	if def == nil {
-		return mapNames{}, r.unsupported("DSCP map of profile "+strconv.Quote(q.Profile), "no class takes the default DSCPs; SONiC lists all 64 DSCPs (reference/sonic.md §2.1), so one class needs dscp = \"default\"")
-	}
-	tc := make([]int, dscpCount)
-	for i := range tc {
-		tc[i] = def.ID
-	}
-	for _, c := range q.Classes {
-		for _, v := range c.DSCP {
-			tc[v] = c.ID
+	if q.Trust == intent.TrustCoS {
+		if err := r.dot1pMap(q, names.classifier, where); err != nil {
+			return mapNames{}, err
 		}
-	}
-	dscp := make(map[string]string, dscpCount)
-	for v, t := range tc {
-		dscp[strconv.Itoa(v)] = strconv.Itoa(t)
-	}
-	if err := r.object("DSCP_TO_TC_MAP", names.classifier, dscp, q.Names.Classifier != "", where, "names.classifier"); err != nil {
+	} else if err := r.dscpMap(q, names.classifier, where); err != nil {
 		return mapNames{}, err
 	}
 	lossless := q.LosslessPriorities()
@@ -558,6 +583,64 @@ func (r *renderer) maps(q *intent.QoS, where string) (mapNames, error) {
 		}
 	}
 	return names, nil
+}
+
+// dscpMap renders the profile's DSCP_TO_TC_MAP: all 64 DSCPs (§2.1).
+func (r *renderer) dscpMap(q *intent.QoS, name, where string) error {
+	def := q.DefaultClass()
+	if def == nil {
+		return r.unsupported("DSCP map of profile "+strconv.Quote(q.Profile), "no class takes the default DSCPs; SONiC lists all 64 DSCPs (reference/sonic.md §2.1), so one class needs dscp = \"default\"")
+	}
+	tc := make([]int, dscpCount)
+	for i := range tc {
+		tc[i] = def.ID
+	}
+	for _, c := range q.Classes {
+		for _, v := range c.DSCP {
+			tc[v] = c.ID
+		}
+	}
+	dscp := make(map[string]string, dscpCount)
+	for v, t := range tc {
+		dscp[strconv.Itoa(v)] = strconv.Itoa(t)
+	}
+	return r.object("DSCP_TO_TC_MAP", name, dscp, q.Names.Classifier != "", where, "names.classifier")
+}
+
+// dot1pMap renders the DOT1P_TO_TC_MAP of a profile that trusts CoS: all
+// eight 802.1p priorities, as SONiC's template lists them (sonic-buildimage
+// files/build_templates/qos_config.j2, storage back-end: DOT1P_TO_TC_MAP
+// AZURE "0": "1" … "7": "7", bound per port by dot1p_to_tc_map; field
+// dot1p pattern [0-7]?, value tc 0..15, sonic-dot1p-tc-map YANG,
+// reference/sonic.md §2.17).
+func (r *renderer) dot1pMap(q *intent.QoS, name, where string) error {
+	tc := make([]int, queueCount)
+	for i := range tc {
+		tc[i] = -1
+	}
+	for _, c := range q.Classes {
+		if c.DefaultCoS {
+			for i := range tc {
+				tc[i] = c.ID
+			}
+		}
+	}
+	for _, c := range q.Classes {
+		for _, v := range c.CoS {
+			if v < 0 || v >= queueCount {
+				return r.unsupported(fmt.Sprintf("class %q", c.Name), "CoS %d is outside 0–7", v)
+			}
+			tc[v] = c.ID
+		}
+	}
+	m := make(map[string]string, queueCount)
+	for v, t := range tc {
+		if t < 0 {
+			return r.unsupported("CoS map of profile "+strconv.Quote(q.Profile), "no class takes CoS %d; SONiC's template lists all eight, so one class needs cos = \"default\"", v)
+		}
+		m[strconv.Itoa(v)] = strconv.Itoa(t)
+	}
+	return r.object("DOT1P_TO_TC_MAP", name, m, q.Names.Classifier != "", where, "names.classifier")
 }
 
 // object writes the named object table|name. A name already holding other
@@ -632,8 +715,16 @@ func (r *renderer) checkName(what, name string) error {
 }
 
 func (r *renderer) checkProfile(q *intent.QoS) error {
-	if q.Trust != "" && q.Trust != "dscp" {
-		return r.unsupported("trust "+strconv.Quote(q.Trust), "lossless renders DSCP trust only")
+	if q.Trust != "" && q.Trust != intent.TrustDSCP && q.Trust != intent.TrustCoS {
+		return r.unsupported("trust "+strconv.Quote(q.Trust), "SONiC classifies by DSCP (DSCP_TO_TC_MAP) or CoS (DOT1P_TO_TC_MAP)")
+	}
+	if q.Trust == intent.TrustCoS && r.d.QoS.Trust != intent.TrustCoS {
+		return r.unsupported("trust \"cos\" of profile "+strconv.Quote(q.Profile), "the device's DSCP map is bound switch-wide (PORT_QOS_MAP|global, reference/sonic.md §2.6), so a port cannot trust CoS where the device trusts DSCP; give the device the CoS profile")
+	}
+	for _, c := range q.Classes {
+		if q.Trust != intent.TrustCoS && (len(c.CoS) > 0 || c.DefaultCoS) {
+			return r.unsupported(fmt.Sprintf("cos of class %q", c.Name), "SONiC binds a port's DSCP or its 802.1p map; no SONiC source shows both bound on a port and which one classifies frames without an IP header")
+		}
 	}
 	for _, c := range q.Classes {
 		if c.ID < 0 || c.ID >= queueCount {
@@ -667,7 +758,11 @@ func (r *renderer) port(p *intent.Port) error {
 	}
 	name := pr.maps
 	m := r.row("PORT_QOS_MAP", p.Name, len(r.d.Ports)+1, 7)
-	m["dscp_to_tc_map"] = name.classifier
+	if q.Trust == intent.TrustCoS {
+		m["dot1p_to_tc_map"] = name.classifier // qos_config.j2, storage back-end
+	} else {
+		m["dscp_to_tc_map"] = name.classifier
+	}
 	m["tc_to_queue_map"] = name.maps
 	m["tc_to_pg_map"] = name.maps
 	m["pfc_to_queue_map"] = name.maps
@@ -675,11 +770,14 @@ func (r *renderer) port(p *intent.Port) error {
 	if r.fam.pfcToPG && len(pr.lossless) > 0 {
 		m["pfc_to_pg_map"] = name.maps // bound as qos_config.j2 binds it (family.go)
 	}
-	if q.PFC.Watchdog != nil {
-		// The intent decides which priorities the watchdog watches; they
-		// are the lossless ones (reference Errata: never copied blindly,
-		// here both come from the same intent).
-		m["pfcwd_sw_enable"] = pr.pfc
+	if w := q.PFC.Watchdog; w != nil {
+		// The intent decides which priorities the watchdog watches: the
+		// lossless ones, or the subset its priorities name. SONiC's own
+		// template watches a subset of pfc_enable on some ports
+		// (reference Errata: pfc_enable "2,3,4,6", pfcwd_sw_enable
+		// "3,4"); orchagent watches only the priorities listed here
+		// (§2.6).
+		m["pfcwd_sw_enable"] = pr.watched(w)
 	}
 	if err := r.queues(p, q, name.classifier, where); err != nil {
 		return err
@@ -724,7 +822,7 @@ func (r *renderer) queues(p *intent.Port, q *intent.QoS, mapName, where string) 
 		}
 		for _, c := range q.Classes {
 			o := queueObjects{id: strconv.Itoa(c.ID)}
-			s, err := r.scheduler(c, mapName, where)
+			s, err := r.scheduler(c, mapName, p, where)
 			if err != nil {
 				return err
 			}
@@ -801,10 +899,13 @@ func (r *renderer) claim(table, explicit, def string, fields map[string]string) 
 
 // scheduler renders the class's SCHEDULER entry and returns its name; ""
 // when the class leaves scheduling unset.
-func (r *renderer) scheduler(c intent.Class, mapName, where string) (string, error) {
+func (r *renderer) scheduler(c intent.Class, mapName string, p *intent.Port, where string) (string, error) {
 	fields := map[string]string{}
 	switch c.Scheduling.Mode {
 	case intent.SchedulingUnset:
+		if c.Scheduling.MinBandwidth > 0 || c.Scheduling.Shape > 0 {
+			return "", r.unsupported(fmt.Sprintf("min_bandwidth or shape of class %q", c.Name), "SONiC shapes a queue in its SCHEDULER (cir, pir), and a SCHEDULER without a type is WRR with weight 1 (sonic-scheduler YANG defaults); give the class a scheduling mode")
+		}
 		return "", nil
 	case intent.SchedulingStrict:
 		fields["type"] = "STRICT"
@@ -823,12 +924,68 @@ func (r *renderer) scheduler(c intent.Class, mapName, where string) (string, err
 	default:
 		return "", r.unsupported(fmt.Sprintf("scheduling of class %q", c.Name), "unknown scheduling mode %d", c.Scheduling.Mode)
 	}
-	name := r.claim("SCHEDULER", c.Names.Scheduler, ObjectName(mapName, c), fields)
+	def := ObjectName(mapName, c)
+	perSpeed, err := r.shaping(c, p, fields)
+	if err != nil {
+		return "", err
+	}
+	if perSpeed {
+		// A guaranteed share is bytes/s of the port's speed: one
+		// scheduler per speed, as a WRED profile of time thresholds.
+		def += "_" + p.Speed.String()
+	}
+	name := r.claim("SCHEDULER", c.Names.Scheduler, def, fields)
+	if old, ok := r.db["SCHEDULER"][name]; ok && !equalFields(old, fields) && perSpeed && c.Names.Scheduler != "" {
+		return "", r.unsupported(fmt.Sprintf("min_bandwidth of class %q", c.Name), "scheduler %s would need a different cir for ports of different speeds (SONiC takes the guaranteed rate in bytes/s); leave names.scheduler unset for one scheduler per speed", name)
+	}
 	if err := r.object("SCHEDULER", name, fields, c.Names.Scheduler != "", fmt.Sprintf("class %q in %s", c.Name, where), "names.scheduler"); err != nil {
 		return "", err
 	}
 	return name, nil
 }
+
+// shaping adds the class's guaranteed and maximum rate to its SCHEDULER
+// fields: min_bandwidth as cir and shape as pir, in bytes/s (meter_type
+// bytes, the YANG default, left out). orchagent sets cir as
+// SAI_SCHEDULER_ATTR_MIN_BANDWIDTH_RATE and pir as
+// SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE (sonic-net/SONiC
+// doc/qos/scheduler/SONiC_QoS_Scheduler_Shaper.md §3.4; reference/sonic.md
+// §1, §2.7). perSpeed says cir depends on the port's speed (a share of
+// it). The YANG takes pir only with a cir above 0 and at least cir
+// (sonic-scheduler: "pir can't be configured without cir", "pir must be
+// greater than or equal to cir"), so a shape needs a min_bandwidth.
+func (r *renderer) shaping(c intent.Class, p *intent.Port, fields map[string]string) (perSpeed bool, err error) {
+	s := c.Scheduling
+	var cir int64
+	if s.MinBandwidth > 0 {
+		if p.Speed <= 0 {
+			return false, r.unsupported(fmt.Sprintf("min_bandwidth of class %q", c.Name), "SONiC takes the guaranteed rate (SCHEDULER cir) in bytes/s, and port %s has no speed to convert %s of it; give the speed in the inventory", p.Name, s.MinBandwidth)
+		}
+		share := int64(p.Speed) * int64(s.MinBandwidth) // bit/s × 100
+		cir = (share + 799) / 800
+		if cir*800 != share {
+			r.warn(renderers.RuleRounded, "min_bandwidth %s of class %q on %s rounded up to %d bytes/s", s.MinBandwidth, c.Name, p.Speed, cir)
+		}
+		fields["cir"] = strconv.FormatInt(cir, 10)
+	}
+	if s.Shape > 0 {
+		if cir == 0 {
+			return false, r.unsupported(fmt.Sprintf("shape of class %q", c.Name), "SONiC's SCHEDULER takes a maximum rate (pir) only beside a guaranteed one (cir above 0; sonic-scheduler YANG: \"pir can't be configured without cir\"); give the class a min_bandwidth too")
+		}
+		pir := bytesPerSecond(int64(s.Shape))
+		if pir*8 != int64(s.Shape) {
+			r.warn(renderers.RuleRounded, "shape %s of class %q rounded up to %d bytes/s", s.Shape, c.Name, pir)
+		}
+		if pir < cir {
+			return false, r.unsupported(fmt.Sprintf("shape of class %q", c.Name), "shape %s (%d bytes/s) is below its min_bandwidth %s of %s (%d bytes/s); the YANG requires pir ≥ cir", s.Shape, pir, s.MinBandwidth, p.Speed, cir)
+		}
+		fields["pir"] = strconv.FormatInt(pir, 10)
+	}
+	return cir > 0, nil
+}
+
+// bytesPerSecond converts a rate in bit/s to bytes/s, rounding up.
+func bytesPerSecond(bits int64) int64 { return (bits + 7) / 8 }
 
 // checkStrictOrder rejects strict levels SONiC cannot honour: strict
 // queues are served by queue index, highest first [I: SAI strict priority
@@ -878,11 +1035,18 @@ func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port, where st
 		return "", r.unsupported(feature, "max threshold %dB does not fit orchagent's 32-bit parse (at most %d bytes, reference/sonic.md §2.8)", int64(hi), wredMax)
 	}
 	fields := map[string]string{
-		"ecn":                    "ecn_green",
-		"wred_green_enable":      "true",
-		"green_min_threshold":    strconv.FormatInt(int64(lo), 10),
-		"green_max_threshold":    strconv.FormatInt(int64(hi), 10),
-		"green_drop_probability": strconv.Itoa(int(e.MaxProbability)),
+		"ecn":                 "ecn_green",
+		"wred_green_enable":   "true",
+		"green_min_threshold": strconv.FormatInt(int64(lo), 10),
+		"green_max_threshold": strconv.FormatInt(int64(hi), 10),
+	}
+	// Without a probability in the intent the field is left out: the
+	// YANG default is 100 (sonic-wred-profile green_drop_probability
+	// "default 100"), which orchagent also sends when wred_green_enable
+	// is true and the field is absent (reference §2.8). 0 is in the
+	// YANG range 0..100 and is written as such.
+	if !e.DefaultProbability {
+		fields["green_drop_probability"] = strconv.Itoa(int(e.MaxProbability))
 	}
 	def := ObjectName(mapName, c)
 	timed := e.Min.Time != 0 || e.Max.Time != 0

@@ -419,7 +419,33 @@ func TestUnsupported(t *testing.T) {
 			d.Ports[0].Headroom = append([]intent.Headroom{{Priority: 0, Xoff: 1000, Xon: 2288, Size: 1248}}, d.Ports[0].Headroom...)
 		}, "headroom of port Ethernet0", "different headroom"},
 		{"no default class", func(d *intent.Device) { d.QoS.Classes[0].Default = false }, `DSCP map of profile "roce"`, "all 64 DSCPs"},
-		{"trust cos", func(d *intent.Device) { d.QoS.Trust = "cos" }, `trust "cos"`, "DSCP trust only"},
+		// trust = "cos" is rendered (TestFeatures); what SONiC cannot
+		// take of it is refused.
+		{"trust cos without a default CoS class", func(d *intent.Device) { d.QoS.Trust = "cos" }, `CoS map of profile "roce"`, "cos = \"default\""},
+		{"cos beside DSCP trust", func(d *intent.Device) { d.QoS.Classes[1].CoS = []int{3} }, `cos of class "rdma"`, "no SONiC source"},
+		{"a port trusting CoS on a DSCP device", func(d *intent.Device) {
+			q := *d.QoS
+			q.Trust = intent.TrustCoS
+			d.Ports[1].QoS = &q
+		}, `trust "cos" of profile "roce"`, "switch-wide"},
+		{"trust other", func(d *intent.Device) { d.QoS.Trust = "exp" }, `trust "exp"`, "DOT1P_TO_TC_MAP"},
+		{"shape without min_bandwidth", func(d *intent.Device) { d.QoS.Classes[0].Scheduling.Shape = 10 * units.Gbps }, `shape of class "bulk"`, "pir can't be configured without cir"},
+		{"shape below min_bandwidth", func(d *intent.Device) {
+			d.QoS.Classes[0].Scheduling.MinBandwidth = 50
+			d.QoS.Classes[0].Scheduling.Shape = 10 * units.Gbps
+		}, `shape of class "bulk"`, "pir ≥ cir"},
+		{"min_bandwidth without a speed", func(d *intent.Device) {
+			d.QoS.Classes[0].Scheduling.MinBandwidth = 10
+			d.Ports[0].Speed = 0
+		}, `min_bandwidth of class "bulk"`, "no speed"},
+		{"one scheduler name for a min_bandwidth at two speeds", func(d *intent.Device) {
+			d.QoS.Classes[0].Scheduling.MinBandwidth = 10
+			d.QoS.Classes[0].Names.Scheduler = "BULK"
+			d.Ports[1].Speed = 40 * units.Gbps
+		}, `min_bandwidth of class "bulk"`, "different cir"},
+		{"shape on a class without scheduling", func(d *intent.Device) {
+			d.QoS.Classes[0].Scheduling = intent.Scheduling{MinBandwidth: 10}
+		}, `min_bandwidth or shape of class "bulk"`, "WRR with weight 1"},
 		{"bad profile name", func(d *intent.Device) { d.QoS.Profile = "ro ce" }, `DSCP_TO_TC_MAP name (names.classifier) "RO CE"`, "rename"},
 		{"unknown option", func(d *intent.Device) { d.Options = map[string]string{"sonic.buffer_model": "dynamic"} }, `option "sonic.buffer_model"`, "no options"},
 	} {

@@ -732,3 +732,57 @@ func TestRangeRekey(t *testing.T) {
 		t.Errorf("an overlapped range is kept: %q", kept(ch))
 	}
 }
+
+// TestTrustChangeRebinds: when the intent's trust changes, the port's
+// other classifier binding goes (a port binds its DSCP map or, trusting
+// CoS, its 802.1p map); the switch-wide DSCP binding stays, as it always
+// does, and so does a map no longer of the rendering's tables.
+func TestTrustChangeRebinds(t *testing.T) {
+	dscp := canonical(t).DB
+	cos := cloneDB(dscp)
+	cos["DOT1P_TO_TC_MAP"] = map[string]map[string]string{"ROCE": {"0": "0", "1": "0", "2": "0", "3": "3", "4": "0", "5": "0", "6": "6", "7": "0"}}
+	for _, p := range []string{"Ethernet0", "Ethernet4"} {
+		delete(cos["PORT_QOS_MAP"][p], "dscp_to_tc_map")
+		cos["PORT_QOS_MAP"][p]["dot1p_to_tc_map"] = "ROCE"
+	}
+	delete(cos["PORT_QOS_MAP"], "global")
+	delete(cos, "DSCP_TO_TC_MAP")
+	for _, tc := range []struct {
+		name          string
+		from, to      config.DB
+		ops           []string
+		keptSubstring string
+	}{
+		{"dscp to cos", dscp, cos, []string{
+			"add /DOT1P_TO_TC_MAP/ROCE",
+			"add /PORT_QOS_MAP/Ethernet0/dot1p_to_tc_map",
+			"add /PORT_QOS_MAP/Ethernet4/dot1p_to_tc_map",
+			"remove /PORT_QOS_MAP/Ethernet0/dscp_to_tc_map",
+			"remove /PORT_QOS_MAP/Ethernet4/dscp_to_tc_map",
+		}, "PORT_QOS_MAP|global: not rendered by lossless"},
+		// The 802.1p map is not of the rendering's tables any more, so
+		// nothing tells it is lossless': kept and listed, as a renamed
+		// map is (TestRenamedMap).
+		{"cos to dscp", cos, dscp, []string{
+			"add /DSCP_TO_TC_MAP/ROCE",
+			"add /PORT_QOS_MAP/Ethernet0/dscp_to_tc_map",
+			"add /PORT_QOS_MAP/Ethernet4/dscp_to_tc_map",
+			"add /PORT_QOS_MAP/global",
+			"remove /PORT_QOS_MAP/Ethernet0/dot1p_to_tc_map",
+			"remove /PORT_QOS_MAP/Ethernet4/dot1p_to_tc_map",
+		}, "DOT1P_TO_TC_MAP|ROCE: not rendered by lossless"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			running := base(t, tc.from, func(config.DB) {})
+			ch := diffChange(t, running, tc.to, false)
+			ops := decodePatch(t, ch.Patch)
+			if d := cmp.Diff(tc.ops, paths(ops)); d != "" {
+				t.Errorf("patch (-want +got):\n%s", d)
+			}
+			walk(t, running, ops)
+			if tc.keptSubstring != "" && !slices.ContainsFunc(kept(ch), func(k string) bool { return strings.Contains(k, tc.keptSubstring) }) {
+				t.Errorf("Kept lacks %q: %q", tc.keptSubstring, kept(ch))
+			}
+		})
+	}
+}

@@ -71,27 +71,31 @@ const (
 // any other is unexpressed.
 var portQoSFields = map[string]bool{
 	"dscp_to_tc_map": true, "tc_to_queue_map": true, "tc_to_pg_map": true, "pfc_to_queue_map": true,
-	"pfc_to_pg_map": true, "pfc_enable": true, "pfcwd_sw_enable": true,
+	"pfc_to_pg_map": true, "pfc_enable": true, "pfcwd_sw_enable": true, "dot1p_to_tc_map": true,
 }
 
 // Import reads a device's QoS from what Running returns (or Saved makes
 // of a config_db.json): the ports are the PORT_QOS_MAP rows that bind a
-// DSCP map (only those of dev's inventory ports when it declares any),
-// each port's classes are its DSCP map's TCs, its QUEUE rows' schedulers
-// and WRED profiles and its pfc_enable priorities, and its watchdog the
-// PFC_WD row. The QoS most ports share is Imported.QoS, the others' their
-// own. Names: Classifier is always set (the renderer's default derives
-// from a profile name import does not choose); the maps, scheduler and
-// WRED profile names are set where they differ from the renderer's
-// defaults for that classifier. Buffers: the lossless PG profiles'
-// headroom is "auto" where every one equals lossless' computation for
-// dev's platform, else explicit.
+// DSCP map, or an 802.1p map alone (trust = "cos"), only those of dev's
+// inventory ports when it declares any; each port's classes are its
+// map's TCs, its QUEUE rows' schedulers (cir as min_bandwidth, pir as
+// shape) and WRED profiles and its pfc_enable priorities, and its
+// watchdog the PFC_WD row with the pfcwd_sw_enable priorities. The QoS
+// most ports share is Imported.QoS (one that trusts CoS if any port
+// does), the others' their own. Names: Classifier is always set (the
+// renderer's default derives from a profile name import does not
+// choose); the maps, scheduler and WRED profile names are set where they
+// differ from the renderer's defaults for that classifier. Buffers: the
+// lossless PG profiles' headroom is "auto" where every one equals
+// lossless' computation for dev's platform, else explicit.
 //
 // Everything in the scope the intent cannot say is in Unexpressed with
 // the line of the table key or field in running: what import reads and
-// cannot express (WRED colours, shapers, non-identity maps, a watchdog on
-// other priorities than PFC…), and whatever else the rendering of the
-// imported intent would change in the scope (the round-trip residue).
+// cannot express (WRED colours, burst sizes and packet rates, a
+// guaranteed rate that is not a whole percent of the port, non-identity
+// maps, a watchdog on priorities without PFC…), and whatever else the
+// rendering of the imported intent would change in the scope (the
+// round-trip residue).
 func Import(dev *inventory.Device, running []byte) (*vendors.Imported, error) {
 	name := "device"
 	if dev != nil {
@@ -230,7 +234,8 @@ func (im *importer) run() (*vendors.Imported, error) {
 	}
 	var ports []*portImport
 	for _, p := range sortedKeys(im.db["PORT_QOS_MAP"]) {
-		if p == globalQoS || im.db["PORT_QOS_MAP"][p]["dscp_to_tc_map"] == "" || !im.managed(p) {
+		m := im.db["PORT_QOS_MAP"][p]
+		if p == globalQoS || m["dscp_to_tc_map"] == "" && m["dot1p_to_tc_map"] == "" || !im.managed(p) {
 			continue
 		}
 		pi, err := im.port(p)
@@ -262,10 +267,17 @@ func (im *importer) run() (*vendors.Imported, error) {
 	}
 	// Only a QoS whose DSCP map is bound switch-wide can be the device's
 	// (the rendering binds the device's map in PORT_QOS_MAP|global).
+	// A port that trusts CoS needs a device that trusts CoS (the
+	// renderer binds no DSCP map switch-wide then), so the device's QoS
+	// is one of those if any port has one.
 	g := im.db["PORT_QOS_MAP"][globalQoS]["dscp_to_tc_map"]
+	cos := slices.ContainsFunc(ports, func(p *portImport) bool { return p.qos.Trust == intent.TrustCoS })
 	best := ""
 	for _, k := range keys {
 		bound := g == "" || byKey[k].Names.Classifier == g
+		if cos {
+			bound = byKey[k].Trust == intent.TrustCoS
+		}
 		if bound && (best == "" || count[k] > count[best]) {
 			best = k
 		}
@@ -279,7 +291,9 @@ func (im *importer) run() (*vendors.Imported, error) {
 		}
 	}
 	out.QoS = byKey[best]
-	if g != "" && g != out.QoS.Names.Classifier {
+	if g != "" && out.QoS.Trust == intent.TrustCoS {
+		im.unexpressed("PORT_QOS_MAP", globalQoS, "dscp_to_tc_map", "the device's QoS trusts CoS, and lossless binds no DSCP map switch-wide then (qos_config.j2, storage back-end)")
+	} else if g != "" && g != out.QoS.Names.Classifier {
 		im.unexpressed("PORT_QOS_MAP", globalQoS, "dscp_to_tc_map", "lossless binds the device's own DSCP map (%s) switch-wide", out.QoS.Names.Classifier)
 	}
 	im.splitMaps(ports, out.QoS)
@@ -350,7 +364,18 @@ func (im *importer) port(p string) (*portImport, error) {
 		}
 	}
 	classifier := m["dscp_to_tc_map"]
-	q := &intent.QoS{Trust: "dscp", Names: intent.Names{Classifier: classifier}}
+	q := &intent.QoS{Trust: intent.TrustDSCP, Names: intent.Names{Classifier: classifier}}
+	dot1p := m["dot1p_to_tc_map"]
+	switch {
+	case dot1p != "" && classifier == "":
+		// CoS trust as SONiC's template renders it (storage back-end,
+		// qos_config.j2): a dot1p map and no DSCP map on the port.
+		classifier = dot1p
+		q.Trust, q.Names.Classifier = intent.TrustCoS, dot1p
+	case dot1p != "":
+		im.unexpressed("PORT_QOS_MAP", p, "dot1p_to_tc_map", "a port that binds both a DSCP and a CoS map: lossless binds one, by the profile's trust (CoS trust binds dot1p_to_tc_map alone, as qos_config.j2 does; no SONiC source shows which map classifies what when both are bound)")
+		dot1p = ""
+	}
 	lossless, ok := priorities(m["pfc_enable"])
 	if !ok {
 		im.unexpressed("PORT_QOS_MAP", p, "pfc_enable", "not a list of priorities 0–7")
@@ -372,7 +397,12 @@ func (im *importer) port(p string) (*portImport, error) {
 	if mapsName != "" && mapsName != classifier {
 		q.Names.Maps = mapsName
 	}
-	tcs := im.dscpMap(classifier)
+	var tcs []int
+	if q.Trust == intent.TrustCoS {
+		tcs = im.dot1pMap(dot1p)
+	} else {
+		tcs = im.dscpMap(classifier)
+	}
 	ids := map[int]bool{}
 	for _, t := range tcs {
 		if t >= 0 {
@@ -396,20 +426,36 @@ func (im *importer) port(p string) (*portImport, error) {
 		queues[n] = im.db["QUEUE"][k]
 		ids[n] = true
 	}
+	im.cable(pi)
+	im.pgs(pi, lossless)
+	speed := pi.speed
+	if ip := im.invPort(p); speed == 0 && ip != nil {
+		speed = ip.Speed
+	}
 	def := defaultTC(tcs)
 	for _, id := range slices.Sorted(maps.Keys(ids)) {
-		c := intent.Class{Name: "tc" + strconv.Itoa(id), ID: id, Lossless: slices.Contains(lossless, id), Default: id == def}
-		if !c.Default {
+		c := intent.Class{Name: "tc" + strconv.Itoa(id), ID: id, Lossless: slices.Contains(lossless, id)}
+		var values []int
+		if id != def {
 			for v, t := range tcs {
 				if t == id {
-					c.DSCP = append(c.DSCP, v)
+					values = append(values, v)
 				}
 			}
+		}
+		if q.Trust == intent.TrustCoS {
+			c.DefaultCoS, c.CoS = id == def, values
+		} else {
+			c.Default, c.DSCP = id == def, values
 		}
 		q.Classes = append(q.Classes, c)
 	}
 	if def < 0 && len(q.Classes) > 0 {
-		q.Classes[0].Default = true
+		if q.Trust == intent.TrustCoS {
+			q.Classes[0].DefaultCoS = true
+		} else {
+			q.Classes[0].Default = true
+		}
 	}
 	for i := range q.Classes {
 		c := &q.Classes[i]
@@ -420,7 +466,7 @@ func (im *importer) port(p string) (*portImport, error) {
 			}
 		}
 		if s := row["scheduler"]; s != "" {
-			c.Scheduling = im.scheduler(s)
+			c.Scheduling = im.scheduler(s, p, speed)
 		}
 		if w := row["wred_profile"]; w != "" {
 			c.ECN = im.wred(w)
@@ -430,7 +476,11 @@ func (im *importer) port(p string) (*portImport, error) {
 	for i := range q.Classes {
 		c := &q.Classes[i]
 		row := queues[c.ID]
-		if s := row["scheduler"]; s != "" && s != render.ObjectName(classifier, *c) {
+		def := render.ObjectName(classifier, *c)
+		if c.Scheduling.MinBandwidth > 0 {
+			def += "_" + speed.String() // one scheduler per speed (renderers/sonic scheduler)
+		}
+		if s := row["scheduler"]; s != "" && s != def {
 			c.Names.Scheduler = s
 		}
 		if w := row["wred_profile"]; w != "" && w != render.ObjectName(classifier, *c) {
@@ -443,8 +493,6 @@ func (im *importer) port(p string) (*portImport, error) {
 	}
 	q.PFC.Watchdog = wd
 	pi.qos = q
-	im.cable(pi)
-	im.pgs(pi, lossless)
 	return pi, nil
 }
 
@@ -499,6 +547,38 @@ func (im *importer) dscpMap(name string) []int {
 	return tcs
 }
 
+// dot1pMap reads a DOT1P_TO_TC_MAP: 802.1p priority → TC, -1 where the
+// map does not say (which the rendering, listing all eight, would).
+func (im *importer) dot1pMap(name string) []int {
+	tcs := make([]int, 8)
+	for i := range tcs {
+		tcs[i] = -1
+	}
+	m, ok := im.db["DOT1P_TO_TC_MAP"][name]
+	if !ok {
+		return tcs
+	}
+	listed := 0
+	for _, f := range sortedKeys(m) {
+		d, err := strconv.Atoi(f)
+		t, err2 := strconv.Atoi(m[f])
+		switch {
+		case err != nil || d < 0 || d > 7 || strconv.Itoa(d) != f:
+			im.unexpressed("DOT1P_TO_TC_MAP", name, f, "not an 802.1p priority 0–7")
+			continue
+		case err2 != nil || t < 0 || t > 7 || strconv.Itoa(t) != m[f]:
+			im.unexpressed("DOT1P_TO_TC_MAP", name, f, "lossless maps CoS to traffic classes 0–7 (TC = queue = PFC priority); the import puts the CoS in the default class")
+		default:
+			tcs[d] = t
+		}
+		listed++
+	}
+	if listed < 8 {
+		im.unexpressed("DOT1P_TO_TC_MAP", name, "", "the map lists %d of the eight 802.1p priorities; lossless lists all eight, the unlisted ones in the default class (qos_config.j2)", listed)
+	}
+	return tcs
+}
+
 // defaultTC is the TC most DSCPs map to (the lowest on a tie), -1 for none.
 func defaultTC(tcs []int) int {
 	n := map[int]int{}
@@ -530,20 +610,66 @@ func markCNP(q *intent.QoS) {
 }
 
 // scheduler reads a SCHEDULER as a class's scheduling.
-func (im *importer) scheduler(name string) intent.Scheduling {
+func (im *importer) scheduler(name, port string, speed units.BitRate) intent.Scheduling {
 	s, ok := im.db["SCHEDULER"][name]
 	if !ok {
 		return intent.Scheduling{}
 	}
 	for _, f := range sortedKeys(s) {
 		switch f {
-		case "type", "weight":
-		case "cir", "pir", "cbs", "pbs", "meter_type":
-			im.unexpressed("SCHEDULER", name, f, "the intent has no per-queue shaping (issue 13: Scheduling)")
+		case "type", "weight", "cir", "pir":
+		case "cbs", "pbs":
+			im.unexpressed("SCHEDULER", name, f, "the intent's shaping has no burst size (issue 13: Scheduling)")
+		case "meter_type":
+			if s[f] != "bytes" {
+				im.unexpressed("SCHEDULER", name, f, "lossless shapes in bytes/s (the YANG default meter_type bytes); the intent has no packet rates")
+			} else {
+				im.unexpressed("SCHEDULER", name, f, "lossless leaves meter_type at its YANG default (bytes) and does not write it")
+			}
 		default:
 			im.unexpressed("SCHEDULER", name, f, "the intent's scheduling is strict or DWRR with a weight")
 		}
 	}
+	sc := im.schedulingMode(name, s)
+	// cir is the guaranteed rate, pir the maximum, in bytes/s
+	// (renderers/sonic shaping): min_bandwidth is cir as a whole percent
+	// of the port's speed, shape is pir.
+	rate := func(f string) int64 {
+		v, ok := s[f]
+		if !ok {
+			return 0
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			im.unexpressed("SCHEDULER", name, f, "not a number of bytes/s")
+			return 0
+		}
+		return n
+	}
+	if cir := rate("cir"); cir > 0 {
+		switch share := cir * 800; {
+		case sc.Mode == intent.SchedulingUnset:
+			im.unexpressed("SCHEDULER", name, "cir", "a guaranteed rate on a scheduler lossless cannot read the mode of")
+		case speed <= 0:
+			im.unexpressed("SCHEDULER", name, "cir", "a guaranteed rate on port %s, whose speed is unknown: the intent's min_bandwidth is a share of the port (give the speed in the inventory)", port)
+		case share%int64(speed) != 0 || share/int64(speed) > 100:
+			im.unexpressed("SCHEDULER", name, "cir", "%d bytes/s is not a whole percent of port %s's %s: the intent's min_bandwidth is a whole percent of the port", cir, port, speed)
+		default:
+			sc.MinBandwidth = units.Percent(share / int64(speed))
+		}
+	}
+	if pir := rate("pir"); pir > 0 {
+		if sc.MinBandwidth == 0 || sc.Mode == intent.SchedulingUnset {
+			im.unexpressed("SCHEDULER", name, "pir", "shaping (a maximum rate) without a guaranteed rate lossless reads: lossless writes pir only beside cir (sonic-scheduler YANG: \"pir can't be configured without cir\")")
+		} else {
+			sc.Shape = units.BitRate(pir * 8)
+		}
+	}
+	return sc
+}
+
+// schedulingMode reads a SCHEDULER's type and weight.
+func (im *importer) schedulingMode(name string, s map[string]string) intent.Scheduling {
 	switch t := s["type"]; t {
 	case "STRICT":
 		if _, ok := s["weight"]; ok {
@@ -608,8 +734,15 @@ func (im *importer) wred(name string) *intent.ECN {
 		}
 		return n
 	}
-	lo, hi, p := num("green_min_threshold"), num("green_max_threshold"), num("green_drop_probability")
+	lo, hi := num("green_min_threshold"), num("green_max_threshold")
 	e.Min.Bytes, e.Max.Bytes = units.Bytes(max(lo, 0)), units.Bytes(max(hi, 0))
+	if _, ok := w["green_drop_probability"]; !ok {
+		// No probability: the YANG default (100) stands, as an ecn block
+		// without max_probability renders it.
+		e.DefaultProbability = true
+		return e
+	}
+	p := num("green_drop_probability")
 	if p < 0 {
 		p = 100 // the YANG default
 	} else if p > 100 {
@@ -634,8 +767,21 @@ func (im *importer) watchdog(p string, m map[string]string, lossless []int) (*in
 	w := &intent.Watchdog{Polling: im.polling}
 	if sw, ok := m["pfcwd_sw_enable"]; !ok {
 		im.unexpressed("PFC_WD", p, "", "a PFC_WD row without pfcwd_sw_enable: lossless sets pfcwd_sw_enable to the PFC priorities, without it the watchdog watches nothing (reference/sonic.md §2.6)")
-	} else if got, ok := priorities(sw); !ok || !slices.Equal(got, lossless) {
-		im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "lossless watches the PFC priorities (pfc_enable %q); the intent has no watchdog on a subset (issue 13: PFC per port)", m["pfc_enable"])
+	} else if got, ok := priorities(sw); !ok {
+		im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "not a list of priorities 0–7")
+	} else if !slices.Equal(got, lossless) {
+		// A subset of pfc_enable is the watchdog's priorities (reference
+		// Errata: SONiC's own template watches 3,4 of PFC 2,3,4,6).
+		for _, g := range got {
+			if !slices.Contains(lossless, g) {
+				im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "priority %d is not in pfc_enable %q: lossless watches only PFC priorities", g, m["pfc_enable"])
+				continue
+			}
+			w.Priorities |= 1 << g
+		}
+		if w.Priorities == 0 && len(lossless) > 0 {
+			im.unexpressed("PORT_QOS_MAP", p, "pfcwd_sw_enable", "pfcwd_sw_enable watches none of the PFC priorities (pfc_enable %q): the intent's watchdog watches all of them or a non-empty subset (watchdog priorities)", m["pfc_enable"])
+		}
 	}
 	if len(lossless) == 0 {
 		im.unexpressed("PFC_WD", p, "", "a watchdog on a port without PFC: lossless writes none")

@@ -12,6 +12,7 @@ import (
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/load"
+	"github.com/lossless-net/lossless/internal/units"
 	"github.com/lossless-net/lossless/inventory"
 	render "github.com/lossless-net/lossless/renderers/sonic"
 	"github.com/lossless-net/lossless/vendors"
@@ -232,6 +233,32 @@ func TestImportUnexpressed(t *testing.T) {
 			db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xon_offset"] = "4608"
 		}},
 		{"statistics history on", `PFC_WD|Ethernet0 "pfc_stat_history": "enable"`, "history", func(db config.DB) { db["PFC_WD"]["Ethernet0"]["pfc_stat_history"] = "enable" }},
+		// The speed of a port without lossless PG comes from the
+		// inventory only: Import(nil, …) has none.
+		{"a guaranteed rate on a port of unknown speed", `SCHEDULER|ROCE_LOSSY_0 "cir": "1250000000"`, "speed is unknown", func(db config.DB) {
+			db["SCHEDULER"]["ROCE_LOSSY_0"]["cir"] = "1250000000"
+			for _, p := range []string{"Ethernet0", "Ethernet4"} {
+				for k := range db["BUFFER_PG"] {
+					if strings.HasPrefix(k, p+"|") {
+						delete(db["BUFFER_PG"], k)
+					}
+				}
+			}
+		}},
+		{"a guaranteed rate not a whole percent", `SCHEDULER|ROCE_LOSSY_0 "cir": "1250000001"`, "whole percent", func(db config.DB) { db["SCHEDULER"]["ROCE_LOSSY_0"]["cir"] = "1250000001" }},
+		{"a burst size", `SCHEDULER|ROCE_LOSSY_0 "cbs": "8192"`, "burst", func(db config.DB) {
+			db["SCHEDULER"]["ROCE_LOSSY_0"]["cir"] = "1250000000"
+			db["SCHEDULER"]["ROCE_LOSSY_0"]["cbs"] = "8192"
+		}},
+		{"packet rates", `SCHEDULER|ROCE_LOSSY_0 "meter_type": "packets"`, "packet rates", func(db config.DB) { db["SCHEDULER"]["ROCE_LOSSY_0"]["meter_type"] = "packets" }},
+		{"a watchdog on a priority without PFC", `PORT_QOS_MAP|Ethernet4 "pfcwd_sw_enable": "3,4"`, "not in pfc_enable", func(db config.DB) { db["PORT_QOS_MAP"]["Ethernet4"]["pfcwd_sw_enable"] = "3,4" }},
+		{"a CoS map not listing every priority", `DOT1P_TO_TC_MAP|ROCE`, "7 of the eight", func(db config.DB) {
+			db["DOT1P_TO_TC_MAP"] = map[string]map[string]string{"ROCE": {"0": "0", "1": "0", "2": "0", "3": "3", "4": "0", "5": "0", "6": "6"}}
+			for _, p := range []string{"Ethernet0", "Ethernet4"} {
+				delete(db["PORT_QOS_MAP"][p], "dscp_to_tc_map")
+				db["PORT_QOS_MAP"][p]["dot1p_to_tc_map"] = "ROCE"
+			}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db, err := sonic.ParseRunning(b)
@@ -269,5 +296,53 @@ func TestImportUnexpressed(t *testing.T) {
 			}
 			t.Errorf("no unexpressed %q; have %+v", tc.text, im.Unexpressed)
 		})
+	}
+}
+
+// TestImportFeatures: the features of golden/features-sonic come back
+// from their renderings as the intent says them.
+func TestImportFeatures(t *testing.T) {
+	invs := map[string]*inventory.Device{}
+	for _, g := range goldenDevices(t) {
+		if g.scenario == "features-sonic" {
+			invs[g.dev.Name+".json"] = g.inv
+		}
+	}
+	read := func(name string) *vendors.Imported {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("..", "..", "golden", "features-sonic", "want", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		im, err := sonic.Import(invs[name], b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(im.Unexpressed) != 0 {
+			t.Errorf("%s: unexpressed %+v", name, im.Unexpressed)
+		}
+		return im
+	}
+	q := read("sonic1.json").QoS
+	if w := q.PFC.Watchdog; w == nil || w.Priorities != 1<<3 || w.Action != "notify-only" {
+		t.Errorf("watchdog %+v, want priorities [3], action notify-only", w)
+	}
+	if e := q.Class(3).ECN; e == nil || !e.DefaultProbability {
+		t.Errorf("class 3 ECN %+v, want the default probability", e)
+	}
+	if e := q.Class(4).ECN; e == nil || e.DefaultProbability || e.MaxProbability != 0 {
+		t.Errorf("class 4 ECN %+v, want probability 0", e)
+	}
+	if s := q.Class(0).Scheduling; s.MinBandwidth != 10 || s.Shape != 40*units.Gbps {
+		t.Errorf("class 0 scheduling %+v, want min_bandwidth 10%% and shape 40G", s)
+	}
+	q = read("sonic2.json").QoS
+	if q.Trust != intent.TrustCoS || q.Names.Classifier != "STORAGE" {
+		t.Fatalf("trust %q classifier %q, want cos, STORAGE", q.Trust, q.Names.Classifier)
+	}
+	for id, want := range map[int][]int{0: nil, 3: {3}, 7: {6, 7}} {
+		if c := q.Class(id); c == nil || !slices.Equal(c.CoS, want) || c.DefaultCoS != (id == 0) || len(c.DSCP) > 0 || c.Default {
+			t.Errorf("class %d %+v, want cos %v (default %v) and no DSCP", id, c, want, id == 0)
+		}
 	}
 }

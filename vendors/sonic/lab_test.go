@@ -440,3 +440,73 @@ func TestAIFabricLeaf4(t *testing.T) {
 		t.Errorf("Kept lacks %q; it is:\n%s", m, strings.Join(kept(ch), "\n"))
 	}
 }
+
+// TestApplyFeatures: the renderings of golden/features-sonic (a watchdog
+// on some PFC priorities with action alert, ECN with the default and a 0
+// probability, a scheduler with cir and pir, CoS trust by a
+// DOT1P_TO_TC_MAP) converge from their stale lab seeds, and a switch at
+// the same rendering without the features moves to it and back: every
+// plan after an apply is empty.
+func TestApplyFeatures(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		without func(db config.DB)
+	}{
+		{"sonic1.json", func(db config.DB) {
+			delete(db["SCHEDULER"]["ROCE_LOSSY_0_100G"], "cir")
+			delete(db["SCHEDULER"]["ROCE_LOSSY_0_100G"], "pir")
+			for _, w := range db["WRED_PROFILE"] {
+				w["green_drop_probability"] = "5"
+			}
+			for p, m := range db["PORT_QOS_MAP"] {
+				if p != "global" {
+					m["pfcwd_sw_enable"] = m["pfc_enable"]
+					db["PFC_WD"][p]["action"] = "drop"
+				}
+			}
+		}},
+		{"sonic2.json", func(db config.DB) {
+			m := map[string]string{}
+			for d := range 64 {
+				m[strconv.Itoa(d)] = "0"
+			}
+			m["24"] = "3"
+			db["DSCP_TO_TC_MAP"] = map[string]map[string]string{"STORAGE": m}
+			delete(db, "DOT1P_TO_TC_MAP")
+			db["PORT_QOS_MAP"]["global"] = map[string]string{"dscp_to_tc_map": "STORAGE"}
+			for p, q := range db["PORT_QOS_MAP"] {
+				if p != "global" {
+					delete(q, "dot1p_to_tc_map")
+					q["dscp_to_tc_map"] = "STORAGE"
+				}
+			}
+		}},
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "golden", "features-sonic", "want", tc.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(tc.name+"/converge", func(t *testing.T) { converge(t, document(t, b)) })
+		t.Run(tc.name+"/to the features and back", func(t *testing.T) {
+			ctx := t.Context()
+			want := document(t, b)
+			db := cloneDB(want.DB)
+			tc.without(db)
+			from := document(t, render.Text(db))
+			_, tgt := vendortest.StartLab(t, Vendor, LabSeed(from.Text))
+			for i, d := range []*config.Document{from, want, from} {
+				drv, ch := vendortest.Plan(t, ctx, Dial, tgt, d)
+				if i > 0 && ch.Empty() {
+					t.Fatalf("step %d: the plan that adds or removes the features is empty", i)
+				}
+				if !ch.Empty() {
+					if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+						t.Fatalf("apply: %+v\npatch:\n%s", res, ch.Patch)
+					}
+				}
+				_, again := vendortest.Plan(t, ctx, Dial, tgt, d)
+				vendortest.Converged(t, again)
+			}
+		})
+	}
+}

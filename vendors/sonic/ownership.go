@@ -272,7 +272,7 @@ func newScope(desired, running config.DB, prune bool) *scope {
 			case want != nil:
 				mine := entry
 				if !prune && !fieldsIn(entry, want) {
-					mine = pick(entry, func(f string) bool { return hasField(want, f) })
+					mine = pick(entry, func(f string) bool { return hasField(want, f) || tn == "PORT_QOS_MAP" && otherClassifier(want, f) })
 					for _, f := range sortedKeys(entry) {
 						if !hasField(mine, f) {
 							keep(tn+"|"+k+" "+f, "not rendered by lossless")
@@ -330,6 +330,21 @@ func newScope(desired, running config.DB, prune bool) *scope {
 	}
 	s.kept = vendors.SortKept(s.kept)
 	return s
+}
+
+// otherClassifier reports whether f is the classifier binding of a port
+// (dscp_to_tc_map, dot1p_to_tc_map) other than the one want binds: the
+// rendering binds a port's DSCP map or, for a profile that trusts CoS,
+// its 802.1p map (renderers/sonic), so the other is lossless' to remove
+// when the intent's trust changes, not a field of someone else's.
+func otherClassifier(want map[string]string, f string) bool {
+	switch f {
+	case "dscp_to_tc_map":
+		return hasField(want, "dot1p_to_tc_map")
+	case "dot1p_to_tc_map":
+		return hasField(want, "dscp_to_tc_map")
+	}
+	return false
 }
 
 // fieldsIn reports whether every field of entry is a field of want.

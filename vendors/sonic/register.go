@@ -21,6 +21,16 @@ func init() {
 		Import:     Import,
 		Saved:      Saved,
 		LabKind:    "sonic", // internal/lab/sonic
+		// The intent features beyond the core the renderer renders
+		// (renderers/sonic: each with its CONFIG_DB field and source).
+		Features: []intent.Feature{
+			intent.FeatureTrustCoS,              // DOT1P_TO_TC_MAP bound by dot1p_to_tc_map (qos_config.j2)
+			intent.FeatureMinBandwidth,          // SCHEDULER cir, bytes/s of the port speed
+			intent.FeatureShape,                 // SCHEDULER pir, bytes/s, beside cir (YANG)
+			intent.FeatureWatchdogPriorities,    // PORT_QOS_MAP pfcwd_sw_enable ⊂ pfc_enable
+			intent.FeatureECNDefaultProbability, // no green_drop_probability (YANG default 100)
+			intent.FeatureECNZeroProbability,    // green_drop_probability "0" (YANG 0..100)
+		},
 		// SONiC names a port by its first lane, four lanes a port: data
 		// port N is Ethernet(4×(N−1)) (SONiC VS lanemap, containerlab PR
 		// #2120).

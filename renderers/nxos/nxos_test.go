@@ -207,9 +207,9 @@ func TestUnsupported(t *testing.T) {
 		{"unknown option", func(d *intent.Device) {
 			d.Options = map[string]string{"nxos.style": "x", "eos.style": "qos-profile"}
 		}, `option "nxos.style"`, "no options"},
-		{"trust cos", func(d *intent.Device) {
-			d.QoS.Trust = "cos"
-		}, `trust "cos"`, "DSCP only"},
+		{"unknown trust", func(d *intent.Device) {
+			d.QoS.Trust = "ip-precedence"
+		}, `trust "ip-precedence"`, "DSCP or CoS"},
 		{"port override reuses a class name with other DSCPs", func(d *intent.Device) {
 			q := *d.QoS
 			q.Profile = "hot"

@@ -3,7 +3,8 @@
 # - tor1 is a Microsoft Azure Local ToR (testdata/realworld/nxos/
 #   azure-local-storage-tor): trust by CoS (match cos 3 / 7) with match-all
 #   class-maps, remaining shares of 50 % and 48 % (below 100 %), and the
-#   cluster queue's guaranteed 1 % (bandwidth percent 1);
+#   cluster queue's guaranteed 1 % (bandwidth percent 1), with the
+#   options for send-tlv and no class-default;
 # - leaf1 classifies by DSCP, with match-all on the RoCE class, and leaves
 #   PFC to DCBX (pfc mode auto: no mode line);
 # - leaf2 is leaf1 with PFC off on its ports.
@@ -88,10 +89,13 @@ buffer_profile "default" {
   headroom = "auto"
 }
 
+# The Azure Local configs' own forms: PFC on with send-tlv, and no
+# class-default (unclassified traffic is qos-group 0).
 assign "tor" {
   devices = ["tor1"]
   qos     = qos_profile.azure
   buffers = buffer_profile.default
+  options = { "nxos.pfc-tlv" = "send-tlv", "nxos.class-default" = "implicit" }
 }
 
 assign "leaves" {

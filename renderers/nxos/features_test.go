@@ -77,6 +77,17 @@ func TestFeatures(t *testing.T) {
 			d.QoS.PFC.Watchdog = nil
 		}, []string{"interface Ethernet1/1\n  service-policy type qos input QOS_CLASSIFICATION\n"},
 			[]string{"priority-flow-control"}},
+		// The options, for what the Azure Local ToR configs show.
+		{"option pfc-tlv send-tlv", func(d *intent.Device) {
+			d.Options = map[string]string{OptionPFCTLV: PFCTLVSend}
+		}, []string{"interface Ethernet1/2\n  priority-flow-control mode on send-tlv\n"}, []string{"priority-flow-control mode on\n"}},
+		{"option pfc-tlv send-tlv leaves mode off alone", func(d *intent.Device) {
+			d.Options = map[string]string{OptionPFCTLV: PFCTLVSend}
+			d.QoS.PFC.Mode = intent.PFCOff
+		}, []string{"  priority-flow-control mode off\n"}, []string{"send-tlv"}},
+		{"option class-default implicit", func(d *intent.Device) {
+			d.Options = map[string]string{OptionClassDefault: ClassDefaultImplicit}
+		}, []string{"policy-map type qos QOS_CLASSIFICATION\n  class ROCEv2\n    set qos-group 3\n  class CNP\n    set qos-group 7\n\n"}, []string{"class-default"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

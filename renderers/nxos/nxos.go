@@ -32,6 +32,29 @@ const (
 	DefaultNetworkQoS = "qos_network"
 )
 
+// The NX-OS rendering options (intent.Device.Options), each a form the
+// device takes and displays for what the intent says otherwise.
+const (
+	// OptionPFCTLV = "send-tlv" forces PFC on with
+	// `priority-flow-control mode on send-tlv`, PFC on while still
+	// advertising the DCBX TLV (NX-OS 9.3 and 10.x; reference/nxos.md
+	// Errata), as Microsoft's Azure Local ToR configs do
+	// (testdata/realworld/nxos/azure-local-*); "none", the default,
+	// writes `priority-flow-control mode on`. `mode on` and `mode on
+	// send-tlv` are two values of one interface setting (Errata).
+	OptionPFCTLV = "nxos.pfc-tlv"
+	// OptionClassDefault = "implicit" leaves `class class-default` out
+	// of the classification policy when the default class is qos-group
+	// 0: traffic no class reclassifies is qos-group 0 (reference/nxos.md
+	// §0 [C:qosguide106]), and the Azure Local ToR configs have no
+	// class-default; "explicit", the default, writes `class
+	// class-default` / `set qos-group N`.
+	OptionClassDefault = "nxos.class-default"
+	// PFCTLVSend and ClassDefaultImplicit are the non-default values.
+	PFCTLVSend           = "send-tlv"
+	ClassDefaultImplicit = "implicit"
+)
+
 // nameMax is the longest class-map or policy-map name NX-OS takes: 1–40
 // characters for class-map type qos and policy-map type qos, queuing and
 // network-qos (batfish's NX-OS grammar, CiscoNxos_common.g4:
@@ -124,6 +147,9 @@ func node(text string, children ...*config.Node) *config.Node {
 type renderer struct {
 	d        *intent.Device
 	warnings []config.Warning
+	// sendTLV and implicitDefault are the options OptionPFCTLV and
+	// OptionClassDefault.
+	sendTLV, implicitDefault bool
 }
 
 func (r *renderer) unsupported(feature, format string, args ...any) error {
@@ -281,6 +307,9 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		in := node("interface " + p.Name)
 		if len(q.LosslessPriorities()) > 0 {
 			if line := pfcModeLine(q.PFC.Mode); line != "" {
+				if r.sendTLV && line == "priority-flow-control mode on" {
+					line += " " + PFCTLVSend
+				}
 				in.Children = append(in.Children, node(line))
 			}
 			if q.PFC.Watchdog != nil {
@@ -300,8 +329,8 @@ func (r *renderer) render() ([][]*config.Node, error) {
 	return groups, nil
 }
 
-// checkOptions rejects NX-OS options this renderer does not know: it has
-// none, so any "nxos." key is a mistake the user should hear about.
+// checkOptions reads the nxos.* options (OptionPFCTLV,
+// OptionClassDefault) and rejects any other key or value.
 func (r *renderer) checkOptions() error {
 	keys := make([]string, 0, len(r.d.Options))
 	for k := range r.d.Options {
@@ -309,11 +338,23 @@ func (r *renderer) checkOptions() error {
 			keys = append(keys, k)
 		}
 	}
-	if len(keys) == 0 {
-		return nil
-	}
 	sort.Strings(keys)
-	return r.unsupported("option "+strconv.Quote(keys[0]), "the NX-OS renderer has no options")
+	for _, k := range keys {
+		v := r.d.Options[k]
+		switch {
+		case k == OptionPFCTLV && (v == PFCTLVSend || v == "none"):
+			r.sendTLV = v == PFCTLVSend
+		case k == OptionPFCTLV:
+			return r.unsupported("option "+strconv.Quote(k), "value %q is neither %q nor \"none\"", v, PFCTLVSend)
+		case k == OptionClassDefault && (v == ClassDefaultImplicit || v == "explicit"):
+			r.implicitDefault = v == ClassDefaultImplicit
+		case k == OptionClassDefault:
+			return r.unsupported("option "+strconv.Quote(k), "value %q is neither %q nor \"explicit\"", v, ClassDefaultImplicit)
+		default:
+			return r.unsupported("option "+strconv.Quote(k), "the NX-OS renderer knows only %q and %q", OptionPFCTLV, OptionClassDefault)
+		}
+	}
+	return nil
 }
 
 // checkBuffers rejects buffer settings NX-OS cannot take from this
@@ -499,7 +540,12 @@ func (r *renderer) policies(q *intent.QoS, n names, speed units.BitRate, speedEr
 			}
 		}
 	}
-	qosPolicy.Children = append(qosPolicy.Children, node("class class-default", node(fmt.Sprintf("set qos-group %d", defaultID))))
+	switch {
+	case !r.implicitDefault:
+		qosPolicy.Children = append(qosPolicy.Children, node("class class-default", node(fmt.Sprintf("set qos-group %d", defaultID))))
+	case defaultID != 0:
+		return nil, r.unsupported("option "+strconv.Quote(OptionClassDefault), "%q leaves class-default to qos-group 0, but the default class is traffic class %d (reference/nxos.md §0 [C:qosguide106]); use \"explicit\"", ClassDefaultImplicit, defaultID)
+	}
 	out.qos = qosPolicy
 
 	queuing := node("policy-map type queuing " + n.queuing)

@@ -10,7 +10,7 @@ import (
 
 // TestApplyFeatures: on the lab, each change to a feature renderers/nxos
 // renders (match type, CoS classification, bandwidth percent, PFC mode
-// off and auto) plans, applies, and plans empty again; so does going
+// off and auto, the options send-tlv and no class-default) plans, applies, and plans empty again; so does going
 // back to the canonical rendering.
 func TestApplyFeatures(t *testing.T) {
 	canon := canonicalText(t)
@@ -25,6 +25,9 @@ func TestApplyFeatures(t *testing.T) {
 		{"a queue from a remaining share to bandwidth percent", strings.NewReplacer("c-out-8q-q3\n    bandwidth remaining percent 50", "c-out-8q-q3\n    bandwidth percent 10")},
 		{"pfc mode off", strings.NewReplacer("priority-flow-control mode on", "priority-flow-control mode off")},
 		{"pfc mode auto", strings.NewReplacer("  priority-flow-control mode on\n", "")},
+		// The options renderers/nxos takes for the Azure Local forms.
+		{"send-tlv", strings.NewReplacer("priority-flow-control mode on", "priority-flow-control mode on send-tlv")},
+		{"no class-default", strings.NewReplacer("  class class-default\n    set qos-group 0\n", "")},
 		{"all at once", strings.NewReplacer("class-map type qos match-any ROCEv2", "class-map type qos match-all ROCEv2",
 			"match dscp 24,26", "match cos 3", "match dscp 48", "match cos 7", "    priority level 1", "    bandwidth percent 1",
 			"priority-flow-control mode on", "priority-flow-control mode off")},

@@ -134,6 +134,11 @@ type importer struct {
 	globalWD *iline
 	// nq and queuing are the system qos attachments ("" none).
 	nq, queuing string
+	// implicitDefault and sendTLV are the renderer's options the config
+	// implies (render.OptionClassDefault, render.OptionPFCTLV): the
+	// device's classification policy has no class-default; every port
+	// that forces PFC on does it with send-tlv.
+	implicitDefault, sendTLV bool
 }
 
 func (im *importer) unexpressed(l *iline, format string, args ...any) {
@@ -190,6 +195,7 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 		l   *iline
 		key profileKey
 		pfc bool // the port has a priority-flow-control mode line
+		tlv bool // its mode line is `priority-flow-control mode on send-tlv`
 	}
 	var ports []port
 	var outside []*iline
@@ -215,6 +221,7 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 				if m := strings.Fields(k.text)[2]; m == intent.PFCOn || m == intent.PFCOff || m == intent.PFCAuto {
 					p.key.mode = m
 				}
+				p.tlv = k.text == "priority-flow-control mode on "+render.PFCTLVSend
 			}
 		}
 		if !attached || im.policies["qos "+p.key.qos] == nil {
@@ -264,6 +271,18 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 		kept = append(kept, p)
 	}
 	ports = kept
+	// send-tlv on every port that forces PFC on is the renderer's
+	// option; on some only, the lines of those are listed (portLines).
+	on, tlv := 0, 0
+	for _, p := range ports {
+		if p.key.mode == intent.PFCOn {
+			on++
+			if p.tlv {
+				tlv++
+			}
+		}
+	}
+	im.sendTLV = on > 0 && tlv == on
 	if len(ports) == 0 {
 		for _, l := range outside {
 			im.outsidePort(l)
@@ -337,7 +356,7 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 // device's: a port whose QoS it refuses (two objects of one name, say) is
 // imported with the device's QoS, and why is listed on the port.
 func (im *importer) renderable(q *intent.QoS, ports []vendors.ImportedPort, lines map[string]*iline) {
-	d := &intent.Device{Name: deviceName(im.dev), Vendor: Vendor, QoS: q}
+	d := &intent.Device{Name: deviceName(im.dev), Vendor: Vendor, QoS: q, Options: im.options()}
 	if im.dev != nil {
 		d.Platform = im.dev.Platform
 	}
@@ -361,7 +380,25 @@ func (im *importer) renderable(q *intent.QoS, ports []vendors.ImportedPort, line
 func (im *importer) result(q *intent.QoS, ports []vendors.ImportedPort) *vendors.Imported {
 	slices.SortStableFunc(im.out, func(a, b vendors.Unexpressed) int { return a.Line - b.Line })
 	im.out = slices.CompactFunc(im.out, func(a, b vendors.Unexpressed) bool { return a.Line == b.Line && a.Text == b.Text })
-	return &vendors.Imported{QoS: q, Ports: ports, Unexpressed: im.out}
+	return &vendors.Imported{QoS: q, Ports: ports, Options: im.options(), Unexpressed: im.out}
+}
+
+// options are the renderer's options the config implies; nil for none.
+func (im *importer) options() map[string]string {
+	var o map[string]string
+	set := func(k, v string) {
+		if o == nil {
+			o = map[string]string{}
+		}
+		o[k] = v
+	}
+	if im.implicitDefault {
+		set(render.OptionClassDefault, render.ClassDefaultImplicit)
+	}
+	if im.sendTLV {
+		set(render.OptionPFCTLV, render.PFCTLVSend)
+	}
+	return o
 }
 
 // outsidePort lists the lines of a port that attaches no classification
@@ -390,13 +427,15 @@ func (im *importer) portLines(l *iline, q *intent.QoS) {
 	lossless := len(q.LosslessPriorities()) > 0
 	for _, k := range l.kids {
 		switch {
-		case k.text == "priority-flow-control mode on", k.text == "priority-flow-control mode off":
-			if !lossless {
-				im.unexpressed(k, "a PFC mode on a port whose classes are all lossy; lossless writes the PFC mode only where a class is lossless")
-			}
 		case strings.HasPrefix(k.text, "priority-flow-control mode "):
-			if !isHidden(k.text) {
-				im.unexpressed(k, "the intent's PFC modes are on, off and auto: no send-tlv (lossless renders `priority-flow-control mode on`)")
+			switch {
+			case isHidden(k.text): // auto, the default
+			case !lossless:
+				im.unexpressed(k, "a PFC mode on a port whose classes are all lossy; lossless writes the PFC mode only where a class is lossless")
+			case k.text == "priority-flow-control mode on", k.text == "priority-flow-control mode off":
+			case k.text == "priority-flow-control mode on "+render.PFCTLVSend && im.sendTLV:
+			default:
+				im.unexpressed(k, "send-tlv on some of the ports that force PFC on only: the option %s = %q takes it on all of them, and lossless renders `priority-flow-control mode on` without it", render.OptionPFCTLV, render.PFCTLVSend)
 			}
 		case k.text == "priority-flow-control watch-dog-interval on":
 			switch {
@@ -503,7 +542,7 @@ func (im *importer) profile(key profileKey, base *intent.QoS) *intent.QoS {
 	qp := im.policies["qos "+key.qos]
 	im.used["qos "+key.qos] = true
 	classes := map[int]*intent.Class{}
-	q.Trust = im.classify(qp, classes)
+	q.Trust = im.classify(qp, classes, base == nil)
 	var quep, nqp *iline
 	if key.queuing != "" {
 		quep = im.policies["queuing "+key.queuing]
@@ -595,7 +634,11 @@ const queueCount = 8
 // and returns what it classifies by: intent.TrustDSCP, or TrustCoS when
 // its class-maps match CoS (`match cos N`, as the Azure Local ToR configs
 // classify; renderers/nxos).
-func (im *importer) classify(qp *iline, classes map[int]*intent.Class) string {
+//
+// The device's policy (device) without class-default sets the option
+// render.OptionClassDefault = "implicit"; a port's policy then must have
+// none either.
+func (im *importer) classify(qp *iline, classes map[int]*intent.Class, device bool) string {
 	defaultID, haveDefault := 0, false
 	var defaultLine *iline
 	trust := ""
@@ -677,9 +720,17 @@ func (im *importer) classify(qp *iline, classes map[int]*intent.Class) string {
 		classes[id] = c
 	}
 	trust = cmpOr(trust, intent.TrustDSCP)
-	if !haveDefault {
-		im.unexpressed(qp, "the policy has no class class-default; lossless renders `class class-default` with `set qos-group 0` in every classification policy")
+	switch {
+	case !haveDefault && device && classes[0] == nil:
+		// Unclassified traffic is qos-group 0 (reference/nxos.md §0
+		// [C:qosguide106]), the default class, with no line.
+		im.implicitDefault = true
+	case !haveDefault && !device && im.implicitDefault:
+	case !haveDefault:
+		im.unexpressed(qp, "the policy has no class class-default; lossless renders one (`set qos-group 0`) unless the device's own policy has none and no class-map sets qos-group 0 (option %s)", render.OptionClassDefault)
 		defaultLine = qp
+	case !device && im.implicitDefault:
+		im.unexpressed(defaultLine, "the device's classification policy has no class-default (option %s = %q), this one has; lossless renders it in every classification policy of a device or in none", render.OptionClassDefault, render.ClassDefaultImplicit)
 	}
 	if c := classes[defaultID]; c != nil {
 		im.unexpressed(defaultLine, "class-default sets qos-group %d, the traffic class of %s: the intent's default class has no %s list of its own", defaultID, c.Name, strings.ToUpper(trust))

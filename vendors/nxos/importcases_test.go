@@ -206,8 +206,22 @@ interface Ethernet1/3
 					t.Fatalf("ports %+v, want one with its own QoS", im.Ports)
 				}
 			}},
-		{name: "send-tlv", running: strings.Replace(base, "priority-flow-control mode on", "priority-flow-control mode on send-tlv", 1),
+		{name: "send-tlv on one port", running: strings.Replace(base, "priority-flow-control mode on", "priority-flow-control mode on send-tlv", 1),
 			unexpressed: []string{"priority-flow-control mode on send-tlv"}},
+		{name: "send-tlv on every port: the option", running: strings.ReplaceAll(base, "priority-flow-control mode on", "priority-flow-control mode on send-tlv"),
+			check: func(t *testing.T, im *vendors.Imported) {
+				if im.Options[render.OptionPFCTLV] != render.PFCTLVSend {
+					t.Errorf("options %v", im.Options)
+				}
+			}},
+		{name: "no class-default: the option", running: strings.Replace(base, "  class class-default\n    set qos-group 0\n", "", 1),
+			check: func(t *testing.T, im *vendors.Imported) {
+				if im.Options[render.OptionClassDefault] != render.ClassDefaultImplicit || !im.QoS.Class(0).Default {
+					t.Errorf("options %v, class 0 %+v", im.Options, im.QoS.Class(0))
+				}
+			}},
+		{name: "no class-default but a class on qos-group 0", running: strings.NewReplacer("  class class-default\n    set qos-group 0\n", "", "    set qos-group 7\n", "    set qos-group 0\n").Replace(base),
+			unexpressed: []string{"policy-map type qos IN", "priority level 1"}},
 		{name: "DSCP and CoS in one policy", running: strings.Replace(base, "match dscp 48", "match cos 7", 1),
 			unexpressed: []string{"class CNP", "priority level 1"}},
 		{name: "CoS and DSCP in one class-map", running: strings.Replace(base, "  match dscp 26\n", "  match dscp 26\n  match cos 3\n", 1),

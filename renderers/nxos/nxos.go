@@ -1,8 +1,10 @@
 // Package nxos renders one device's desired state as Cisco NX-OS (Nexus 9000
-// Cloud Scale, 8-queue mode) running-config text: DSCP class-maps, the
-// type-qos classification policy, the egress queuing policy with WRED/ECN,
-// the network-qos policy (MTU, PFC no-drop), system qos attachments, PFC
-// watchdog and interface lines. The output is the form of
+// Cloud Scale, 8-queue mode) running-config text: DSCP or CoS class-maps
+// (match-any or match-all), the type-qos classification policy, the egress
+// queuing policy (strict priority, remaining and guaranteed shares) with
+// WRED/ECN, the network-qos policy (MTU, PFC no-drop), system qos
+// attachments, PFC watchdog and interface lines (PFC mode on, off or
+// auto). The output is the form of
 // reference/nxos.md §1; it does no I/O.
 package nxos
 

@@ -91,7 +91,7 @@ func TestFabricFeatures(t *testing.T) {
 	}{
 		{"core intent", "", "", ""},
 		{"shape", `id       = 6`, "id       = 6\n    shape    = \"10G\"", `shape (traffic_class`},
-		{"pfc mode", `pfc {`, "pfc {\n    mode = \"auto\"", `pfc-mode (pfc mode auto)`},
+		{"ecn default probability", "      max_probability = 7\n", "", `ecn-default-probability (traffic_class ROCEv2)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()

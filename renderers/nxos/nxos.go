@@ -1,8 +1,10 @@
 // Package nxos renders one device's desired state as Cisco NX-OS (Nexus 9000
-// Cloud Scale, 8-queue mode) running-config text: DSCP class-maps, the
-// type-qos classification policy, the egress queuing policy with WRED/ECN,
-// the network-qos policy (MTU, PFC no-drop), system qos attachments, PFC
-// watchdog and interface lines. The output is the form of
+// Cloud Scale, 8-queue mode) running-config text: DSCP or CoS class-maps
+// (match-any or match-all), the type-qos classification policy, the egress
+// queuing policy (strict priority, remaining and guaranteed shares) with
+// WRED/ECN, the network-qos policy (MTU, PFC no-drop), system qos
+// attachments, PFC watchdog and interface lines (PFC mode on, off or
+// auto). The output is the form of
 // reference/nxos.md §1; it does no I/O.
 package nxos
 
@@ -30,6 +32,29 @@ const (
 	DefaultClassifier = "QOS_CLASSIFICATION"
 	DefaultQueuing    = "QOS_EGRESS_PORT"
 	DefaultNetworkQoS = "qos_network"
+)
+
+// The NX-OS rendering options (intent.Device.Options), each a form the
+// device takes and displays for what the intent says otherwise.
+const (
+	// OptionPFCTLV = "send-tlv" forces PFC on with
+	// `priority-flow-control mode on send-tlv`, PFC on while still
+	// advertising the DCBX TLV (NX-OS 9.3 and 10.x; reference/nxos.md
+	// Errata), as Microsoft's Azure Local ToR configs do
+	// (testdata/realworld/nxos/azure-local-*); "none", the default,
+	// writes `priority-flow-control mode on`. `mode on` and `mode on
+	// send-tlv` are two values of one interface setting (Errata).
+	OptionPFCTLV = "nxos.pfc-tlv"
+	// OptionClassDefault = "implicit" leaves `class class-default` out
+	// of the classification policy when the default class is qos-group
+	// 0: traffic no class reclassifies is qos-group 0 (reference/nxos.md
+	// §0 [C:qosguide106]), and the Azure Local ToR configs have no
+	// class-default; "explicit", the default, writes `class
+	// class-default` / `set qos-group N`.
+	OptionClassDefault = "nxos.class-default"
+	// PFCTLVSend and ClassDefaultImplicit are the non-default values.
+	PFCTLVSend           = "send-tlv"
+	ClassDefaultImplicit = "implicit"
 )
 
 // nameMax is the longest class-map or policy-map name NX-OS takes: 1–40
@@ -124,6 +149,9 @@ func node(text string, children ...*config.Node) *config.Node {
 type renderer struct {
 	d        *intent.Device
 	warnings []config.Warning
+	// sendTLV and implicitDefault are the options OptionPFCTLV and
+	// OptionClassDefault.
+	sendTLV, implicitDefault bool
 }
 
 func (r *renderer) unsupported(feature, format string, args ...any) error {
@@ -241,9 +269,9 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		}
 		byProfile[p.QoS] = entry
 		for _, cm := range pp.classMaps {
-			if i := slices.IndexFunc(classMaps, func(n *config.Node) bool { return n.Text == cm.Text }); i >= 0 {
+			if i := slices.IndexFunc(classMaps, func(n *config.Node) bool { return lastWord(n.Text) == lastWord(cm.Text) }); i >= 0 {
 				if !sameNode(classMaps[i], cm) {
-					return nil, r.unsupported("class-map "+strings.TrimPrefix(cm.Text, "class-map type qos match-any "), "the QoS override of port %s gives a class the class-map name of another profile's class on the device, with different DSCP values; NX-OS class-maps are global, so give the override's class its own name (names { class_map = … })", p.Name)
+					return nil, r.unsupported("class-map "+lastWord(cm.Text), "the QoS override of port %s gives a class the class-map name of another profile's class on the device, with a different match; NX-OS class-maps are global, so give the override's class its own name (names { class_map = … })", p.Name)
 				}
 				continue
 			}
@@ -280,7 +308,12 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		}
 		in := node("interface " + p.Name)
 		if len(q.LosslessPriorities()) > 0 {
-			in.Children = append(in.Children, node("priority-flow-control mode on"))
+			if line := pfcModeLine(q.PFC.Mode); line != "" {
+				if r.sendTLV && line == "priority-flow-control mode on" {
+					line += " " + PFCTLVSend
+				}
+				in.Children = append(in.Children, node(line))
+			}
 			if q.PFC.Watchdog != nil {
 				in.Children = append(in.Children, node("priority-flow-control watch-dog-interval on"))
 			}
@@ -298,8 +331,8 @@ func (r *renderer) render() ([][]*config.Node, error) {
 	return groups, nil
 }
 
-// checkOptions rejects NX-OS options this renderer does not know: it has
-// none, so any "nxos." key is a mistake the user should hear about.
+// checkOptions reads the nxos.* options (OptionPFCTLV,
+// OptionClassDefault) and rejects any other key or value.
 func (r *renderer) checkOptions() error {
 	keys := make([]string, 0, len(r.d.Options))
 	for k := range r.d.Options {
@@ -307,11 +340,23 @@ func (r *renderer) checkOptions() error {
 			keys = append(keys, k)
 		}
 	}
-	if len(keys) == 0 {
-		return nil
-	}
 	sort.Strings(keys)
-	return r.unsupported("option "+strconv.Quote(keys[0]), "the NX-OS renderer has no options")
+	for _, k := range keys {
+		v := r.d.Options[k]
+		switch {
+		case k == OptionPFCTLV && (v == PFCTLVSend || v == "none"):
+			r.sendTLV = v == PFCTLVSend
+		case k == OptionPFCTLV:
+			return r.unsupported("option "+strconv.Quote(k), "value %q is neither %q nor \"none\"", v, PFCTLVSend)
+		case k == OptionClassDefault && (v == ClassDefaultImplicit || v == "explicit"):
+			r.implicitDefault = v == ClassDefaultImplicit
+		case k == OptionClassDefault:
+			return r.unsupported("option "+strconv.Quote(k), "value %q is neither %q nor \"explicit\"", v, ClassDefaultImplicit)
+		default:
+			return r.unsupported("option "+strconv.Quote(k), "the NX-OS renderer knows only %q and %q", OptionPFCTLV, OptionClassDefault)
+		}
+	}
+	return nil
 }
 
 // checkBuffers rejects buffer settings NX-OS cannot take from this
@@ -432,8 +477,9 @@ func (r *renderer) checkPolicyName(n *config.Node) error {
 
 // policies renders one QoS profile with the policy names n.
 func (r *renderer) policies(q *intent.QoS, n names, speed units.BitRate, speedErr error) (*policies, error) {
-	if q.Trust != "" && q.Trust != "dscp" {
-		return nil, r.unsupported("trust "+strconv.Quote(q.Trust), "this renderer classifies on DSCP only")
+	cosTrust := q.Trust == intent.TrustCoS
+	if q.Trust != "" && q.Trust != intent.TrustDSCP && !cosTrust {
+		return nil, r.unsupported("trust "+strconv.Quote(q.Trust), "this renderer classifies on DSCP or CoS")
 	}
 	if err := r.checkWatchdog(q); err != nil {
 		return nil, err
@@ -457,7 +503,11 @@ func (r *renderer) policies(q *intent.QoS, n names, speed units.BitRate, speedEr
 		if c.ID < 0 || c.ID >= queueCount {
 			return nil, r.unsupported("class "+c.Name, "traffic class %d is outside 0–7", c.ID)
 		}
-		if c.Default || len(c.DSCP) == 0 {
+		match, values := "dscp", c.DSCP
+		if cosTrust {
+			match, values = "cos", c.CoS
+		}
+		if c.Default || (cosTrust && c.DefaultCoS) || len(values) == 0 {
 			continue
 		}
 		name := ClassMapName(&c)
@@ -469,19 +519,39 @@ func (r *renderer) policies(q *intent.QoS, n names, speed units.BitRate, speedEr
 		}
 		classOf[name] = c.Name
 		// Comma list, the form NX-OS stores and displays
-		// (reference/nxos.md Errata).
-		out.classMaps = append(out.classMaps, node("class-map type qos match-any "+name, node("match dscp "+joinInts(c.DSCP, ","))))
+		// (reference/nxos.md Errata); `match cos` takes its values the
+		// same way (batfish's NX-OS grammar test config nxos_class_map:
+		// `match cos 1-2,4`; reference/nxos.md §2 `match cos`, 0–7), as
+		// Microsoft's Azure Local ToR configs classify RDMA and cluster
+		// traffic (`match cos 3`, `match cos 7`; testdata/realworld/nxos/
+		// azure-local-*). One match line each, so match-all and match-any
+		// match the same packets; only the header differs, and NX-OS
+		// displays either (`class-map type qos match-all RDMA` in the
+		// Azure Local configs, reference/nxos.md §2).
+		out.classMaps = append(out.classMaps, node(classMapHeader(&c)+name, node("match "+match+" "+joinInts(values, ","))))
 		qosPolicy.Children = append(qosPolicy.Children, node("class "+name, node(fmt.Sprintf("set qos-group %d", c.ID))))
 	}
 	defaultID := 0
 	if dc := q.DefaultClass(); dc != nil {
 		defaultID = dc.ID
 	}
-	qosPolicy.Children = append(qosPolicy.Children, node("class class-default", node(fmt.Sprintf("set qos-group %d", defaultID))))
+	if cosTrust {
+		for _, c := range q.Classes {
+			if c.DefaultCoS {
+				defaultID = c.ID
+			}
+		}
+	}
+	switch {
+	case !r.implicitDefault:
+		qosPolicy.Children = append(qosPolicy.Children, node("class class-default", node(fmt.Sprintf("set qos-group %d", defaultID))))
+	case defaultID != 0:
+		return nil, r.unsupported("option "+strconv.Quote(OptionClassDefault), "%q leaves class-default to qos-group 0, but the default class is traffic class %d (reference/nxos.md §0 [C:qosguide106]); use \"explicit\"", ClassDefaultImplicit, defaultID)
+	}
 	out.qos = qosPolicy
 
 	queuing := node("policy-map type queuing " + n.queuing)
-	remaining := 0
+	remaining, guaranteed := 0, 0
 	for _, id := range queueOrder() {
 		cls := node("class type queuing c-out-8q-q" + queueName(id))
 		c := q.Class(id)
@@ -490,9 +560,12 @@ func (r *renderer) policies(q *intent.QoS, n names, speed units.BitRate, speedEr
 			return nil, err
 		}
 		cls.Children = append(cls.Children, sched)
-		if strings.HasPrefix(sched.Text, "bandwidth remaining percent ") {
-			n, _ := strconv.Atoi(strings.TrimPrefix(sched.Text, "bandwidth remaining percent "))
+		if v, ok := strings.CutPrefix(sched.Text, "bandwidth remaining percent "); ok {
+			n, _ := strconv.Atoi(v)
 			remaining += n
+		} else if v, ok := strings.CutPrefix(sched.Text, "bandwidth percent "); ok {
+			n, _ := strconv.Atoi(v)
+			guaranteed += n
 		}
 		if c != nil && c.ECN != nil {
 			line, err := r.ecn(c, speed, speedErr)
@@ -505,6 +578,9 @@ func (r *renderer) policies(q *intent.QoS, n names, speed units.BitRate, speedEr
 	}
 	if remaining > 100 {
 		return nil, r.unsupported("bandwidth shares", "the bandwidth remaining percent of the queues add up to %d%%, more than 100%%", remaining)
+	}
+	if guaranteed > 100 {
+		return nil, r.unsupported("minimum bandwidths", "the bandwidth percent of the queues add up to %d%%, more than the port's 100%%", guaranteed)
 	}
 	out.queuing = queuing
 
@@ -541,6 +617,21 @@ func (r *renderer) scheduling(c *intent.Class, id int) (*config.Node, error) {
 	if c == nil {
 		// An unused queue gets no share (reference/nxos.md §1).
 		return node("bandwidth remaining percent 0"), nil
+	}
+	if mb := c.Scheduling.MinBandwidth; mb > 0 {
+		// `bandwidth percent N` guarantees the queue N % of the port
+		// (reference/nxos.md §2 [C:cmdref-B]); a queuing policy may mix
+		// it with other queues' `bandwidth remaining percent` (Errata),
+		// as the Azure Local ToR configs give the cluster queue
+		// `bandwidth percent 1` beside 50 % and 48 % remaining shares
+		// (testdata/realworld/nxos/azure-local-*).
+		if c.Scheduling.Mode != intent.SchedulingUnset {
+			return nil, r.unsupported("min_bandwidth of class "+c.Name, "an NX-OS queuing class takes one scheduling line: `priority level`, `bandwidth remaining percent` or `bandwidth percent`, the alternative to remaining (reference/nxos.md §2 [C:cmdref-B]); give the class min_bandwidth without priority or bandwidth")
+		}
+		if mb > 100 {
+			return nil, r.unsupported("min_bandwidth of class "+c.Name, "%d%% is outside 0–100%%", int(mb))
+		}
+		return node(fmt.Sprintf("bandwidth percent %d", int(mb))), nil
 	}
 	switch c.Scheduling.Mode {
 	case intent.SchedulingStrict:
@@ -630,6 +721,32 @@ func (r *renderer) kbytes(c *intent.Class, which string, t intent.Threshold, spe
 		r.warnf(renderers.RuleRounded, "%s: %s rounded up to %d kbytes (%dB)", what, from, kb, kb*int64(units.KB))
 	}
 	return kb, nil
+}
+
+// classMapHeader is the start of class c's class-map line, up to its
+// name: match-all when the intent says match = "all", else match-any.
+func classMapHeader(c *intent.Class) string {
+	if c.MatchAll {
+		return "class-map type qos match-all "
+	}
+	return "class-map type qos match-any "
+}
+
+// pfcModeLine is the interface line of a PFC mode
+// (`priority-flow-control mode {auto|on|off}` in config-if,
+// reference/nxos.md §2 [C:qos7x]): on forces PFC, off turns it off, and
+// auto, NX-OS's default, is not displayed: `show running-config all`
+// shows `priority-flow-control mode auto` on an interface configured
+// with none (batfish's NX-OS grammar test config
+// nxos_interface_show_all_2), so the renderer writes no line for it.
+func pfcModeLine(mode string) string {
+	switch mode {
+	case intent.PFCAuto:
+		return ""
+	case intent.PFCOff:
+		return "priority-flow-control mode off"
+	}
+	return "priority-flow-control mode on"
 }
 
 // queueName is the suffix of the fixed NX-OS class names after "q" or

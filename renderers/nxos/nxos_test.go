@@ -206,10 +206,18 @@ func TestUnsupported(t *testing.T) {
 		}, "explicit headroom", "no confirmed CLI form"},
 		{"unknown option", func(d *intent.Device) {
 			d.Options = map[string]string{"nxos.style": "x", "eos.style": "qos-profile"}
-		}, `option "nxos.style"`, "no options"},
-		{"trust cos", func(d *intent.Device) {
-			d.QoS.Trust = "cos"
-		}, `trust "cos"`, "DSCP only"},
+		}, `option "nxos.style"`, "knows only"},
+		{"bad option value", func(d *intent.Device) {
+			d.Options = map[string]string{"nxos.pfc-tlv": "yes"}
+		}, `option "nxos.pfc-tlv"`, `neither "send-tlv" nor "none"`},
+		{"implicit class-default with a default class not 0", func(d *intent.Device) {
+			d.Options = map[string]string{"nxos.class-default": "implicit"}
+			d.QoS.Classes[0].Default = false
+			d.QoS.Class(3).Default = true
+		}, `option "nxos.class-default"`, "default class is traffic class 3"},
+		{"unknown trust", func(d *intent.Device) {
+			d.QoS.Trust = "ip-precedence"
+		}, `trust "ip-precedence"`, "DSCP or CoS"},
 		{"port override reuses a class name with other DSCPs", func(d *intent.Device) {
 			q := *d.QoS
 			q.Profile = "hot"

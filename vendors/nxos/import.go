@@ -105,10 +105,14 @@ const (
 )
 
 // profileKey is what makes a port's QoS: its classification and queuing
-// policies, and whether its watchdog line is on.
+// policies, whether its watchdog line is on, and its PFC mode.
 type profileKey struct {
 	qos, queuing string
 	watchdog     bool
+	// mode is the port's PFC mode: intent.PFCOn, PFCOff or, without a
+	// mode line, PFCAuto (NX-OS's default, not displayed: renderers/nxos
+	// pfcModeLine).
+	mode string
 }
 
 // built is one imported QoS.
@@ -130,6 +134,11 @@ type importer struct {
 	globalWD *iline
 	// nq and queuing are the system qos attachments ("" none).
 	nq, queuing string
+	// implicitDefault and sendTLV are the renderer's options the config
+	// implies (render.OptionClassDefault, render.OptionPFCTLV): the
+	// device's classification policy has no class-default; every port
+	// that forces PFC on does it with send-tlv.
+	implicitDefault, sendTLV bool
 }
 
 func (im *importer) unexpressed(l *iline, format string, args ...any) {
@@ -186,6 +195,7 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 		l   *iline
 		key profileKey
 		pfc bool // the port has a priority-flow-control mode line
+		tlv bool // its mode line is `priority-flow-control mode on send-tlv`
 	}
 	var ports []port
 	var outside []*iline
@@ -194,6 +204,7 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 	for _, l := range ifs {
 		var p port
 		p.l = l
+		p.key.mode = intent.PFCAuto
 		attached := false
 		for _, k := range l.kids {
 			switch {
@@ -205,6 +216,12 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 				p.key.watchdog = true
 			case strings.HasPrefix(k.text, "priority-flow-control mode "):
 				p.pfc = true
+				// `mode on send-tlv` is PFC forced on too; its send-tlv
+				// the intent cannot say (portLines lists it).
+				if m := strings.Fields(k.text)[2]; m == intent.PFCOn || m == intent.PFCOff || m == intent.PFCAuto {
+					p.key.mode = m
+				}
+				p.tlv = k.text == "priority-flow-control mode on "+render.PFCTLVSend
 			}
 		}
 		if !attached || im.policies["qos "+p.key.qos] == nil {
@@ -254,6 +271,18 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 		kept = append(kept, p)
 	}
 	ports = kept
+	// send-tlv on every port that forces PFC on is the renderer's
+	// option; on some only, the lines of those are listed (portLines).
+	on, tlv := 0, 0
+	for _, p := range ports {
+		if p.key.mode == intent.PFCOn {
+			on++
+			if p.tlv {
+				tlv++
+			}
+		}
+	}
+	im.sendTLV = on > 0 && tlv == on
 	if len(ports) == 0 {
 		for _, l := range outside {
 			im.outsidePort(l)
@@ -327,7 +356,7 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 // device's: a port whose QoS it refuses (two objects of one name, say) is
 // imported with the device's QoS, and why is listed on the port.
 func (im *importer) renderable(q *intent.QoS, ports []vendors.ImportedPort, lines map[string]*iline) {
-	d := &intent.Device{Name: deviceName(im.dev), Vendor: Vendor, QoS: q}
+	d := &intent.Device{Name: deviceName(im.dev), Vendor: Vendor, QoS: q, Options: im.options()}
 	if im.dev != nil {
 		d.Platform = im.dev.Platform
 	}
@@ -351,7 +380,25 @@ func (im *importer) renderable(q *intent.QoS, ports []vendors.ImportedPort, line
 func (im *importer) result(q *intent.QoS, ports []vendors.ImportedPort) *vendors.Imported {
 	slices.SortStableFunc(im.out, func(a, b vendors.Unexpressed) int { return a.Line - b.Line })
 	im.out = slices.CompactFunc(im.out, func(a, b vendors.Unexpressed) bool { return a.Line == b.Line && a.Text == b.Text })
-	return &vendors.Imported{QoS: q, Ports: ports, Unexpressed: im.out}
+	return &vendors.Imported{QoS: q, Ports: ports, Options: im.options(), Unexpressed: im.out}
+}
+
+// options are the renderer's options the config implies; nil for none.
+func (im *importer) options() map[string]string {
+	var o map[string]string
+	set := func(k, v string) {
+		if o == nil {
+			o = map[string]string{}
+		}
+		o[k] = v
+	}
+	if im.implicitDefault {
+		set(render.OptionClassDefault, render.ClassDefaultImplicit)
+	}
+	if im.sendTLV {
+		set(render.OptionPFCTLV, render.PFCTLVSend)
+	}
+	return o
 }
 
 // outsidePort lists the lines of a port that attaches no classification
@@ -378,16 +425,18 @@ func (im *importer) outsidePort(l *iline) {
 // would not give back.
 func (im *importer) portLines(l *iline, q *intent.QoS) {
 	lossless := len(q.LosslessPriorities()) > 0
-	modeOn := false
 	for _, k := range l.kids {
 		switch {
-		case k.text == "priority-flow-control mode on":
-			modeOn = true
-			if !lossless {
-				im.unexpressed(k, "PFC is forced on on a port whose classes are all lossy; lossless turns PFC on only where a class is lossless")
-			}
 		case strings.HasPrefix(k.text, "priority-flow-control mode "):
-			im.unexpressed(k, "the intent has no per-port PFC mode: lossless forces PFC on (mode on) on every port of a lossless profile")
+			switch {
+			case isHidden(k.text): // auto, the default
+			case !lossless:
+				im.unexpressed(k, "a PFC mode on a port whose classes are all lossy; lossless writes the PFC mode only where a class is lossless")
+			case k.text == "priority-flow-control mode on", k.text == "priority-flow-control mode off":
+			case k.text == "priority-flow-control mode on "+render.PFCTLVSend && im.sendTLV:
+			default:
+				im.unexpressed(k, "send-tlv on some of the ports that force PFC on only: the option %s = %q takes it on all of them, and lossless renders `priority-flow-control mode on` without it", render.OptionPFCTLV, render.PFCTLVSend)
+			}
 		case k.text == "priority-flow-control watch-dog-interval on":
 			switch {
 			case im.globalWD == nil:
@@ -401,9 +450,6 @@ func (im *importer) portLines(l *iline, q *intent.QoS) {
 				im.unexpressed(k, "%s", whyNotRendered)
 			}
 		}
-	}
-	if lossless && !modeOn {
-		im.unexpressed(l, "the port has lossless classes but PFC is not forced on (no `priority-flow-control mode on`); the intent has no per-port PFC mode")
 	}
 }
 
@@ -496,7 +542,7 @@ func (im *importer) profile(key profileKey, base *intent.QoS) *intent.QoS {
 	qp := im.policies["qos "+key.qos]
 	im.used["qos "+key.qos] = true
 	classes := map[int]*intent.Class{}
-	im.classify(qp, classes)
+	q.Trust = im.classify(qp, classes, base == nil)
 	var quep, nqp *iline
 	if key.queuing != "" {
 		quep = im.policies["queuing "+key.queuing]
@@ -528,6 +574,9 @@ func (im *importer) profile(key profileKey, base *intent.QoS) *intent.QoS {
 	}
 	if key.watchdog && len(q.LosslessPriorities()) > 0 {
 		q.PFC.Watchdog = &intent.Watchdog{}
+	}
+	if key.mode != intent.PFCOn && len(q.LosslessPriorities()) > 0 {
+		q.PFC.Mode = key.mode // on, the default, stays unset
 	}
 	im.checkPlatform(q, qp)
 	q.Names = intent.Names{Classifier: key.qos, Queuing: key.queuing, NetworkQoS: im.nq}
@@ -581,11 +630,19 @@ func validName(s string) bool { return nameRE.MatchString(s) }
 // queueCount is NX-OS's 8 queues (8q mode).
 const queueCount = 8
 
-// classify reads the classification policy qp into classes by qos-group.
-func (im *importer) classify(qp *iline, classes map[int]*intent.Class) {
+// classify reads the classification policy qp into classes by qos-group,
+// and returns what it classifies by: intent.TrustDSCP, or TrustCoS when
+// its class-maps match CoS (`match cos N`, as the Azure Local ToR configs
+// classify; renderers/nxos).
+//
+// The device's policy (device) without class-default sets the option
+// render.OptionClassDefault = "implicit"; a port's policy then must have
+// none either.
+func (im *importer) classify(qp *iline, classes map[int]*intent.Class, device bool) string {
 	defaultID, haveDefault := 0, false
 	var defaultLine *iline
-	dscpOwner := map[int]string{}
+	trust := ""
+	owner := map[int]string{}
 	for _, cl := range qp.kids {
 		name, ok := strings.CutPrefix(cl.text, "class ")
 		if !ok {
@@ -621,9 +678,16 @@ func (im *importer) classify(qp *iline, classes map[int]*intent.Class) {
 			im.unexpressed(cl, "the class-map %s is not a class-map type qos of this config", name)
 			continue
 		}
-		dscp, ok := im.classMap(cm)
+		m, ok := im.classMap(cm)
 		if !ok {
-			im.unexpressed(cl, "its class-map cannot be said as a DSCP list (see the class-map)")
+			im.unexpressed(cl, "its class-map cannot be said as one DSCP or CoS list (see the class-map)")
+			continue
+		}
+		if trust == "" {
+			trust = m.on
+		}
+		if m.on != trust {
+			im.unexpressed(cl, "its class-map matches %s, the policy's first %s: an intent profile classifies by one of them (trust)", strings.ToUpper(m.on), strings.ToUpper(trust))
 			continue
 		}
 		if !validName(name) {
@@ -637,29 +701,47 @@ func (im *importer) classify(qp *iline, classes map[int]*intent.Class) {
 			continue
 		}
 		dup := false
-		for _, d := range dscp {
-			if other, ok := dscpOwner[d]; ok {
-				im.unexpressed(cl, "DSCP %d is matched by class %s first; the intent maps each DSCP to one class", d, other)
+		for _, v := range m.values {
+			if other, ok := owner[v]; ok {
+				im.unexpressed(cl, "%s %d is matched by class %s first; the intent maps each %s value to one class", strings.ToUpper(trust), v, other, strings.ToUpper(trust))
 				dup = true
 			}
 		}
 		if dup {
 			continue
 		}
-		for _, d := range dscp {
-			dscpOwner[d] = name
+		for _, v := range m.values {
+			owner[v] = name
 		}
-		classes[id] = &intent.Class{Name: name, ID: id, DSCP: dscp}
+		c := &intent.Class{Name: name, ID: id, DSCP: m.values, MatchAll: m.all}
+		if trust == intent.TrustCoS {
+			c.DSCP, c.CoS = nil, m.values
+		}
+		classes[id] = c
 	}
-	if !haveDefault {
-		im.unexpressed(qp, "the policy has no class class-default; lossless renders `class class-default` with `set qos-group 0` in every classification policy")
+	trust = cmpOr(trust, intent.TrustDSCP)
+	switch {
+	case !haveDefault && device && classes[0] == nil:
+		// Unclassified traffic is qos-group 0 (reference/nxos.md §0
+		// [C:qosguide106]), the default class, with no line.
+		im.implicitDefault = true
+	case !haveDefault && !device && im.implicitDefault:
+	case !haveDefault:
+		im.unexpressed(qp, "the policy has no class class-default; lossless renders one (`set qos-group 0`) unless the device's own policy has none and no class-map sets qos-group 0 (option %s)", render.OptionClassDefault)
 		defaultLine = qp
+	case !device && im.implicitDefault:
+		im.unexpressed(defaultLine, "the device's classification policy has no class-default (option %s = %q), this one has; lossless renders it in every classification policy of a device or in none", render.OptionClassDefault, render.ClassDefaultImplicit)
 	}
 	if c := classes[defaultID]; c != nil {
-		im.unexpressed(defaultLine, "class-default sets qos-group %d, the traffic class of %s: the intent's default class has no DSCP list of its own", defaultID, c.Name)
-		return
+		im.unexpressed(defaultLine, "class-default sets qos-group %d, the traffic class of %s: the intent's default class has no %s list of its own", defaultID, c.Name, strings.ToUpper(trust))
+		return trust
 	}
-	classes[defaultID] = &intent.Class{Name: defaultName(classes), ID: defaultID, Default: true}
+	def := &intent.Class{Name: defaultName(classes), ID: defaultID, Default: true}
+	if trust == intent.TrustCoS {
+		def.Default, def.DefaultCoS = false, true
+	}
+	classes[defaultID] = def
+	return trust
 }
 
 // defaultName names the default class: "default", unless a class-map
@@ -673,47 +755,60 @@ func defaultName(classes map[int]*intent.Class) string {
 	return "default"
 }
 
-// classMap reads a class-map type qos as the intent's DSCP list: a
-// match-any class-map with one `match dscp` line.
-func (im *importer) classMap(cm *iline) ([]int, bool) {
+// match is what a class-map type qos matches, as the intent says it.
+type match struct {
+	on     string // intent.TrustDSCP or TrustCoS
+	values []int
+	all    bool // match-all
+}
+
+// classMap reads a class-map type qos as the intent's DSCP or CoS list:
+// one `match dscp` or `match cos` line with a comma list, under
+// match-any or match-all (one match line: the two match the same
+// packets; the class keeps the device's).
+func (im *importer) classMap(cm *iline) (match, bool) {
 	ok := true
-	matchAll := !strings.HasPrefix(cm.text, "class-map type qos match-any ")
-	var dscp []int
+	m := match{all: !strings.HasPrefix(cm.text, "class-map type qos match-any ")}
+	// class-map type qos [match-any|match-all] NAME; without a match
+	// type it is match-all (reference/nxos.md §2).
+	if f := strings.Fields(cm.text); len(f) != 4 && (len(f) != 5 || f[3] != "match-any" && f[3] != "match-all") {
+		im.unexpressed(cm, "a class-map line lossless cannot read")
+		return match{}, false
+	}
 	lines := 0
 	for _, k := range cm.kids {
-		v, isDSCP := strings.CutPrefix(k.text, "match dscp ")
-		if !isDSCP {
-			im.unexpressed(k, "the intent classifies on DSCP only")
+		on, hi := intent.TrustDSCP, 63
+		v, found := strings.CutPrefix(k.text, "match dscp ")
+		if !found {
+			on, hi = intent.TrustCoS, 7
+			v, found = strings.CutPrefix(k.text, "match cos ")
+		}
+		if !found {
+			im.unexpressed(k, "the intent classifies on DSCP or CoS only")
 			ok = false
 			continue
 		}
 		lines++
 		if lines > 1 {
-			im.unexpressed(k, "a second `match dscp` line; lossless renders a class's DSCP values as one comma list")
+			im.unexpressed(k, "a second match line; lossless renders a class's DSCP or CoS values as one comma list")
 			ok = false
 			continue
 		}
+		m.on = on
 		for _, part := range strings.Split(v, ",") {
 			n, err := strconv.Atoi(part)
-			if err != nil {
-				im.unexpressed(k, "a DSCP list lossless cannot read")
-				return nil, false
+			if err != nil || n < 0 || n > hi {
+				im.unexpressed(k, "a %s list lossless cannot read", strings.ToUpper(on))
+				return match{}, false
 			}
-			dscp = append(dscp, n)
+			m.values = append(m.values, n)
 		}
 	}
-	switch {
-	case lines == 0:
-		im.unexpressed(cm, "the class-map matches no DSCP (the intent classifies on DSCP only)")
+	if lines == 0 {
+		im.unexpressed(cm, "the class-map matches no DSCP or CoS (the intent classifies on those)")
 		ok = false
-	case matchAll:
-		// With one match line, match-all and match-any match the same
-		// packets (and Cloud Scale treats match-all as match-any: Nexus
-		// 9000 QoS Configuration Guide 7.x, Classification, Guidelines
-		// and Limitations); only the match type is the device's own.
-		im.unexpressed(cm, "a match-all class-map; lossless renders match-any class-maps (the same packets with one match line)")
 	}
-	return dscp, ok
+	return m, ok
 }
 
 // queueID returns the qos-group of a queuing class ("class type queuing
@@ -758,8 +853,8 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 					im.unexpressed(k, "a second scheduling line; the intent gives a queue strict priority or a bandwidth share, not both")
 					continue
 				}
-				if !strings.HasPrefix(k.text, "priority level ") && !strings.HasPrefix(k.text, "bandwidth remaining percent ") {
-					im.unexpressed(k, "the intent schedules a queue by strict priority (priority level N) or a share of what remains (bandwidth remaining percent N) only: no guaranteed minimum bandwidth")
+				if !strings.HasPrefix(k.text, "priority level ") && !strings.HasPrefix(k.text, "bandwidth remaining percent ") && !strings.HasPrefix(k.text, "bandwidth percent ") {
+					im.unexpressed(k, "the intent schedules a queue by strict priority (priority level N), a share of what remains (bandwidth remaining percent N) or a share of the port guaranteed (bandwidth percent N) only: no absolute rate")
 					continue
 				}
 				if c == nil {
@@ -778,6 +873,15 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 						continue
 					}
 					c.Scheduling = intent.Scheduling{Mode: intent.SchedulingStrict, Level: n}
+					continue
+				}
+				if v, ok := strings.CutPrefix(k.text, "bandwidth percent "); ok {
+					n, err := strconv.Atoi(v)
+					if err != nil || n < 1 || n > 100 {
+						im.unexpressed(k, "a class's queue with a guaranteed share outside the intent's 1–100%%")
+						continue
+					}
+					c.Scheduling = intent.Scheduling{MinBandwidth: units.Percent(n)}
 					continue
 				}
 				n, err := strconv.Atoi(strings.TrimPrefix(k.text, "bandwidth remaining percent "))
@@ -823,10 +927,11 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 		}
 		im.unexpressed(p, "the policy leaves out %s; lossless lists all 8 queues", strings.Join(missing, ", "))
 	}
-	// The intent's shares add up to 100 % (LL030), and what the renderer
-	// writes, a class without scheduling taking its queue's default, to
-	// no more than 100 %.
-	var sum, total units.Percent
+	// The intent's shares add up to no more than 100 % (LL030; below is
+	// a warning, as real configs give 50 + 48), nor does what the
+	// renderer writes, a class without scheduling taking its queue's
+	// default; and the guaranteed shares take no more than the port.
+	var sum, total, guaranteed units.Percent
 	for _, s := range shares {
 		sum += s.c.Scheduling.Bandwidth
 	}
@@ -834,14 +939,24 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 		switch {
 		case c.Scheduling.Mode == intent.SchedulingDWRR:
 			total += c.Scheduling.Bandwidth
+		case c.Scheduling.MinBandwidth > 0:
+			guaranteed += c.Scheduling.MinBandwidth
 		case c.Scheduling.Mode == intent.SchedulingUnset:
 			total += units.Percent(unsetShare(id))
 		}
 	}
-	if len(shares) > 0 && (sum != 100 || total > 100) {
+	if guaranteed > 100 {
+		for _, c := range classes {
+			if c.Scheduling.MinBandwidth > 0 {
+				c.Scheduling = intent.Scheduling{}
+			}
+		}
+		im.unexpressed(p, "the bandwidth percent of the queues add up to %s, more than the port", guaranteed)
+	}
+	if len(shares) > 0 && (sum > 100 || total > 100) {
 		for _, s := range shares {
-			if sum != 100 {
-				im.unexpressed(s.l, "the bandwidth shares add up to %s, and the intent's add up to 100%% (LL030)", sum)
+			if sum > 100 {
+				im.unexpressed(s.l, "the bandwidth shares add up to %s, more than 100%% (LL030)", sum)
 			} else {
 				im.unexpressed(s.l, "with the default queue's 100%% these shares would add up to %s, more than 100%%", total)
 			}

@@ -1,6 +1,7 @@
 package nxos
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,6 +161,75 @@ interface Ethernet1/3
 			"  class CNP\n", "  class A\n    set qos-group 1\n  class B\n    set qos-group 2\n  class C\n    set qos-group 4\n  class CNP\n",
 			"policy-map type network-qos NQ\n", "policy-map type network-qos NQ\n  class type network-qos c-8q-nq1\n    pause pfc-cos 1\n  class type network-qos c-8q-nq2\n    pause pfc-cos 2\n  class type network-qos c-8q-nq4\n    pause pfc-cos 4\n").Replace(base),
 			unexpressed: []string{"policy-map type qos IN"}},
+		// The features renderers/nxos renders: each imports and
+		// round-trips (nothing unexpressed, an empty diff).
+		{name: "trust cos", running: strings.NewReplacer("match dscp 26", "match cos 3", "match dscp 48", "match cos 7").Replace(base),
+			check: func(t *testing.T, im *vendors.Imported) {
+				q := im.QoS
+				if q.Trust != intent.TrustCoS || !slices.Equal(q.Class(3).CoS, []int{3}) || q.Class(3).DSCP != nil || !slices.Equal(q.Class(7).CoS, []int{7}) {
+					t.Errorf("trust %q, class 3 %+v, class 7 %+v", q.Trust, q.Class(3), q.Class(7))
+				}
+				if d := q.Class(0); d == nil || !d.DefaultCoS || d.Default {
+					t.Errorf("default class %+v, want the default CoS class", d)
+				}
+			}},
+		{name: "match all", running: strings.Replace(base, "class-map type qos match-any RDMA", "class-map type qos match-all RDMA", 1),
+			check: func(t *testing.T, im *vendors.Imported) {
+				if !im.QoS.Class(3).MatchAll || im.QoS.Class(7).MatchAll {
+					t.Errorf("class 3 match all %v, class 7 %v", im.QoS.Class(3).MatchAll, im.QoS.Class(7).MatchAll)
+				}
+			}},
+		{name: "min bandwidth, shares below 100 %", running: strings.NewReplacer("    priority level 1", "    bandwidth percent 1", "bandwidth remaining percent 40", "bandwidth remaining percent 38").Replace(base),
+			check: func(t *testing.T, im *vendors.Imported) {
+				if s := im.QoS.Class(7).Scheduling; s != (intent.Scheduling{MinBandwidth: 1}) {
+					t.Errorf("class 7 scheduling %+v", s)
+				}
+				if s := im.QoS.Class(0).Scheduling; s.Bandwidth != 38 {
+					t.Errorf("class 0 scheduling %+v", s)
+				}
+			}},
+		{name: "pfc mode off", running: strings.ReplaceAll(base, "priority-flow-control mode on", "priority-flow-control mode off"),
+			check: func(t *testing.T, im *vendors.Imported) {
+				if im.QoS.PFC.Mode != intent.PFCOff {
+					t.Errorf("PFC mode %q", im.QoS.PFC.Mode)
+				}
+			}},
+		{name: "pfc mode auto: no mode line", running: strings.ReplaceAll(base, "  priority-flow-control mode on\n", ""),
+			check: func(t *testing.T, im *vendors.Imported) {
+				if im.QoS.PFC.Mode != intent.PFCAuto {
+					t.Errorf("PFC mode %q", im.QoS.PFC.Mode)
+				}
+			}},
+		{name: "one port off, one on", running: strings.Replace(base, "priority-flow-control mode on", "priority-flow-control mode off", 1),
+			check: func(t *testing.T, im *vendors.Imported) {
+				if len(im.Ports) != 2 || (im.Ports[0].QoS == nil) == (im.Ports[1].QoS == nil) {
+					t.Fatalf("ports %+v, want one with its own QoS", im.Ports)
+				}
+			}},
+		{name: "send-tlv on one port", running: strings.Replace(base, "priority-flow-control mode on", "priority-flow-control mode on send-tlv", 1),
+			unexpressed: []string{"priority-flow-control mode on send-tlv"}},
+		{name: "send-tlv on every port: the option", running: strings.ReplaceAll(base, "priority-flow-control mode on", "priority-flow-control mode on send-tlv"),
+			check: func(t *testing.T, im *vendors.Imported) {
+				if im.Options[render.OptionPFCTLV] != render.PFCTLVSend {
+					t.Errorf("options %v", im.Options)
+				}
+			}},
+		{name: "no class-default: the option", running: strings.Replace(base, "  class class-default\n    set qos-group 0\n", "", 1),
+			check: func(t *testing.T, im *vendors.Imported) {
+				if im.Options[render.OptionClassDefault] != render.ClassDefaultImplicit || !im.QoS.Class(0).Default {
+					t.Errorf("options %v, class 0 %+v", im.Options, im.QoS.Class(0))
+				}
+			}},
+		{name: "no class-default but a class on qos-group 0", running: strings.NewReplacer("  class class-default\n    set qos-group 0\n", "", "    set qos-group 7\n", "    set qos-group 0\n").Replace(base),
+			unexpressed: []string{"policy-map type qos IN", "priority level 1"}},
+		{name: "DSCP and CoS in one policy", running: strings.Replace(base, "match dscp 48", "match cos 7", 1),
+			unexpressed: []string{"class CNP", "priority level 1"}},
+		{name: "CoS and DSCP in one class-map", running: strings.Replace(base, "  match dscp 26\n", "  match dscp 26\n  match cos 3\n", 1),
+			// The class is lost, and with it what its queue and
+			// network-qos class say.
+			unexpressed: []string{"priority-flow-control watch-dog-interval on", "match cos 3", "class RDMA", "bandwidth remaining percent 60", "random-detect",
+				"policy-map type network-qos NQ", "class type network-qos c-8q-nq3", "mtu 9216", "pause pfc-cos 3", "service-policy type network-qos NQ",
+				"priority-flow-control mode on", "priority-flow-control watch-dog-interval on", "priority-flow-control mode on", "priority-flow-control watch-dog-interval on"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dev := &inventory.Device{Name: "leaf1", Vendor: Vendor, Platform: tc.plat}

@@ -146,7 +146,7 @@ func fixtureDevice(t *testing.T, dir string) *inventory.Device {
 // fixtureIntent is the device an imported intent resolves to: the
 // inventory's platform and ports, the import's QoS.
 func fixtureIntent(dev *inventory.Device, im *vendors.Imported) *intent.Device {
-	d := &intent.Device{Name: dev.Name, Vendor: dev.Vendor, Platform: dev.Platform, QoS: im.QoS,
+	d := &intent.Device{Name: dev.Name, Vendor: dev.Vendor, Platform: dev.Platform, QoS: im.QoS, Options: im.Options,
 		Buffers: &intent.Buffers{Profile: "default", Headroom: intent.HeadroomPolicy{Auto: true}}}
 	byName := map[string]*inventory.Port{}
 	for _, p := range dev.Ports {

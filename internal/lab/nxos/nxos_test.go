@@ -562,3 +562,37 @@ func TestFactoryPorts(t *testing.T) {
 		t.Error("no interface loopback0 left the loopback")
 	}
 }
+
+// TestFeatureLines: the lines of the Azure Local ToR configs
+// (testdata/realworld/nxos/azure-local-*) and of PFC off: `match cos` in a
+// match-all class-map, a classification policy without class-default,
+// `priority-flow-control mode on send-tlv` and `mode off`, each shown as
+// typed; `mode on send-tlv` then `mode on` is one setting, the last
+// stands (reference/nxos.md Errata).
+func TestFeatureLines(t *testing.T) {
+	d := newDevice(t, "")
+	s := d.NewSession("admin", nil)
+	for _, l := range []string{
+		"configure terminal",
+		"class-map type qos match-all RDMA", "match cos 3",
+		"class-map type qos match-all CLUSTER", "match cos 7", "exit",
+		"policy-map type qos AZS_SERVICES", "class RDMA", "set qos-group 3", "class CLUSTER", "set qos-group 7",
+		"interface Ethernet1/1", "priority-flow-control mode on", "priority-flow-control mode on send-tlv", "service-policy type qos input AZS_SERVICES",
+		"interface Ethernet1/2", "priority-flow-control mode on send-tlv", "priority-flow-control mode off", "end",
+	} {
+		if out, _ := s.Handle(l); out != "" && !strings.HasPrefix(out, "Enter") {
+			t.Fatalf("%q: %s", l, out)
+		}
+	}
+	got := string(d.Running())
+	for _, want := range []string{
+		"class-map type qos match-all RDMA\n  match cos 3\nclass-map type qos match-all CLUSTER\n  match cos 7\n",
+		"policy-map type qos AZS_SERVICES\n  class RDMA\n    set qos-group 3\n  class CLUSTER\n    set qos-group 7\n\n",
+		"interface Ethernet1/1\n  priority-flow-control mode on send-tlv\n  service-policy type qos input AZS_SERVICES\n",
+		"interface Ethernet1/2\n  priority-flow-control mode off\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("running config lacks %q:\n%s", want, got)
+		}
+	}
+}

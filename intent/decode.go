@@ -438,14 +438,8 @@ func decodeECN(parent *reader, src *classSrc, b *Block) *ECN {
 		r.diags = append(r.diags, errorf(RuleECNMinAboveMax, "ECN minimum threshold above maximum", &mina.Range, &b.DefRange,
 			fmt.Sprintf("min_threshold %s is above max_threshold %s (at %s). Marking starts at the minimum and reaches max_probability at the maximum, so min must not exceed max; min = max gives step marking.", thresholdText(minT), thresholdText(maxT), maxa.Range)))
 	}
-	if a := r.attr("max_probability"); a != nil {
-		p, ok := probability(a.Value)
-		if !ok || p < 0 || p > 100 {
-			r.diags = append(r.diags, errorf(RuleECNProbability, "ECN probability out of range", &a.Range, &b.DefRange,
-				"max_probability is the marking probability at max_threshold in percent: a whole number from 0 to 100 (0 where the vendor takes it; leave it out for the vendor's default)."))
-		} else {
-			e.MaxProbability = units.Percent(p)
-		}
+	if p, a := maxProbability(r, b, "ECN probability out of range", "max_probability is the marking probability at max_threshold in percent: a whole number from 0 to 100 (0 where the vendor takes it; leave it out for the vendor's default)."); a != nil {
+		e.MaxProbability = p
 	} else {
 		// The vendor's default probability (real configs leave it out:
 		// EOS random-detect ecn without max-mark-probability).
@@ -851,14 +845,8 @@ func decodeColor(parent *reader, b *Block) *ColorWRED {
 		r.diags = append(r.diags, errorf(RuleECNMinAboveMax, "WRED minimum threshold above maximum", &mina.Range, &b.DefRange,
 			fmt.Sprintf("min_threshold %s is above max_threshold %s of %s packets.", thresholdText(minT), thresholdText(maxT), b.Type)))
 	}
-	if a := r.attr("max_probability"); a != nil {
-		p, ok := probability(a.Value)
-		if !ok || p < 0 || p > 100 {
-			r.diags = append(r.diags, errorf(RuleECNProbability, "WRED probability out of range", &a.Range, &b.DefRange,
-				"max_probability is the marking (or drop) probability at max_threshold in percent: a whole number from 0 to 100."))
-		} else {
-			c.MaxProbability = units.Percent(p)
-		}
+	if p, a := maxProbability(r, b, "WRED probability out of range", "max_probability is the marking (or drop) probability at max_threshold in percent: a whole number from 0 to 100."); a != nil {
+		c.MaxProbability = p
 	} else {
 		r.diags = append(r.diags, errorf(RuleMissingAttribute, "Missing WRED probability", &b.DefRange, nil,
 			fmt.Sprintf("%s needs max_probability, in percent (0–100).", b.Type)))
@@ -867,4 +855,19 @@ func decodeColor(parent *reader, b *Block) *ColorWRED {
 		c.Drop = d
 	}
 	return c
+}
+
+// maxProbability reads max_probability, 0–100 (LL022 with summary and
+// detail otherwise); a is nil when the block has none.
+func maxProbability(r *reader, b *Block, summary, detail string) (units.Percent, *Attr) {
+	a := r.attr("max_probability")
+	if a == nil {
+		return 0, nil
+	}
+	p, ok := probability(a.Value)
+	if !ok || p < 0 || p > 100 {
+		r.diags = append(r.diags, errorf(RuleECNProbability, summary, &a.Range, &b.DefRange, detail))
+		return 0, a
+	}
+	return units.Percent(p), a
 }

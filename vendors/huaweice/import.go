@@ -88,6 +88,10 @@ type dropProfile struct {
 type domain struct {
 	line *iline
 	dscp map[int]int // DSCP → queue
+	// cos maps each 802.1p priority to its queue when the domain lists
+	// all eight in green, as renderers/huaweice writes them; nil else.
+	cos     map[int]int
+	cosBad  []*iline // its 802.1p lines when not all eight are green
 	used bool
 	bad  []vendors.Unexpressed // its lines the intent cannot say
 }
@@ -99,7 +103,10 @@ type port struct {
 	lines    []*iline // its lines in lossless' scope
 	trust    bool     // trust dscp
 	upstream string   // trust upstream D
-	pfc      *iline   // dcb pfc enable mode manual
+	pfc      *iline   // dcb pfc enable mode manual|auto
+	pfcAuto  bool     // … mode auto (DCBX)
+	shape    map[int]units.BitRate
+	drrFrom  int // S of qos drr S to E
 	wred     map[int]*iline
 	ecn      map[int]*iline
 	drr      *iline
@@ -366,6 +373,7 @@ func (im *importer) domain(l *iline) {
 	say := func(k *iline, reason string) {
 		d.bad = append(d.bad, vendors.Unexpressed{Line: k.n, Text: k.text, Reason: reason})
 	}
+	cos := map[int]int{}
 	for _, k := range l.kids {
 		f := strings.Fields(k.text)
 		if len(f) == 5 && f[0] == "ip-dscp-inbound" && f[2] == "phb" {
@@ -380,9 +388,18 @@ func (im *importer) domain(l *iline) {
 				continue
 			}
 		}
+		if len(f) == 5 && f[0] == "8021p-inbound" && f[2] == "phb" {
+			v, err := strconv.Atoi(f[1])
+			q, ok := phbQueue[f[3]]
+			if err == nil && ok && f[4] == "green" && v >= 0 && v <= 7 {
+				cos[v] = q
+				d.cosBad = append(d.cosBad, k)
+				continue
+			}
+		}
 		switch {
 		case strings.HasPrefix(k.text, "8021p-inbound "):
-			say(k, "802.1p classification: the intent trusts DSCP only")
+			say(k, "802.1p classification with a colour other than green: the intent classifies into green only (drop precedence is not in the intent)")
 		case strings.HasPrefix(k.text, "ip-dscp-outbound "):
 			say(k, "DSCP remarking: the intent has no remarking")
 		default:
@@ -391,6 +408,14 @@ func (im *importer) domain(l *iline) {
 	}
 	if len(d.dscp) == 64 {
 		im.fullDSCPDomain[name] = true
+	}
+	// renderers/huaweice writes all eight priorities (cosLines); fewer
+	// leave the others to the built-in map, which the intent cannot say.
+	if len(cos) == 8 {
+		d.cos, d.cosBad = cos, nil
+	}
+	for _, k := range d.cosBad {
+		say(k, "an 802.1p map of some priorities only: the others keep the domain's built-in map, and lossless writes all eight")
 	}
 	im.domains[name] = d
 	im.domainOrder = append(im.domainOrder, name)
@@ -432,7 +457,7 @@ func (im *importer) dropProfile(l *iline) {
 
 func (im *importer) iface(l *iline) {
 	p := &port{line: l, name: strings.TrimPrefix(l.text, "interface "), drrTo: -1,
-		wred: map[int]*iline{}, ecn: map[int]*iline{}, weight: map[int]int{}, reason: map[*iline]string{}}
+		wred: map[int]*iline{}, ecn: map[int]*iline{}, weight: map[int]int{}, reason: map[*iline]string{}, shape: map[int]units.BitRate{}}
 	bad := func(k *iline, reason string) {
 		p.bad = append(p.bad, k)
 		p.reason[k] = reason
@@ -462,6 +487,8 @@ func (im *importer) iface(l *iline) {
 			bad(k, "802.1p trust: the intent trusts DSCP only")
 		case t == "dcb pfc enable mode manual":
 			p.pfc = k
+		case t == "dcb pfc enable mode auto":
+			p.pfc, p.pfcAuto = k, true
 		case strings.HasPrefix(t, "dcb pfc enable"):
 			bad(k, "PFC in another mode or profile: lossless renders the default profile in manual mode")
 		case strings.HasPrefix(t, "dcb pfc buffer "):
@@ -480,9 +507,21 @@ func (im *importer) iface(l *iline) {
 			bad(k, "not a queue 0–7")
 		case len(f) == 6 && f[0] == "qos" && f[1] == "queue" && f[3] == "drr" && f[4] == "weight":
 			bad(k, "not a DRR weight")
-		case len(f) == 5 && f[0] == "qos" && f[1] == "drr" && f[2] == "0" && f[3] == "to" && p.drr == nil:
-			if e, ok := queueOf(f[4]); ok {
-				p.drr, p.drrTo = k, e
+		case len(f) == 7 && f[0] == "qos" && f[1] == "queue" && f[3] == "shaping" && f[4] == "cir" && f[6] == "kbps":
+			// renderers/huaweice's shape: one bucket at C kbps.
+			q, ok := queueOf(f[2])
+			v, err := strconv.ParseInt(f[5], 10, 64)
+			if ok && err == nil && v > 0 {
+				p.shape[q] = units.BitRate(v * 1000)
+				continue
+			}
+			bad(k, "not a queue shaping rate")
+		case len(f) >= 4 && f[0] == "qos" && f[1] == "queue" && f[3] == "shaping":
+			bad(k, "queue shaping with a CIR below its PIR, bursts or in percent: the intent's shape is one maximum rate (cir C kbps)")
+		case len(f) == 5 && f[0] == "qos" && f[1] == "drr" && f[3] == "to" && p.drr == nil:
+			s, ok1 := queueOf(f[2])
+			if e, ok := queueOf(f[4]); ok && ok1 && s <= e {
+				p.drr, p.drrFrom, p.drrTo = k, s, e
 				continue
 			}
 			bad(k, "not a queue range")
@@ -515,8 +554,8 @@ func (im *importer) result() *vendors.Imported {
 			why = "binds no DiffServ domain of its own (trust upstream)"
 		case im.domains[p.upstream] == nil:
 			why = "binds DiffServ domain " + p.upstream + ", which the config does not define"
-		case !p.trust && p.pfc == nil && len(p.ecn) == 0:
-			why = "has neither trust dscp, PFC nor ECN"
+		case !p.trust && im.domains[p.upstream].cos == nil && p.pfc == nil && len(p.ecn) == 0:
+			why = "has neither trust dscp, an 802.1p map, PFC nor ECN"
 		}
 		if why != "" {
 			im.sayPort(p, fmt.Sprintf("port %s is not imported: it %s; lossless renders trust dscp, trust upstream and its QoS on every port it manages", p.name, why))
@@ -684,8 +723,23 @@ func (im *importer) portQoS(p *port) {
 		}
 		c.DSCP = append(c.DSCP, v)
 	}
-	dc := class(defQueue)
-	dc.Default, dc.Name = true, "default"
+	cosTrust := !p.trust && dom.cos != nil && len(dom.dscp) == 0
+	if dom.cos != nil {
+		// The class of 802.1p 0 takes cos = "default", the others list
+		// theirs (renderers/huaweice cosLines writes all eight).
+		def := dom.cos[0]
+		class(def).DefaultCoS = true
+		for v := range 8 {
+			if q := dom.cos[v]; q != def {
+				class(q).CoS = append(class(q).CoS, v)
+			}
+		}
+	}
+	if !cosTrust {
+		dc := class(defQueue)
+		dc.Default, dc.Name = true, "default"
+	}
+
 	if p.pfc != nil {
 		for _, q := range im.pfc {
 			class(q).Lossless = true
@@ -720,8 +774,19 @@ func (im *importer) portQoS(p *port) {
 		}
 	}
 	im.scheduling(p, class, classes)
+	for q, r := range p.shape {
+		class(q).Scheduling.Shape = r
+	}
 	q := &intent.QoS{Trust: "dscp", Names: intent.Names{Classifier: p.upstream}}
-	if !p.trust {
+	if cosTrust {
+		// No trust line: the Layer 2 default, outer 802.1p (reference
+		// §2.4), which the device does not show.
+		q.Trust = intent.TrustCoS
+	}
+	if p.pfcAuto {
+		q.PFC.Mode = intent.PFCAuto
+	}
+	if !p.trust && !cosTrust {
 		l := p.line
 		if p.upstream != "" {
 			for _, k := range p.lines {
@@ -759,9 +824,9 @@ func sortedIDs(m map[int]*intent.Class) []int {
 // qosText is a QoS's content as text, for grouping ports.
 func qosText(q *intent.QoS) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%+v|", q.Trust, q.Names)
+	fmt.Fprintf(&b, "%s|%s|%+v|", q.Trust, q.PFC.Mode, q.Names)
 	for _, c := range q.Classes {
-		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v:%+v:", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling, c.Names)
+		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%v:%v:%+v:%+v:", c.ID, c.DSCP, c.Default, c.CoS, c.DefaultCoS, c.Lossless, c.CNP, c.Scheduling, c.Names)
 		if c.ECN != nil {
 			fmt.Fprintf(&b, "%+v", *c.ECN)
 		}
@@ -779,7 +844,7 @@ func qosText(q *intent.QoS) string {
 // beyond 5 with no class above ends at a weighted queue E.
 func (im *importer) scheduling(p *port, class func(int) *intent.Class, classes map[int]*intent.Class) {
 	for q, w := range p.weight {
-		if q > p.drrTo {
+		if q > p.drrTo || q < p.drrFrom {
 			l := p.drr
 			if l == nil {
 				l = p.line
@@ -805,7 +870,18 @@ func (im *importer) scheduling(p *port, class func(int) *intent.Class, classes m
 	if !anyDWRR(classes) {
 		// DRR needs a weighted class to be rendered: the default class's
 		// queue at weight 1, the device's default (reference §2.6).
-		class(0).Scheduling = intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 1}
+		class(p.drrFrom).Scheduling = intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 1}
+	}
+	if p.drrFrom > 0 {
+		// qos drr S to E with S > 0: the queues below S are PQ, served
+		// before DRR whatever their number (renderers/huaweice); the
+		// highest of them, S-1, gives S back.
+		class(p.drrFrom - 1)
+		for id, c := range classes {
+			if id < p.drrFrom {
+				c.Scheduling = intent.Scheduling{Mode: intent.SchedulingStrict, Level: 1}
+			}
+		}
 	}
 	lowest := 8
 	for id := range classes {

@@ -90,10 +90,10 @@ type domain struct {
 	dscp map[int]int // DSCP → queue
 	// cos maps each 802.1p priority to its queue when the domain lists
 	// all eight in green, as renderers/huaweice writes them; nil else.
-	cos     map[int]int
-	cosBad  []*iline // its 802.1p lines when not all eight are green
-	used bool
-	bad  []vendors.Unexpressed // its lines the intent cannot say
+	cos    map[int]int
+	cosBad []*iline // its 802.1p lines when not all eight are green
+	used   bool
+	bad    []vendors.Unexpressed // its lines the intent cannot say
 }
 
 // port is a managed-looking interface of the running config.

@@ -106,7 +106,9 @@ func Scoped(text []byte) ([]byte, error) {
 		case strings.HasPrefix(t, "interface "):
 			c := &config.Node{Text: n.Text}
 			for _, l := range n.Children {
-				if ownedIfLine(canon(l.Text)) {
+				// DCBX too: Diff keeps it where the rendering has it
+				// (PFC mode auto).
+				if t := canon(l.Text); ownedIfLine(t) || t == dcbxLine {
 					c.Children = append(c.Children, l)
 				}
 			}
@@ -114,7 +116,7 @@ func Scoped(text []byte) ([]byte, error) {
 				keep = append(keep, c)
 			}
 		case strings.HasPrefix(t, "dcb pfc"), strings.HasPrefix(t, "diffserv domain "), strings.HasPrefix(t, "drop-profile "),
-			len(n.Children) == 0 && ownedGlobal(t):
+			len(n.Children) == 0 && (ownedGlobal(t) || t == "lldp enable"):
 			keep = append(keep, n)
 		}
 	}

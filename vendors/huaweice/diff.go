@@ -282,7 +282,7 @@ func defaultLine(parent, text string, famA bool) bool {
 	var buf [maxWords]string
 	var f []string
 	switch {
-	case strings.HasPrefix(text, "dcb pfc deadlock"), strings.HasPrefix(text, "priority "), strings.HasPrefix(text, "ip-dscp-inbound "),
+	case strings.HasPrefix(text, "dcb pfc deadlock"), strings.HasPrefix(text, "priority "), strings.HasPrefix(text, "ip-dscp-inbound "), strings.HasPrefix(text, "8021p-inbound "),
 		strings.HasPrefix(text, "dcb pfc buffer "):
 		f = fields(text, &buf)
 	}
@@ -308,6 +308,14 @@ func defaultLine(parent, text string, famA bool) bool {
 			}
 		}
 	case strings.HasPrefix(parent, "diffserv domain "):
+		if len(f) == 5 && f[0] == "8021p-inbound" {
+			// The built-in 802.1p map: p → queue p, green (V300R023
+			// configuration guide, Default_Settings_for_Priority_Mapping.md
+			// Table 2, WheaterW/INTA-project @ 9308062d). The device
+			// shows such a line when typed, but it means its absence.
+			p, err := strconv.Atoi(f[1])
+			return err == nil && p >= 0 && p < 8 && f[3] == queuePHB[p] && f[4] == "green"
+		}
 		if len(f) == 5 && f[0] == "ip-dscp-inbound" {
 			d, err := strconv.Atoi(f[1])
 			return err == nil && defaultDSCP(d) == f[3]+" "+f[4]

@@ -88,12 +88,11 @@ type dropProfile struct {
 type domain struct {
 	line *iline
 	dscp map[int]int // DSCP → queue
-	// cos maps each 802.1p priority to its queue when the domain lists
-	// all eight in green, as renderers/huaweice writes them; nil else.
-	cos    map[int]int
-	cosBad []*iline // its 802.1p lines when not all eight are green
-	used   bool
-	bad    []vendors.Unexpressed // its lines the intent cannot say
+	// cos maps each 802.1p priority to its queue when the domain has
+	// green 802.1p lines (the others at their built-in queue); nil else.
+	cos  map[int]int
+	used bool
+	bad  []vendors.Unexpressed // its lines the intent cannot say
 }
 
 // port is a managed-looking interface of the running config.
@@ -393,7 +392,6 @@ func (im *importer) domain(l *iline) {
 			q, ok := phbQueue[f[3]]
 			if err == nil && ok && f[4] == "green" && v >= 0 && v <= 7 {
 				cos[v] = q
-				d.cosBad = append(d.cosBad, k)
 				continue
 			}
 		}
@@ -409,13 +407,17 @@ func (im *importer) domain(l *iline) {
 	if len(d.dscp) == 64 {
 		im.fullDSCPDomain[name] = true
 	}
-	// renderers/huaweice writes all eight priorities (cosLines); fewer
-	// leave the others to the built-in map, which the intent cannot say.
-	if len(cos) == 8 {
-		d.cos, d.cosBad = cos, nil
-	}
-	for _, k := range d.cosBad {
-		say(k, "an 802.1p map of some priorities only: the others keep the domain's built-in map, and lossless writes all eight")
+	// The priorities the domain does not list keep the built-in map, p
+	// → queue p (V300R023 configuration guide,
+	// Default_Settings_for_Priority_Mapping.md Table 2), which
+	// renderers/huaweice writes out and the device does not show.
+	if len(cos) > 0 {
+		for p := range 8 {
+			if _, ok := cos[p]; !ok {
+				cos[p] = p
+			}
+		}
+		d.cos = cos
 	}
 	im.domains[name] = d
 	im.domainOrder = append(im.domainOrder, name)
@@ -483,8 +485,10 @@ func (im *importer) iface(l *iline) {
 			p.trust = true
 		case len(f) == 3 && f[0] == "trust" && f[1] == "upstream":
 			p.upstream = f[2]
+		case t == "trust 8021p inner":
+			bad(k, "inner 802.1p trust: the intent's cos trust is the outer tag's, the Layer 2 default (reference §2.4)")
 		case strings.HasPrefix(t, "trust "):
-			bad(k, "802.1p trust: the intent trusts DSCP only")
+			bad(k, "a trust the intent cannot say: it trusts DSCP or the outer 802.1p")
 		case t == "dcb pfc enable mode manual":
 			p.pfc = k
 		case t == "dcb pfc enable mode auto":

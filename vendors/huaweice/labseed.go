@@ -45,7 +45,7 @@ func LabSeed(desired []byte) []byte {
 				if cosOnly {
 					// An 802.1p domain (trust cos) maps all eight
 					// priorities: 802.1p 1's line is replaced.
-					extra = &config.Node{Text: "8021p-inbound 1 phb af1 green"}
+					extra = &config.Node{Text: "8021p-inbound 1 phb af2 green"}
 					i = slices.IndexFunc(n.Children, func(c *config.Node) bool { return strings.HasPrefix(c.Text, "8021p-inbound 1 ") })
 				}
 				if i >= 0 {
@@ -130,7 +130,7 @@ func LabSeed(desired []byte) []byte {
 		seed = append(seed, n)
 	}
 	seed = append(seed,
-		&config.Node{Text: "diffserv domain storage", Children: []*config.Node{{Text: "8021p-inbound 1 phb af1 green"}}},
+		&config.Node{Text: "diffserv domain storage", Children: []*config.Node{{Text: "ip-dscp-inbound 10 phb af2 green"}}},
 		&config.Node{Text: "drop-profile " + extraDrop, Children: []*config.Node{{Text: "ecn buffer-size low-limit 204800 high-limit 1024000 discard-percentage 20"}}},
 		&config.Node{Text: "drop-profile bulk", Children: []*config.Node{{Text: "color green buffer-size low-limit 1024000 high-limit 2048000 discard-percentage 20"}}})
 	seed = append(seed, ifs...)

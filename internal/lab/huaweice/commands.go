@@ -507,6 +507,11 @@ func grammar() []*command {
 			g = append(g,
 				&command{views: domView, pattern: "ip-dscp-inbound <d:int:0-63> phb " + c, line: line, key: "ip-dscp-inbound {d}", rank: 1,
 					isDefault: func(a args) bool { return defaultDSCP(a.int("d")) == want }},
+				// Shown as typed, a value equal to the built-in map (p →
+				// queue p, Default_Settings_for_Priority_Mapping.md) too:
+				// Example_for_Configuring_Traffic_Shaping_Based_on_Priority_Mapping_in_a_DiffServ_Domain.md
+				// (V300R023 configuration guide, WheaterW/INTA-project @
+				// 9308062d) shows `8021p-inbound 2 phb af2 green`.
 				&command{views: domView, pattern: "8021p-inbound <p:int:0-7> phb " + c, line: strings.Replace(line, "ip-dscp-inbound {d}", "8021p-inbound {p}", 1),
 					key: "8021p-inbound {p}", rank: 2})
 		}

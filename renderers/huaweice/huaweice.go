@@ -210,15 +210,6 @@ func (r *renderer) render() ([]*config.Node, error) {
 	}
 
 	var tree []*config.Node
-	if r.anyPFCAuto(sets) {
-		// PFC mode auto negotiates by DCBX, which needs LLDP on the
-		// switch (`lldp enable`) and the DCBX TLV on the port (`lldp
-		// tlv-enable dcbx`): reference/huawei-ce.md §2.1 and the V300R023
-		// command page "dcb pfc enable" (WheaterW/INTA-project @ 9308062d,
-		// dcb_pfc_enable.json). Where `lldp enable` prints among the
-		// system-view lines is not shown by a source read [I]: first.
-		tree = append(tree, &config.Node{Text: "lldp enable"})
-	}
 	deadlockGlobal, deadlockPFC, err := r.deadlock(pfc)
 	if err != nil {
 		return nil, err
@@ -283,6 +274,16 @@ func (r *renderer) render() ([]*config.Node, error) {
 			return nil, err
 		}
 		tree = append(tree, n)
+	}
+	if r.anyPFCAuto(sets) {
+		// PFC mode auto negotiates by DCBX, which needs LLDP on the
+		// switch (`lldp enable`) and the DCBX TLV on the port (`lldp
+		// tlv-enable dcbx`): reference/huawei-ce.md §2.1, the V300R023
+		// command page "dcb pfc enable" (dcb_pfc_enable.json) and
+		// configuration guide Example_for_Configuring_DCB.md
+		// (WheaterW/INTA-project @ 9308062d), whose configuration script
+		// prints `lldp enable` after the interfaces.
+		tree = append(tree, &config.Node{Text: "lldp enable"})
 	}
 	return tree, nil
 }
@@ -1037,8 +1038,9 @@ func (r *renderer) iface(p *intent.Port, s *profileSet) (*config.Node, error) {
 	add("trust upstream %s", s.domain)
 	if pfcEnabled(q) {
 		if q.PFC.Mode == intent.PFCAuto {
-			// DCBX negotiation (§2.1, see render): the TLV before the
-			// PFC line [I: order not shown by a source read].
+			// DCBX negotiation (§2.1, see render): the TLV first among
+			// the port's DCB lines, as Example_for_Configuring_DCB.md
+			// prints it (its place beside trust is not shown [I]).
 			add("lldp tlv-enable dcbx")
 			add("dcb pfc enable mode auto")
 		} else {

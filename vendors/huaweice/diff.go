@@ -372,7 +372,9 @@ func dropDefaults(nodes []*node, famA bool) []*node {
 			}
 			n.Kids = kids
 		}
-		if n.Text == "dcb pfc" && len(n.Kids) == 0 {
+		if (n.Text == "dcb pfc" || n.Text == "diffserv domain "+builtinName) && len(n.Kids) == 0 {
+			// Built-in: the default PFC profile and DiffServ domain
+			// always exist (reference §2.1, §2.4).
 			continue
 		}
 		out = append(out, n)

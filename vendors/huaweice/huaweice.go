@@ -105,7 +105,11 @@ func Scoped(text []byte) ([]byte, error) {
 		switch {
 		case strings.HasPrefix(t, "interface "):
 			c := &config.Node{Text: n.Text}
+			routed := false
 			for _, l := range n.Children {
+				if canon(l.Text) == "undo portswitch" {
+					routed = true
+				}
 				// DCBX too: Diff keeps it where the rendering has it
 				// (PFC mode auto).
 				if t := canon(l.Text); ownedIfLine(t) || t == dcbxLine {
@@ -113,6 +117,12 @@ func Scoped(text []byte) ([]byte, error) {
 				}
 			}
 			if len(c.Children) > 0 {
+				if routed {
+					// Import tells routed ports (DSCP trusted by
+					// default) from Layer 2 ones (outer 802.1p,
+					// reference §2.4).
+					c.Children = append([]*config.Node{{Text: "undo portswitch"}}, c.Children...)
+				}
 				keep = append(keep, c)
 			}
 		case strings.HasPrefix(t, "dcb pfc"), strings.HasPrefix(t, "diffserv domain "), strings.HasPrefix(t, "drop-profile "),

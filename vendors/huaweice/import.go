@@ -104,6 +104,7 @@ type port struct {
 	upstream string   // trust upstream D
 	pfc      *iline   // dcb pfc enable mode manual|auto
 	pfcAuto  bool     // … mode auto (DCBX)
+	routed   bool     // undo portswitch: DSCP trusted by default
 	shape    map[int]units.BitRate
 	drrFrom  int // S of qos drr S to E
 	wred     map[int]*iline
@@ -466,6 +467,10 @@ func (im *importer) iface(l *iline) {
 	}
 	for _, k := range l.kids {
 		t := k.text
+		if t == "undo portswitch" {
+			p.routed = true
+			continue
+		}
 		if !ownedIfLine(t) {
 			continue
 		}
@@ -553,9 +558,29 @@ func (im *importer) result() *vendors.Imported {
 	var qosPorts []*port
 	for _, p := range im.ports {
 		why := ""
+		if (p.upstream == "" || p.upstream == builtinName) && !p.routed && !p.trust && (p.pfc != nil || len(p.ecn) > 0 || len(p.shape) > 0 || p.drr != nil) {
+			// A Layer 2 port classifying through the built-in domain
+			// by the outer 802.1p, its default trust (reference §2.4;
+			// V300R023 configuration guide, Default_Settings_for_Priority_Mapping.md):
+			// an intent trust = "cos" on domain default, whose map
+			// the running config shows where it was changed.
+			p.upstream = builtinName
+			if im.domains[builtinName] == nil {
+				im.domains[builtinName] = &domain{dscp: map[int]int{}}
+			}
+			if d := im.domains[builtinName]; d.cos == nil && len(d.dscp) == 0 {
+				d.cos = map[int]int{}
+				for q := range 8 {
+					d.cos[q] = q
+				}
+			}
+		}
 		switch {
-		case p.upstream == "" || p.upstream == builtinName || p.upstream == "none":
+		case p.upstream == "" || p.upstream == builtinName && (p.routed || p.trust) || p.upstream == "none":
 			why = "binds no DiffServ domain of its own (trust upstream)"
+			if p.routed && p.upstream == "" {
+				why = "is a routed port (DSCP trusted by default) classifying through the built-in domain, whose full DSCP map has colours the intent cannot say"
+			}
 		case im.domains[p.upstream] == nil:
 			why = "binds DiffServ domain " + p.upstream + ", which the config does not define"
 		case !p.trust && im.domains[p.upstream].cos == nil && p.pfc == nil && len(p.ecn) == 0:
@@ -944,7 +969,10 @@ func (im *importer) globals(imp *vendors.Imported, main *port, ports []*port) {
 				firstECN, anyECN = p.ecn[q], true
 			}
 		}
-		if firstPFC == nil && p.pfc != nil {
+		// The DSCP mapping goes with PFC on DSCP-trusting ports
+		// (renderers/huaweice): under 802.1p trust backpressure by
+		// 802.1p is the default.
+		if firstPFC == nil && p.pfc != nil && p.qos.Trust != intent.TrustCoS {
 			firstPFC = p.pfc
 		}
 	}
@@ -964,6 +992,9 @@ func (im *importer) globals(imp *vendors.Imported, main *port, ports []*port) {
 			if p.qos != main.qos {
 				p.qos.PFC.Watchdog = main.qos.PFC.Watchdog
 			}
+		}
+		if im.dscpMapping != nil && firstPFC == nil {
+			im.say(im.dscpMapping, "PFC DSCP mapping where every PFC port trusts 802.1p: lossless renders it with DSCP trust only")
 		}
 		if !im.famA && im.dscpMapping == nil && firstPFC != nil {
 			im.say(firstPFC, "family B PFC without `dcb pfc dscp-mapping enable slot 1` (backpressure by 802.1p): lossless renders the DSCP mapping with PFC (reference/huawei-ce.md §1.1)")

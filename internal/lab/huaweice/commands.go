@@ -225,6 +225,12 @@ func grammar() []*command {
 		{views: sys, pattern: "dcb compliance intel-oui", rank: 4},
 		{views: sys, pattern: "undo dcb compliance intel-oui", remove: []string{"dcb compliance intel-oui"}},
 		{views: ifView, pattern: "lldp tlv-enable dcbx", rank: 2},
+		// §2.1 lists the DCBX version in the interface view too, and
+		// Huawei's Example_for_Configuring_DCB.md (V300R023
+		// configuration guide, WheaterW/INTA-project @ 9308062d) types
+		// and prints it there, after the DCBX TLV.
+		{views: ifView, pattern: "dcb compliance intel-oui", rank: 2},
+		{views: ifView, pattern: "undo dcb compliance intel-oui", remove: []string{"dcb compliance intel-oui"}},
 		{views: ifView, pattern: "undo lldp tlv-enable dcbx", remove: []string{"lldp tlv-enable dcbx"}},
 		{views: sys, pattern: "undo dcb pfc global disable", remove: []string{"dcb pfc global disable"}},
 
@@ -316,6 +322,12 @@ func grammar() []*command {
 		{views: sys, pattern: "undo dcb ets-profile <name:name>", remove: []string{"dcb ets-profile {name}"}, check: checkUndoETS},
 		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7>", key: "priority-group queue {s}", rank: 1},
 		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7> to <e:int:0-7>", key: "priority-group queue {s}", rank: 1, check: notAbove("s", "e")},
+		// Several runs on one line, `priority-group PG queue S [to E] …`
+		// (reference §2.6), as Huawei's Example_for_Configuring_DCB.md
+		// (V300R023 configuration guide, WheaterW/INTA-project @
+		// 9308062d) prints PG0: `priority-group 0 queue 0 to 2 4 to 6`.
+		// Kept as one line per PG, as typed [I].
+		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7> <runs:rest>", key: "priority-group {pg} queue runs", rank: 1, check: checkQueueRuns},
 		{views: etsView, pattern: "undo priority-group queue <s:int:0-7>", remove: []string{"priority-group queue {s}"}},
 		{views: etsView, pattern: "priority-group <pg:int:0-15> drr weight <w:int:1-100>", key: "priority-group {pg} drr weight", rank: 2, isDefault: func(a args) bool { return (a["pg"] == "0" || a["pg"] == "1") && a["w"] == "50" }},
 		{views: etsView, pattern: "undo priority-group <pg:int:0-15> drr weight <w:int:1-100>", remove: []string{"priority-group {pg} drr weight"}},
@@ -755,13 +767,18 @@ func checkPFCEnable(e *edit, a args) string {
 	return ""
 }
 
-// checkPFCAuto: §2.1, mode auto needs lldp enable and lldp tlv-enable
-// dcbx.
+// checkPFCAuto: §2.1, mode auto needs DCBX: lldp tlv-enable dcbx on the
+// port (lldp enable is not checked, see below).
 func checkPFCAuto(e *edit, a args) string {
 	if bad := checkPFCEnable(e, a); bad != "" {
 		return bad
 	}
-	if e.root.find("lldp enable") == nil || e.cur.find("lldp tlv-enable dcbx") == nil {
+	// DCBX needs `lldp enable` as well (§2.1), but the device prints it
+	// after the interfaces (Example_for_Configuring_DCB.md, V300R023
+	// configuration guide, WheaterW/INTA-project @ 9308062d), so its
+	// own saved config, loaded in order, has mode auto before it: only
+	// the port's DCBX TLV, printed before the PFC line, is checked.
+	if e.cur.find("lldp tlv-enable dcbx") == nil {
 		return "auto"
 	}
 	return ""
@@ -991,6 +1008,29 @@ func checkOneUplinkGroup(e *edit, a args) string {
 	for _, n := range e.root.children {
 		if n.view == viewUplink && n.key != "dcb pfc uplink group "+a["name"] {
 			return "name"
+		}
+	}
+	return ""
+}
+
+// checkQueueRuns accepts the rest of `priority-group PG queue S …`: "to
+// E" after S, then more "S [to E]" runs, queues 0–7 ascending.
+func checkQueueRuns(_ *edit, a args) string {
+	f := append([]string{a["s"]}, strings.Fields(a["runs"])...)
+	last := -1
+	for i := 0; i < len(f); i++ {
+		v, err := strconv.Atoi(f[i])
+		if err != nil || v < 0 || v > 7 || v <= last {
+			return "runs"
+		}
+		last = v
+		if i+2 < len(f) && f[i+1] == "to" {
+			e, err := strconv.Atoi(f[i+2])
+			if err != nil || e < v || e > 7 {
+				return "runs"
+			}
+			last = e
+			i += 2
 		}
 	}
 	return ""

@@ -578,8 +578,11 @@ func (im *importer) result() *vendors.Imported {
 		switch {
 		case p.upstream == "" || p.upstream == builtinName && (p.routed || p.trust) || p.upstream == "none":
 			why = "binds no DiffServ domain of its own (trust upstream)"
-			if p.routed && p.upstream == "" {
+			switch {
+			case p.routed && p.upstream == "":
 				why = "is a routed port (DSCP trusted by default) classifying through the built-in domain, whose full DSCP map has colours the intent cannot say"
+			case !p.trust && p.upstream == "":
+				why = "classifies by the outer 802.1p through the built-in domain but has no PFC, ECN, shaping or DRR the intent can say"
 			}
 		case im.domains[p.upstream] == nil:
 			why = "binds DiffServ domain " + p.upstream + ", which the config does not define"

@@ -444,6 +444,22 @@ func grammar() []*command {
 		// line is kept as typed (no source shows whether an omitted unit
 		// is printed) [U].
 		{views: ifView, pattern: "undo qos queue <q:int:0-7> shaping", remove: []string{"qos queue {q} shaping"}},
+		// Interface rate limit: V300R023 command page "qos lr"
+		// (WheaterW/INTA-project @ 9308062d, qos_lr.json): cir
+		// 1–400000000 [kbps|mbps|gbps] [outbound]; undo qos lr
+		// [outbound]. Kept as typed: the configuration guide's traffic
+		// shaping example prints `qos lr cir 10000 outbound`, without a
+		// unit. The cbs form (family A and H only) is not modelled.
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000>", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> outbound", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> kbps", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> kbps outbound", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> mbps", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> mbps outbound", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> gbps", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> gbps outbound", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "undo qos lr", remove: []string{"qos lr"}},
+		{views: ifView, pattern: "undo qos lr outbound", remove: []string{"qos lr"}},
 		{views: ifView, pattern: "qos queue <q:int:0-7> wred <p:name>", key: "qos queue {q} wred", rank: 10, check: all(noETS, checkDropRef)},
 		{views: ifView, pattern: "undo qos queue <q:int:0-7> wred", remove: []string{"qos queue {q} wred"}},
 		{views: ifView, pattern: "qos drr <s:int:0-7> to <e:int:0-7>", key: "qos drr", rank: 20, check: all(noETS, notAbove("s", "e"))},

@@ -38,8 +38,10 @@ const slot = 1
 
 // Ranges from reference/huawei-ce.md §2 (V300R023 command pages).
 const (
-	drrWeightMin, drrWeightMax = 1, 100 // §2.6 qos queue Q drr weight W
-	ecnProbMin, ecnProbMax     = 1, 100 // §2.5 discard-percentage
+	drrWeightMin, drrWeightMax = 1, 100    // §2.6 qos queue Q drr weight W
+	ecnProbMin, ecnProbMax     = 1, 100    // §2.5 discard-percentage
+	ecnProbDefault             = 100       // V300R023 "ecn" page: default 100
+	shapeMaxKbps               = 400000000 // V300R023 "qos queue shaping": cir 1–400000000
 	queueCount                 = 8
 	networkControlQueue        = 6  // cs6; 6 and 7 stay PQ without a strict class, as in §1.1
 	nameMax                    = 31 // §2.4/§2.5: domain and drop-profile names 1–31 chars
@@ -230,9 +232,11 @@ func (r *renderer) render() ([]*config.Node, error) {
 		n := &config.Node{Text: "dcb pfc", Children: []*config.Node{{Text: "priority " + strings.Join(ps, " ")}}}
 		n.Children = append(n.Children, deadlockPFC...)
 		tree = append(tree, n)
-		if r.fam.dscpMapping {
+		if r.fam.dscpMapping && r.anyDSCPTrust(sets) {
 			// Backpressure follows the DSCP-derived priority, needed for
-			// untagged routed RoCE (reference §1.1).
+			// untagged routed RoCE (reference §1.1). Under CoS trust the
+			// default, backpressure by 802.1p (§2.1), is what the intent
+			// says.
 			tree = append(tree, &config.Node{Text: fmt.Sprintf("dcb pfc dscp-mapping enable slot %d", slot)})
 		}
 	}
@@ -270,6 +274,16 @@ func (r *renderer) render() ([]*config.Node, error) {
 			return nil, err
 		}
 		tree = append(tree, n)
+	}
+	if r.anyPFCAuto(sets) {
+		// PFC mode auto negotiates by DCBX, which needs LLDP on the
+		// switch (`lldp enable`) and the DCBX TLV on the port (`lldp
+		// tlv-enable dcbx`): reference/huawei-ce.md §2.1, the V300R023
+		// command page "dcb pfc enable" (dcb_pfc_enable.json) and
+		// configuration guide Example_for_Configuring_DCB.md
+		// (WheaterW/INTA-project @ 9308062d), whose configuration script
+		// prints `lldp enable` after the interfaces.
+		tree = append(tree, &config.Node{Text: "lldp enable"})
 	}
 	return tree, nil
 }
@@ -392,11 +406,11 @@ func (r *renderer) overrideOf(a, b *profileSet) string {
 // qosKey identifies a QoS profile by the content the rendering uses.
 func qosKey(q *intent.QoS) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%+v|", q.Profile, q.Trust, q.Names)
+	fmt.Fprintf(&b, "%s|%s|%s|%+v|", q.Profile, q.Trust, q.PFC.Mode, q.Names)
 	for _, c := range q.Classes {
-		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v:%d:%q:", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling, c.MTU, c.Names.DropProfile)
+		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%v:%v:%+v:%d:%q:", c.ID, c.DSCP, c.Default, c.CoS, c.DefaultCoS, c.Lossless, c.CNP, c.Scheduling, c.MTU, c.Names.DropProfile)
 		if c.ECN != nil {
-			fmt.Fprintf(&b, "%+v:%+v:%d:", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability)
+			fmt.Fprintf(&b, "%+v:%+v:%d:%v:", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability, c.ECN.DefaultProbability)
 			if c.ECN.Weight != nil {
 				fmt.Fprintf(&b, "w%d", *c.ECN.Weight)
 			}
@@ -432,8 +446,8 @@ func (r *renderer) checkName(kind, name, fix string) error {
 
 // checkProfile rejects what no CloudEngine family can express.
 func (r *renderer) checkProfile(q *intent.QoS) error {
-	if q.Trust != "" && q.Trust != "dscp" {
-		return r.unsupported("trust "+strconv.Quote(q.Trust), "lossless renders DSCP trust only")
+	if q.Trust != "" && q.Trust != intent.TrustDSCP && q.Trust != intent.TrustCoS {
+		return r.unsupported("trust "+strconv.Quote(q.Trust), "lossless renders DSCP or CoS (802.1p) trust only")
 	}
 	for _, c := range q.Classes {
 		if c.ID < 0 || c.ID >= queueCount {
@@ -449,6 +463,11 @@ func (r *renderer) checkProfile(q *intent.QoS) error {
 				return r.unsupported(fmt.Sprintf("class %q", c.Name), "DSCP %d is outside 0–63", v)
 			}
 		}
+		for _, v := range c.CoS {
+			if v < 0 || v > 7 {
+				return r.unsupported(fmt.Sprintf("class %q", c.Name), "802.1p priority %d is outside 0–7 (`8021p-inbound`, reference/huawei-ce.md §2.4)", v)
+			}
+		}
 	}
 	return nil
 }
@@ -456,14 +475,21 @@ func (r *renderer) checkProfile(q *intent.QoS) error {
 // pfcPriorities returns the lossless priorities, which must be the same on
 // every port: they go in the default PFC profile (`dcb pfc`), which every
 // port applies with `dcb pfc enable`.
+//
+// A profile with pfc mode "off" enables PFC on none of its ports, so its
+// lossless classes take no part.
 func (r *renderer) pfcPriorities(sets []*profileSet) ([]int, error) {
 	var pfc []int
-	for i, s := range sets {
+	seen := false
+	for _, s := range sets {
+		if s.qos.PFC.Mode == intent.PFCOff {
+			continue
+		}
 		p := s.qos.LosslessPriorities()
-		if i > 0 && !slices.Equal(p, pfc) {
+		if seen && !slices.Equal(p, pfc) {
 			return nil, r.unsupported("lossless classes", "ports use different PFC priorities (%v and %v); lossless renders the default PFC profile only, which all ports share", pfc, p)
 		}
-		pfc = p
+		pfc, seen = p, true
 	}
 	if len(pfc) > r.fam.maxPFC {
 		return nil, r.unsupported(fmt.Sprintf("%d lossless classes", len(pfc)), "CloudEngine family %s (%s) enables PFC on at most %d priorities (reference/huawei-ce.md §0, §2.1)", r.famName, r.d.Platform.Model, r.fam.maxPFC)
@@ -649,6 +675,20 @@ func (r *renderer) headroomPool(lossless bool) ([]*config.Node, error) {
 	return []*config.Node{{Text: fmt.Sprintf("qos buffer headroom-pool size %s slot %d", text, slot)}}, nil
 }
 
+// pfcEnabled reports whether a profile enables PFC on its ports (pfc
+// mode on or auto, and a lossless class).
+func pfcEnabled(q *intent.QoS) bool {
+	return q.PFC.Mode != intent.PFCOff && len(q.LosslessPriorities()) > 0
+}
+
+func (r *renderer) anyPFCAuto(sets []*profileSet) bool {
+	return slices.ContainsFunc(sets, func(s *profileSet) bool { return pfcEnabled(s.qos) && s.qos.PFC.Mode == intent.PFCAuto })
+}
+
+func (r *renderer) anyDSCPTrust(sets []*profileSet) bool {
+	return slices.ContainsFunc(sets, func(s *profileSet) bool { return pfcEnabled(s.qos) && s.qos.Trust != intent.TrustCoS })
+}
+
 func (r *renderer) anyECN(sets []*profileSet) bool {
 	for _, s := range sets {
 		for _, c := range s.qos.Classes {
@@ -688,7 +728,8 @@ func (r *renderer) domain(s *profileSet) (*config.Node, error) {
 	for _, l := range lines {
 		n.Children = append(n.Children, &config.Node{Text: fmt.Sprintf("ip-dscp-inbound %d phb %s green", l.dscp, phbs[l.id])})
 	}
-	if dc := s.qos.DefaultClass(); dc != nil {
+	n.Children = append(n.Children, r.cosLines(s.qos)...)
+	if dc := s.qos.DefaultClass(); dc != nil && s.qos.Trust != intent.TrustCoS {
 		// A new domain starts with Huawei's default table (reference §1.1),
 		// which sends DSCP d to queue d/8 (0–7 be, 8–15 af1, … 56–63 cs7).
 		// The reference restates only the claimed DSCPs, so the unclaimed
@@ -708,6 +749,43 @@ func (r *renderer) domain(s *profileSet) (*config.Node, error) {
 		}
 	}
 	return n, nil
+}
+
+// cosLines maps the 802.1p priorities to the classes' queues, one
+// `8021p-inbound P phb PHB green` per priority, as Huawei's configuration
+// scripts print them (reference/huawei-ce.md §2.4; V300R023 configuration
+// guide, Example_for_Configuring_Traffic_Shaping_Based_on_Priority_Mapping_in_a_DiffServ_Domain.md
+// and Example_for_Configuring_Congestion_Management.md, WheaterW/INTA-project
+// @ 9308062d: `8021p-inbound 6 phb ef green`), after the DSCP lines, in
+// ascending order. Every priority is written, those no class lists going
+// to the class with cos = "default" (the intent has one whenever a class
+// has cos, LL027), so the domain's built-in 802.1p map (0 be … 7 cs7,
+// the same guide's `display diffserv domain`) decides none. Under DSCP
+// trust they classify the frames without an IP header: "With `trust
+// dscp`, non-IP packets are queued by outer VLAN priority" (§2.4).
+func (r *renderer) cosLines(q *intent.QoS) []*config.Node {
+	var byCoS [8]*intent.Class
+	var def *intent.Class
+	for i := range q.Classes {
+		c := &q.Classes[i]
+		for _, v := range c.CoS {
+			byCoS[v] = c
+		}
+		if c.DefaultCoS {
+			def = c
+		}
+	}
+	if def == nil {
+		return nil
+	}
+	var out []*config.Node
+	for p, c := range byCoS {
+		if c == nil {
+			c = def
+		}
+		out = append(out, &config.Node{Text: fmt.Sprintf("8021p-inbound %d phb %s green", p, phbs[c.ID])})
+	}
+	return out
 }
 
 // runs prints ascending ints as "8–23, 32–47".
@@ -788,8 +866,15 @@ func (r *renderer) ecnLine(c intent.Class, ports []*intent.Port) (string, error)
 	if e.Weight != nil {
 		return "", r.unsupported(feature+" weight", "`ecn weight` exists on V200 and modular CloudEngine only (reference/huawei-ce.md Errata), not on family %s; leave the WRED weight unset", r.famName)
 	}
-	if e.MaxProbability < ecnProbMin || e.MaxProbability > ecnProbMax {
-		return "", r.unsupported(feature, "discard-percentage %d is outside %d–%d (reference §2.5)", e.MaxProbability, ecnProbMin, ecnProbMax)
+	prob := e.MaxProbability
+	if e.DefaultProbability {
+		// The command takes discard-percentage always; its default is
+		// 100 (V300R023 command page "ecn", WheaterW/INTA-project @
+		// 9308062d, ecn.json: "The default value is 100").
+		prob = ecnProbDefault
+	}
+	if prob < ecnProbMin || prob > ecnProbMax {
+		return "", r.unsupported(feature, "discard-percentage %d is outside %d–%d (reference §2.5)", prob, ecnProbMin, ecnProbMax)
 	}
 	lo, err := r.thresholdBytes(feature+" min threshold", e.Min, ports)
 	if err != nil {
@@ -807,7 +892,7 @@ func (r *renderer) ecnLine(c intent.Class, ports []*intent.Port) (string, error)
 			return "", r.unsupported(feature, "%d bytes is outside family %s's %d–%d bytes (`ecn buffer-size`, reference/huawei-ce.md §2.5)", int64(v), r.famName, int64(r.fam.ecnMin), int64(r.fam.ecnMax))
 		}
 	}
-	return fmt.Sprintf("ecn buffer-size low-limit %d high-limit %d discard-percentage %d", lo, hi, e.MaxProbability), nil
+	return fmt.Sprintf("ecn buffer-size low-limit %d high-limit %d discard-percentage %d", lo, hi, prob), nil
 }
 
 // thresholdBytes converts a threshold to bytes. A time needs the speed of
@@ -942,10 +1027,25 @@ func (r *renderer) iface(p *intent.Port, s *profileSet) (*config.Node, error) {
 	add := func(format string, args ...any) {
 		n.Children = append(n.Children, &config.Node{Text: fmt.Sprintf(format, args...)})
 	}
-	add("trust dscp")
+	if q.Trust != intent.TrustCoS {
+		add("trust dscp")
+	}
+	// Under CoS trust the port keeps the Layer 2 default, outer 802.1p
+	// (§2.4), which `display current-configuration` does not show:
+	// Huawei's Example_for_Configuring_Congestion_Management.md (V300R023
+	// configuration guide, WheaterW/INTA-project @ 9308062d) types `trust
+	// 8021p outer` and its configuration script has none.
 	add("trust upstream %s", s.domain)
-	if len(q.LosslessPriorities()) > 0 {
-		add("dcb pfc enable mode manual")
+	if pfcEnabled(q) {
+		if q.PFC.Mode == intent.PFCAuto {
+			// DCBX negotiation (§2.1, see render): the TLV first among
+			// the port's DCB lines, as Example_for_Configuring_DCB.md
+			// prints it (its place beside trust is not shown [I]).
+			add("lldp tlv-enable dcbx")
+			add("dcb pfc enable mode auto")
+		} else {
+			add("dcb pfc enable mode manual")
+		}
 		lines, err := r.pfcBuffer(p, q.LosslessPriorities())
 		if err != nil {
 			return nil, err
@@ -953,6 +1053,16 @@ func (r *renderer) iface(p *intent.Port, s *profileSet) (*config.Node, error) {
 		for _, l := range lines {
 			add("%s", l)
 		}
+	}
+	for _, c := range q.Classes {
+		if c.Scheduling.Shape == 0 {
+			continue
+		}
+		l, err := r.shapeLine(c)
+		if err != nil {
+			return nil, err
+		}
+		add("%s", l)
 	}
 	for _, c := range q.Classes {
 		if c.ECN != nil {
@@ -977,25 +1087,53 @@ func (r *renderer) iface(p *intent.Port, s *profileSet) (*config.Node, error) {
 	return n, nil
 }
 
-// scheduling renders `qos drr 0 to E` and the per-queue weights. Every
+// shapeLine caps a class's queue at its shape rate: `qos queue Q shaping
+// cir C kbps`, the V300R023 command page "qos queue shaping"
+// (WheaterW/INTA-project @ 9308062d, qos_queue_shaping.json: cir 1–400000000,
+// kbps the unit the configuration scripts print, `qos queue 2 shaping cir
+// 2000 kbps pir 3000 kbps` for a typed `cir 2000 pir 3000`). Without pir
+// the queue has one bucket, its PIR "the same as" the CIR (the same page),
+// so the rate is the queue's maximum, which is what shape says. How the
+// device prints the line without pir is not shown by a source read [I]:
+// as typed, with the unit. It prints first among the queue lines
+// (reference Errata).
+func (r *renderer) shapeLine(c intent.Class) (string, error) {
+	sh := c.Scheduling.Shape
+	kbps := (int64(sh) + 999) / 1000
+	if kbps*1000 != int64(sh) {
+		r.warn(renderers.RuleRounded, "class %q shape %s rounded up to %d kbps (the unit `qos queue shaping` takes)", c.Name, sh, kbps)
+	}
+	if kbps < 1 || kbps > shapeMaxKbps {
+		return "", r.unsupported(fmt.Sprintf("shape of class %q", c.Name), "%d kbps is outside `qos queue shaping cir` 1–%d kbps (V300R023 command reference)", kbps, shapeMaxKbps)
+	}
+	return fmt.Sprintf("qos queue %d shaping cir %d kbps", c.ID, kbps), nil
+}
+
+// scheduling renders `qos drr S to E` and the per-queue weights. Every
 // queue is PQ by default, 7 highest, and a PQ queue is served before every
-// DRR queue (reference §1.1, §2.6). DRR takes the queues below the lowest
-// strict class, so strict classes stay PQ and are served first, as §1.1's
-// `qos drr 0 to 5` below CNP's queue 6. With no strict class it is §1.1's
-// range again, `qos drr 0 to 5` (further when a weighted class sits
+// DRR queue whatever its number: "PQ queues are scheduled first … After
+// completing PQ scheduling, the device schedules the queues using WDRR"
+// (V300R023 configuration guide, Configuring_Congestion_Management.md,
+// WheaterW/INTA-project @ 9308062d; reference §1.1, §2.6). So a strict
+// class may sit below the DRR queues as well as above them, and DRR takes
+// the one run of queues between the strict classes around the weighted
+// ones: from just above the highest strict class below them (0 when
+// none) to just below the lowest strict class above them, as §1.1's
+// `qos drr 0 to 5` below CNP's queue 6. With no strict class above it is
+// §1.1's range again, up to 5 (further when a weighted class sits
 // higher): queues 6 and 7, CS6 and CS7 network control in the built-in
 // DiffServ map (§1.1), keep their PQ default rather than join DRR at
 // weight 1, and the other queues the built-in map fills (AF4, EF) cannot
-// take strict priority over the weighted classes. A class that sets no
-// scheduling gets what CloudEngine gives its queue, and a warning names
-// it: inside the DRR range the default weight 1 (§2.6), above it PQ.
+// take strict priority over the weighted classes. The range is one `qos
+// drr S to E`, the form every source displays, so a strict class between
+// two weighted ones is refused. A class that sets no scheduling gets what
+// CloudEngine gives its queue, and a warning names it: inside the DRR
+// range the default weight 1 (§2.6), outside it PQ.
 func (r *renderer) scheduling(q *intent.QoS) ([]string, error) {
-	lowestStrict := queueCount
 	var strict []intent.Class
 	for _, c := range q.Classes {
 		if c.Scheduling.Mode == intent.SchedulingStrict {
 			strict = append(strict, c)
-			lowestStrict = min(lowestStrict, c.ID)
 		}
 	}
 	// PQ order is the queue number (7 > 0); strict levels must agree.
@@ -1008,12 +1146,10 @@ func (r *renderer) scheduling(q *intent.QoS) ([]string, error) {
 	}
 	var dwrr []intent.Class
 	byWeight, byShare := false, false
+	lo, hi := queueCount, -1 // the weighted classes' lowest and highest queue
 	for _, c := range q.Classes {
 		if c.Scheduling.Mode != intent.SchedulingDWRR {
 			continue
-		}
-		if c.ID > lowestStrict {
-			return nil, r.unsupported(fmt.Sprintf("DWRR class %q", c.Name), "queue %d is above strict queue %d; CloudEngine serves every PQ queue before DRR, so DRR queues must be below the strict ones (move the class to a lower ID)", c.ID, lowestStrict)
 		}
 		if c.Scheduling.Weight != 0 {
 			byWeight = true
@@ -1021,17 +1157,29 @@ func (r *renderer) scheduling(q *intent.QoS) ([]string, error) {
 			byShare = true
 		}
 		dwrr = append(dwrr, c)
+		lo, hi = min(lo, c.ID), max(hi, c.ID)
 	}
 	if byWeight && byShare {
 		return nil, r.unsupported("DWRR scheduling", "some classes give a weight and others a bandwidth share; CloudEngine takes one weight per queue, so give all weights or all shares")
 	}
-	last := -1 // the last DRR queue; -1: none, every queue stays PQ
+	first, last := 0, -1 // the DRR range; last -1: none, every queue stays PQ
 	if len(dwrr) > 0 {
-		last = lowestStrict - 1
-		if len(strict) == 0 {
-			last = networkControlQueue - 1
-			for _, c := range dwrr {
-				last = max(last, c.ID)
+		last = max(networkControlQueue-1, hi)
+		for _, s := range strict {
+			switch {
+			case s.ID > lo && s.ID < hi:
+				var above intent.Class
+				for _, c := range dwrr {
+					if c.ID > s.ID {
+						above = c
+						break
+					}
+				}
+				return nil, r.unsupported(fmt.Sprintf("DWRR class %q", above.Name), "queue %d is above strict queue %d, which sits between DRR queues %d and %d; CloudEngine takes one `qos drr S to E` range (V300R023 configuration guide examples), so the DRR queues must be one run, below the strict ones or above them (move the class)", above.ID, s.ID, lo, hi)
+			case s.ID < lo:
+				first = max(first, s.ID+1)
+			case s.ID > hi:
+				last = min(last, s.ID-1)
 			}
 		}
 	}
@@ -1040,12 +1188,15 @@ func (r *renderer) scheduling(q *intent.QoS) ([]string, error) {
 			continue
 		}
 		switch {
-		case c.ID <= last:
-			r.warn(renderers.RuleDefaultChosen, "class %q (queue %d) sets no scheduling: it is in `qos drr 0 to %d` with CloudEngine's default DRR weight 1 (reference/huawei-ce.md §2.6); give it a weight or a bandwidth share", c.Name, c.ID, last)
+		case c.ID >= first && c.ID <= last:
+			r.warn(renderers.RuleDefaultChosen, "class %q (queue %d) sets no scheduling: it is in `qos drr %d to %d` with CloudEngine's default DRR weight 1 (reference/huawei-ce.md §2.6); give it a weight or a bandwidth share", c.Name, c.ID, first, last)
 		case last >= 0:
 			fix := "give it a weight or a bandwidth share (DRR then reaches its queue) or priority = \"strict\""
 			if len(strict) > 0 {
-				fix = fmt.Sprintf("give it priority = \"strict\" or move it below queue %d", lowestStrict)
+				fix = fmt.Sprintf("give it priority = \"strict\" or move it into queues %d–%d", first, last)
+				if first == 0 {
+					fix = fmt.Sprintf("give it priority = \"strict\" or move it below queue %d", last+1)
+				}
 			}
 			r.warn(renderers.RuleDefaultChosen, "class %q (queue %d) sets no scheduling: it keeps CloudEngine's default, PQ, and is served before every DRR queue, and by queue number (7 first) among the PQ ones (reference/huawei-ce.md §1.1, §2.6); %s", c.Name, c.ID, fix)
 		default:
@@ -1055,7 +1206,7 @@ func (r *renderer) scheduling(q *intent.QoS) ([]string, error) {
 	if last < 0 {
 		return nil, nil
 	}
-	out := []string{fmt.Sprintf("qos drr 0 to %d", last)}
+	out := []string{fmt.Sprintf("qos drr %d to %d", first, last)}
 	for _, c := range dwrr {
 		w := c.Scheduling.Weight
 		if w == 0 {

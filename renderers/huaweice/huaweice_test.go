@@ -263,7 +263,13 @@ func TestUnsupported(t *testing.T) {
 			d.QoS.PFC.Watchdog = &intent.Watchdog{Detection: 2 * time.Second}
 		}, "PFC watchdog detection 2s", "10ms–1.5s"},
 		{"unknown family", "H", func(d *intent.Device) {}, "platform CE6881H", `"H"`},
-		{"trust 802.1p", FamilyB, func(d *intent.Device) { d.QoS.Trust = "cos" }, `trust "cos"`, "DSCP trust only"},
+		{"trust unknown", FamilyB, func(d *intent.Device) { d.QoS.Trust = "exp" }, `trust "exp"`, "DSCP or CoS (802.1p) trust only"},
+		{"802.1p priority out of range", FamilyB, func(d *intent.Device) { d.QoS.Classes[0].CoS = []int{9}; d.QoS.Classes[0].DefaultCoS = true }, `class "bulk"`, "outside 0–7"},
+		{"shape above 400 Gbps", FamilyB, func(d *intent.Device) { d.QoS.Classes[0].Scheduling.Shape = 500 * units.Gbps }, `shape of class "bulk"`, "1–400000000 kbps"},
+		{"strict queue between DRR queues", FamilyB, func(d *intent.Device) {
+			d.QoS.Classes = append(d.QoS.Classes, intent.Class{Name: "ctl", ID: 1, DSCP: []int{8}, Scheduling: intent.Scheduling{Mode: intent.SchedulingStrict}})
+			slices.SortFunc(d.QoS.Classes, func(a, b intent.Class) int { return a.ID - b.ID })
+		}, `DWRR class "rdma"`, "one `qos drr S to E` range"},
 		{"explicit headroom on family A", FamilyA, func(d *intent.Device) {
 			d.Buffers.HeadroomPool = 0
 			d.Buffers.Headroom = intent.HeadroomPolicy{Xoff: 100 * units.KB, Xon: 6 * units.KB}
@@ -691,5 +697,86 @@ func TestNamesStable(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestFeatures renders each intent feature CloudEngine has, in the
+// display form its sources give (comments at each rendering function):
+// the lines of the first port, the domain and the drop-profile, and the
+// system-view lines.
+func TestFeatures(t *testing.T) {
+	cos := func(d *intent.Device) {
+		d.QoS.Trust = intent.TrustCoS
+		for i := range d.QoS.Classes {
+			d.QoS.Classes[i].DSCP, d.QoS.Classes[i].Default = nil, false
+		}
+		d.QoS.Classes[0].DefaultCoS = true
+		d.QoS.Classes[1].CoS = []int{3}
+		d.QoS.Classes[2].CoS = []int{6}
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*intent.Device)
+		want []string // lines (with their section, "section: line") that must appear
+		not  []string // lines that must not
+	}{
+		{"trust cos", cos, []string{
+			"diffserv domain roce: 8021p-inbound 0 phb be green", "diffserv domain roce: 8021p-inbound 3 phb af3 green",
+			"diffserv domain roce: 8021p-inbound 6 phb cs6 green", "diffserv domain roce: 8021p-inbound 7 phb be green",
+			"interface 100GE1/0/1: trust upstream roce", "interface 100GE1/0/1: dcb pfc enable mode manual",
+		}, []string{"interface 100GE1/0/1: trust dscp", "dcb pfc dscp-mapping enable slot 1"}},
+		{"cos map beside dscp", func(d *intent.Device) {
+			d.QoS.Classes[0].DefaultCoS = true
+			d.QoS.Classes[1].CoS = []int{3, 4}
+		}, []string{
+			"diffserv domain roce: ip-dscp-inbound 24 phb af3 green", "diffserv domain roce: 8021p-inbound 2 phb be green",
+			"diffserv domain roce: 8021p-inbound 3 phb af3 green", "diffserv domain roce: 8021p-inbound 4 phb af3 green",
+			"interface 100GE1/0/1: trust dscp", "dcb pfc dscp-mapping enable slot 1",
+		}, nil},
+		{"shape", func(d *intent.Device) {
+			d.QoS.Classes[0].Scheduling.Shape = 10 * units.Gbps
+			d.QoS.Classes[2].Scheduling.Shape = 1500 * units.Mbps
+		}, []string{"interface 100GE1/0/1: qos queue 0 shaping cir 10000000 kbps", "interface 100GE1/0/1: qos queue 6 shaping cir 1500000 kbps"}, nil},
+		{"pfc mode auto", func(d *intent.Device) { d.QoS.PFC.Mode = intent.PFCAuto }, []string{
+			"lldp enable", "interface 100GE1/0/1: lldp tlv-enable dcbx", "interface 100GE1/0/1: dcb pfc enable mode auto",
+		}, []string{"interface 100GE1/0/1: dcb pfc enable mode manual"}},
+		{"pfc mode off", func(d *intent.Device) { d.QoS.PFC.Mode = intent.PFCOff }, []string{
+			"interface 100GE1/0/1: trust dscp", "interface 100GE1/0/1: qos queue 3 ecn",
+		}, []string{"interface 100GE1/0/1: dcb pfc enable mode manual", "dcb pfc: priority 3", "dcb pfc dscp-mapping enable slot 1"}},
+		{"ecn default probability", func(d *intent.Device) {
+			d.QoS.Classes[1].ECN.MaxProbability, d.QoS.Classes[1].ECN.DefaultProbability = 0, true
+		}, []string{"drop-profile roce-ecn-3: ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 100"}, nil},
+		{"strict queue 0 below DRR queues", func(d *intent.Device) {
+			d.QoS.Classes[0].Scheduling = intent.Scheduling{Mode: intent.SchedulingStrict}
+			d.QoS.Classes = append(d.QoS.Classes, intent.Class{Name: "bulk2", ID: 1, DSCP: []int{8}, Scheduling: intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 40}})
+			slices.SortFunc(d.QoS.Classes, func(a, b intent.Class) int { return a.ID - b.ID })
+		}, []string{"interface 100GE1/0/1: qos drr 1 to 5", "interface 100GE1/0/1: qos queue 1 drr weight 40", "interface 100GE1/0/1: qos queue 3 drr weight 60"},
+			[]string{"interface 100GE1/0/1: qos drr 0 to 5", "interface 100GE1/0/1: qos queue 0 drr weight 40"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := canonical(FamilyB)
+			tc.edit(d)
+			doc, err := Render(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]bool{}
+			for _, n := range doc.Tree {
+				got[n.Text] = true
+				for _, c := range n.Children {
+					got[n.Text+": "+c.Text] = true
+				}
+			}
+			for _, l := range tc.want {
+				if !got[l] {
+					t.Errorf("missing %q in\n%s", l, doc.Text)
+				}
+			}
+			for _, l := range tc.not {
+				if got[l] {
+					t.Errorf("unexpected %q in\n%s", l, doc.Text)
+				}
+			}
+		})
 	}
 }

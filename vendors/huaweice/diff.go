@@ -116,7 +116,9 @@ func keyOf(text string) string {
 		switch {
 		case f[1] == "drr" || f[1] == "wfq" || f[1] == "pq" || f[1] == "lpq":
 			return join(2)
-		case f[1] == "queue" && len(f) >= 4 && f[3] == "wred":
+		case f[1] == "queue" && len(f) >= 4 && (f[3] == "wred" || f[3] == "shaping"):
+			// qos queue Q shaping …: the last run wins (V300R023 command
+			// page "qos queue shaping"), undo qos queue Q shaping.
 			return join(4)
 		case f[1] == "queue" && len(f) >= 5 && f[4] == "weight":
 			return join(5)
@@ -280,7 +282,7 @@ func defaultLine(parent, text string, famA bool) bool {
 	var buf [maxWords]string
 	var f []string
 	switch {
-	case strings.HasPrefix(text, "dcb pfc deadlock"), strings.HasPrefix(text, "priority "), strings.HasPrefix(text, "ip-dscp-inbound "),
+	case strings.HasPrefix(text, "dcb pfc deadlock"), strings.HasPrefix(text, "priority "), strings.HasPrefix(text, "ip-dscp-inbound "), strings.HasPrefix(text, "8021p-inbound "),
 		strings.HasPrefix(text, "dcb pfc buffer "):
 		f = fields(text, &buf)
 	}
@@ -306,6 +308,14 @@ func defaultLine(parent, text string, famA bool) bool {
 			}
 		}
 	case strings.HasPrefix(parent, "diffserv domain "):
+		if len(f) == 5 && f[0] == "8021p-inbound" {
+			// The built-in 802.1p map: p → queue p, green (V300R023
+			// configuration guide, Default_Settings_for_Priority_Mapping.md
+			// Table 2, WheaterW/INTA-project @ 9308062d). The device
+			// shows such a line when typed, but it means its absence.
+			p, err := strconv.Atoi(f[1])
+			return err == nil && p >= 0 && p < 8 && f[3] == queuePHB[p] && f[4] == "green"
+		}
 		if len(f) == 5 && f[0] == "ip-dscp-inbound" {
 			d, err := strconv.Atoi(f[1])
 			return err == nil && defaultDSCP(d) == f[3]+" "+f[4]
@@ -362,7 +372,9 @@ func dropDefaults(nodes []*node, famA bool) []*node {
 			}
 			n.Kids = kids
 		}
-		if n.Text == "dcb pfc" && len(n.Kids) == 0 {
+		if (n.Text == "dcb pfc" || n.Text == "diffserv domain "+builtinName) && len(n.Kids) == 0 {
+			// Built-in: the default PFC profile and DiffServ domain
+			// always exist (reference §2.1, §2.4).
 			continue
 		}
 		out = append(out, n)
@@ -390,6 +402,9 @@ func ownedGlobal(text string) bool {
 		text == "dcb pfc global disable" || strings.HasPrefix(text, "qos buffer headroom-pool ") || text == "qos ecn enable"
 }
 
+// dcbxLine enables DCBX on a port (reference §2.1).
+const dcbxLine = "lldp tlv-enable dcbx"
+
 // ownedIfLine reports whether an interface line is lossless' (trust, PFC,
 // scheduling, WRED/ECN; reference §1.1 interface block).
 func ownedIfLine(text string) bool {
@@ -403,7 +418,7 @@ func ownedIfLine(text string) bool {
 	case strings.HasPrefix(text, "qos queue "):
 		var buf [maxWords]string
 		f := fields(text, &buf)
-		return len(f) >= 4 && (f[3] == "wred" || f[3] == "ecn" || (len(f) >= 5 && f[4] == "weight"))
+		return len(f) >= 4 && (f[3] == "wred" || f[3] == "ecn" || f[3] == "shaping" || (len(f) >= 5 && f[4] == "weight"))
 	}
 	return false
 }
@@ -644,7 +659,9 @@ func (sc *scope) ownsLines(n *node) []*node {
 	switch {
 	case n.Peer != nil || sc.ifs[n.Text] == ifAll:
 		for _, l := range n.Kids {
-			if ownedIfLine(l.Text) {
+			// DCBX on the port serves more than PFC: lossless adds it
+			// for PFC mode auto (reference §2.1) and never removes it.
+			if ownedIfLine(l.Text) || l.Text == dcbxLine && n.Peer.Child(dcbxLine) != nil {
 				out = append(out, l)
 			}
 		}
@@ -688,6 +705,10 @@ func (sc *scope) filter(have []*node) []*node {
 			n.Kids = sc.ownsLines(n)
 			out = append(out, n)
 		case len(n.Kids) == 0 && ownedGlobal(n.Text):
+			out = append(out, n)
+		case n.Text == "lldp enable" && n.Peer != nil:
+			// LLDP serves more than DCBX: lossless adds it for PFC mode
+			// auto (reference §2.1) and never removes it.
 			out = append(out, n)
 		}
 	}

@@ -554,7 +554,8 @@ func TestScopedSeesUsers(t *testing.T) {
 			t.Errorf("prune=%v: kept from Scoped (-full +scoped):\n%s", prune, d)
 		}
 	}
-	edited := strings.NewReplacer(" description storage\n", " description storage array\n", "#\nlldp enable\n", "").Replace(full)
+	// `lldp enable` is in the scope since PFC mode auto renders it (DCBX).
+	edited := strings.NewReplacer(" description storage\n", " description storage array\n").Replace(full)
 	again, err := Scoped([]byte(edited))
 	if err != nil {
 		t.Fatal(err)

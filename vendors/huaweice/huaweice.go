@@ -105,16 +105,28 @@ func Scoped(text []byte) ([]byte, error) {
 		switch {
 		case strings.HasPrefix(t, "interface "):
 			c := &config.Node{Text: n.Text}
+			routed := false
 			for _, l := range n.Children {
-				if ownedIfLine(canon(l.Text)) {
+				if canon(l.Text) == "undo portswitch" {
+					routed = true
+				}
+				// DCBX too: Diff keeps it where the rendering has it
+				// (PFC mode auto).
+				if t := canon(l.Text); ownedIfLine(t) || t == dcbxLine {
 					c.Children = append(c.Children, l)
 				}
 			}
 			if len(c.Children) > 0 {
+				if routed {
+					// Import tells routed ports (DSCP trusted by
+					// default) from Layer 2 ones (outer 802.1p,
+					// reference §2.4).
+					c.Children = append([]*config.Node{{Text: "undo portswitch"}}, c.Children...)
+				}
 				keep = append(keep, c)
 			}
 		case strings.HasPrefix(t, "dcb pfc"), strings.HasPrefix(t, "diffserv domain "), strings.HasPrefix(t, "drop-profile "),
-			len(n.Children) == 0 && ownedGlobal(t):
+			len(n.Children) == 0 && (ownedGlobal(t) || t == "lldp enable"):
 			keep = append(keep, n)
 		}
 	}

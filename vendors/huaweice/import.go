@@ -88,6 +88,9 @@ type dropProfile struct {
 type domain struct {
 	line *iline
 	dscp map[int]int // DSCP → queue
+	// cos maps each 802.1p priority to its queue when the domain has
+	// green 802.1p lines (the others at their built-in queue); nil else.
+	cos  map[int]int
 	used bool
 	bad  []vendors.Unexpressed // its lines the intent cannot say
 }
@@ -99,7 +102,11 @@ type port struct {
 	lines    []*iline // its lines in lossless' scope
 	trust    bool     // trust dscp
 	upstream string   // trust upstream D
-	pfc      *iline   // dcb pfc enable mode manual
+	pfc      *iline   // dcb pfc enable mode manual|auto
+	pfcAuto  bool     // … mode auto (DCBX)
+	routed   bool     // undo portswitch: DSCP trusted by default
+	shape    map[int]units.BitRate
+	drrFrom  int // S of qos drr S to E
 	wred     map[int]*iline
 	ecn      map[int]*iline
 	drr      *iline
@@ -366,6 +373,7 @@ func (im *importer) domain(l *iline) {
 	say := func(k *iline, reason string) {
 		d.bad = append(d.bad, vendors.Unexpressed{Line: k.n, Text: k.text, Reason: reason})
 	}
+	cos := map[int]int{}
 	for _, k := range l.kids {
 		f := strings.Fields(k.text)
 		if len(f) == 5 && f[0] == "ip-dscp-inbound" && f[2] == "phb" {
@@ -380,9 +388,17 @@ func (im *importer) domain(l *iline) {
 				continue
 			}
 		}
+		if len(f) == 5 && f[0] == "8021p-inbound" && f[2] == "phb" {
+			v, err := strconv.Atoi(f[1])
+			q, ok := phbQueue[f[3]]
+			if err == nil && ok && f[4] == "green" && v >= 0 && v <= 7 {
+				cos[v] = q
+				continue
+			}
+		}
 		switch {
 		case strings.HasPrefix(k.text, "8021p-inbound "):
-			say(k, "802.1p classification: the intent trusts DSCP only")
+			say(k, "802.1p classification with a colour other than green: the intent classifies into green only (drop precedence is not in the intent)")
 		case strings.HasPrefix(k.text, "ip-dscp-outbound "):
 			say(k, "DSCP remarking: the intent has no remarking")
 		default:
@@ -391,6 +407,18 @@ func (im *importer) domain(l *iline) {
 	}
 	if len(d.dscp) == 64 {
 		im.fullDSCPDomain[name] = true
+	}
+	// The priorities the domain does not list keep the built-in map, p
+	// → queue p (V300R023 configuration guide,
+	// Default_Settings_for_Priority_Mapping.md Table 2), which
+	// renderers/huaweice writes out and the device does not show.
+	if len(cos) > 0 {
+		for p := range 8 {
+			if _, ok := cos[p]; !ok {
+				cos[p] = p
+			}
+		}
+		d.cos = cos
 	}
 	im.domains[name] = d
 	im.domainOrder = append(im.domainOrder, name)
@@ -432,13 +460,17 @@ func (im *importer) dropProfile(l *iline) {
 
 func (im *importer) iface(l *iline) {
 	p := &port{line: l, name: strings.TrimPrefix(l.text, "interface "), drrTo: -1,
-		wred: map[int]*iline{}, ecn: map[int]*iline{}, weight: map[int]int{}, reason: map[*iline]string{}}
+		wred: map[int]*iline{}, ecn: map[int]*iline{}, weight: map[int]int{}, reason: map[*iline]string{}, shape: map[int]units.BitRate{}}
 	bad := func(k *iline, reason string) {
 		p.bad = append(p.bad, k)
 		p.reason[k] = reason
 	}
 	for _, k := range l.kids {
 		t := k.text
+		if t == "undo portswitch" {
+			p.routed = true
+			continue
+		}
 		if !ownedIfLine(t) {
 			continue
 		}
@@ -458,10 +490,14 @@ func (im *importer) iface(l *iline) {
 			p.trust = true
 		case len(f) == 3 && f[0] == "trust" && f[1] == "upstream":
 			p.upstream = f[2]
+		case t == "trust 8021p inner":
+			bad(k, "inner 802.1p trust: the intent's cos trust is the outer tag's, the Layer 2 default (reference §2.4)")
 		case strings.HasPrefix(t, "trust "):
-			bad(k, "802.1p trust: the intent trusts DSCP only")
+			bad(k, "a trust the intent cannot say: it trusts DSCP or the outer 802.1p")
 		case t == "dcb pfc enable mode manual":
 			p.pfc = k
+		case t == "dcb pfc enable mode auto":
+			p.pfc, p.pfcAuto = k, true
 		case strings.HasPrefix(t, "dcb pfc enable"):
 			bad(k, "PFC in another mode or profile: lossless renders the default profile in manual mode")
 		case strings.HasPrefix(t, "dcb pfc buffer "):
@@ -480,9 +516,21 @@ func (im *importer) iface(l *iline) {
 			bad(k, "not a queue 0–7")
 		case len(f) == 6 && f[0] == "qos" && f[1] == "queue" && f[3] == "drr" && f[4] == "weight":
 			bad(k, "not a DRR weight")
-		case len(f) == 5 && f[0] == "qos" && f[1] == "drr" && f[2] == "0" && f[3] == "to" && p.drr == nil:
-			if e, ok := queueOf(f[4]); ok {
-				p.drr, p.drrTo = k, e
+		case len(f) == 7 && f[0] == "qos" && f[1] == "queue" && f[3] == "shaping" && f[4] == "cir" && f[6] == "kbps":
+			// renderers/huaweice's shape: one bucket at C kbps.
+			q, ok := queueOf(f[2])
+			v, err := strconv.ParseInt(f[5], 10, 64)
+			if ok && err == nil && v > 0 {
+				p.shape[q] = units.BitRate(v * 1000)
+				continue
+			}
+			bad(k, "not a queue shaping rate")
+		case len(f) >= 4 && f[0] == "qos" && f[1] == "queue" && f[3] == "shaping":
+			bad(k, "queue shaping with a CIR below its PIR, bursts or in percent: the intent's shape is one maximum rate (cir C kbps)")
+		case len(f) == 5 && f[0] == "qos" && f[1] == "drr" && f[3] == "to" && p.drr == nil:
+			s, ok1 := queueOf(f[2])
+			if e, ok := queueOf(f[4]); ok && ok1 && s <= e {
+				p.drr, p.drrFrom, p.drrTo = k, s, e
 				continue
 			}
 			bad(k, "not a queue range")
@@ -510,13 +558,36 @@ func (im *importer) result() *vendors.Imported {
 	var qosPorts []*port
 	for _, p := range im.ports {
 		why := ""
+		if (p.upstream == "" || p.upstream == builtinName) && !p.routed && !p.trust && (p.pfc != nil || len(p.ecn) > 0 || len(p.shape) > 0 || p.drr != nil) {
+			// A Layer 2 port classifying through the built-in domain
+			// by the outer 802.1p, its default trust (reference §2.4;
+			// V300R023 configuration guide, Default_Settings_for_Priority_Mapping.md):
+			// an intent trust = "cos" on domain default, whose map
+			// the running config shows where it was changed.
+			p.upstream = builtinName
+			if im.domains[builtinName] == nil {
+				im.domains[builtinName] = &domain{dscp: map[int]int{}}
+			}
+			if d := im.domains[builtinName]; d.cos == nil && len(d.dscp) == 0 {
+				d.cos = map[int]int{}
+				for q := range 8 {
+					d.cos[q] = q
+				}
+			}
+		}
 		switch {
-		case p.upstream == "" || p.upstream == builtinName || p.upstream == "none":
+		case p.upstream == "" || p.upstream == builtinName && (p.routed || p.trust) || p.upstream == "none":
 			why = "binds no DiffServ domain of its own (trust upstream)"
+			switch {
+			case p.routed && p.upstream == "":
+				why = "is a routed port (DSCP trusted by default) classifying through the built-in domain, whose full DSCP map has colours the intent cannot say"
+			case !p.trust && p.upstream == "":
+				why = "classifies by the outer 802.1p through the built-in domain but has no PFC, ECN, shaping or DRR the intent can say"
+			}
 		case im.domains[p.upstream] == nil:
 			why = "binds DiffServ domain " + p.upstream + ", which the config does not define"
-		case !p.trust && p.pfc == nil && len(p.ecn) == 0:
-			why = "has neither trust dscp, PFC nor ECN"
+		case !p.trust && im.domains[p.upstream].cos == nil && p.pfc == nil && len(p.ecn) == 0:
+			why = "has neither trust dscp, an 802.1p map, PFC nor ECN"
 		}
 		if why != "" {
 			im.sayPort(p, fmt.Sprintf("port %s is not imported: it %s; lossless renders trust dscp, trust upstream and its QoS on every port it manages", p.name, why))
@@ -684,8 +755,23 @@ func (im *importer) portQoS(p *port) {
 		}
 		c.DSCP = append(c.DSCP, v)
 	}
-	dc := class(defQueue)
-	dc.Default, dc.Name = true, "default"
+	cosTrust := !p.trust && dom.cos != nil && len(dom.dscp) == 0
+	if dom.cos != nil {
+		// The class of 802.1p 0 takes cos = "default", the others list
+		// theirs (renderers/huaweice cosLines writes all eight).
+		def := dom.cos[0]
+		class(def).DefaultCoS = true
+		for v := range 8 {
+			if q := dom.cos[v]; q != def {
+				class(q).CoS = append(class(q).CoS, v)
+			}
+		}
+	}
+	if !cosTrust {
+		dc := class(defQueue)
+		dc.Default, dc.Name = true, "default"
+	}
+
 	if p.pfc != nil {
 		for _, q := range im.pfc {
 			class(q).Lossless = true
@@ -720,8 +806,19 @@ func (im *importer) portQoS(p *port) {
 		}
 	}
 	im.scheduling(p, class, classes)
+	for q, r := range p.shape {
+		class(q).Scheduling.Shape = r
+	}
 	q := &intent.QoS{Trust: "dscp", Names: intent.Names{Classifier: p.upstream}}
-	if !p.trust {
+	if cosTrust {
+		// No trust line: the Layer 2 default, outer 802.1p (reference
+		// §2.4), which the device does not show.
+		q.Trust = intent.TrustCoS
+	}
+	if p.pfcAuto {
+		q.PFC.Mode = intent.PFCAuto
+	}
+	if !p.trust && !cosTrust {
 		l := p.line
 		if p.upstream != "" {
 			for _, k := range p.lines {
@@ -759,9 +856,9 @@ func sortedIDs(m map[int]*intent.Class) []int {
 // qosText is a QoS's content as text, for grouping ports.
 func qosText(q *intent.QoS) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%+v|", q.Trust, q.Names)
+	fmt.Fprintf(&b, "%s|%s|%+v|", q.Trust, q.PFC.Mode, q.Names)
 	for _, c := range q.Classes {
-		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%+v:%+v:", c.ID, c.DSCP, c.Default, c.Lossless, c.CNP, c.Scheduling, c.Names)
+		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%v:%v:%+v:%+v:", c.ID, c.DSCP, c.Default, c.CoS, c.DefaultCoS, c.Lossless, c.CNP, c.Scheduling, c.Names)
 		if c.ECN != nil {
 			fmt.Fprintf(&b, "%+v", *c.ECN)
 		}
@@ -779,7 +876,7 @@ func qosText(q *intent.QoS) string {
 // beyond 5 with no class above ends at a weighted queue E.
 func (im *importer) scheduling(p *port, class func(int) *intent.Class, classes map[int]*intent.Class) {
 	for q, w := range p.weight {
-		if q > p.drrTo {
+		if q > p.drrTo || q < p.drrFrom {
 			l := p.drr
 			if l == nil {
 				l = p.line
@@ -805,7 +902,18 @@ func (im *importer) scheduling(p *port, class func(int) *intent.Class, classes m
 	if !anyDWRR(classes) {
 		// DRR needs a weighted class to be rendered: the default class's
 		// queue at weight 1, the device's default (reference §2.6).
-		class(0).Scheduling = intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 1}
+		class(p.drrFrom).Scheduling = intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 1}
+	}
+	if p.drrFrom > 0 {
+		// qos drr S to E with S > 0: the queues below S are PQ, served
+		// before DRR whatever their number (renderers/huaweice); the
+		// highest of them, S-1, gives S back.
+		class(p.drrFrom - 1)
+		for id, c := range classes {
+			if id < p.drrFrom {
+				c.Scheduling = intent.Scheduling{Mode: intent.SchedulingStrict, Level: 1}
+			}
+		}
 	}
 	lowest := 8
 	for id := range classes {
@@ -864,7 +972,10 @@ func (im *importer) globals(imp *vendors.Imported, main *port, ports []*port) {
 				firstECN, anyECN = p.ecn[q], true
 			}
 		}
-		if firstPFC == nil && p.pfc != nil {
+		// The DSCP mapping goes with PFC on DSCP-trusting ports
+		// (renderers/huaweice): under 802.1p trust backpressure by
+		// 802.1p is the default.
+		if firstPFC == nil && p.pfc != nil && p.qos.Trust != intent.TrustCoS {
 			firstPFC = p.pfc
 		}
 	}
@@ -884,6 +995,9 @@ func (im *importer) globals(imp *vendors.Imported, main *port, ports []*port) {
 			if p.qos != main.qos {
 				p.qos.PFC.Watchdog = main.qos.PFC.Watchdog
 			}
+		}
+		if im.dscpMapping != nil && firstPFC == nil {
+			im.say(im.dscpMapping, "PFC DSCP mapping where every PFC port trusts 802.1p: lossless renders it with DSCP trust only")
 		}
 		if !im.famA && im.dscpMapping == nil && firstPFC != nil {
 			im.say(firstPFC, "family B PFC without `dcb pfc dscp-mapping enable slot 1` (backpressure by 802.1p): lossless renders the DSCP mapping with PFC (reference/huawei-ce.md §1.1)")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/intent/platform"
+	"github.com/lossless-net/lossless/internal/units"
 	"github.com/lossless-net/lossless/inventory"
 	render "github.com/lossless-net/lossless/renderers/huaweice"
 	"github.com/lossless-net/lossless/vendors"
@@ -89,7 +90,29 @@ func TestImportCases(t *testing.T) {
 			[]string{"which no imported port uses", "WRED drop thresholds per colour", "WFQ weight", "WRED drop without ECN", "802.1p trust", "does not trust DSCP"}, nil},
 		{"more PFC priorities than family A takes", "A", "#\ndcb pfc\n priority 1 2 3 4\n#\nqos ecn enable\n" + roceDomain +
 			"#\ndrop-profile ecn\n ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10\n" + ports(rocePort), []string{"cannot render the imported QoS"}, nil},
-		{"a port without a domain", "B", roceB + ports(rocePort, " dcb pfc enable mode manual\n"), []string{"binds no DiffServ domain"}, nil},
+		{"a routed port without a domain", "B", roceB + ports(rocePort, " undo portswitch\n dcb pfc enable mode manual\n"), []string{"routed port"}, nil},
+		// A Layer 2 port without a domain of its own classifies by the
+		// outer 802.1p through the built-in domain (reference §2.4).
+		{"a Layer 2 port through the built-in domain", "B", roceB + ports(rocePort, " dcb pfc enable mode manual\n"), nil, func(t *testing.T, imp *vendors.Imported) {
+			q := imp.Ports[1].QoS
+			if q == nil || q.Trust != intent.TrustCoS || q.Names.Classifier != "default" || len(q.Classes) != 8 || !q.Classes[3].Lossless || !q.Classes[0].DefaultCoS {
+				t.Errorf("port 2 QoS %+v, want trust cos on domain default, 8 classes, 3 lossless", q)
+			}
+		}},
+		{"802.1p map, shaping, PFC auto, strict queue 0 below DRR", "B", "#\ndcb pfc\n priority 3\n#\nqos buffer headroom-pool size 4 mbytes slot 1\n" +
+			"#\ndiffserv domain cos\n 8021p-inbound 0 phb af1 green\n 8021p-inbound 5 phb cs6 green\n" +
+			ports(" trust upstream cos\n lldp tlv-enable dcbx\n dcb pfc enable mode auto\n qos queue 1 shaping cir 2000000 kbps\n qos drr 1 to 5\n qos queue 1 drr weight 40\n qos queue 3 drr weight 60\n") +
+			"#\nlldp enable\n", nil, func(t *testing.T, imp *vendors.Imported) {
+			q := imp.QoS
+			if q.Trust != intent.TrustCoS || q.PFC.Mode != intent.PFCAuto {
+				t.Errorf("trust %q, pfc mode %q, want cos, auto", q.Trust, q.PFC.Mode)
+			}
+			c1, c0 := q.Class(1), q.Class(0)
+			if c1 == nil || c1.Scheduling.Shape != 2*units.Gbps || !c1.DefaultCoS || c0 == nil || c0.Scheduling.Mode != intent.SchedulingStrict {
+				t.Errorf("classes %+v, want queue 1 shaped at 2G taking the default CoS, queue 0 strict", q.Classes)
+			}
+		}},
+		{"two-rate queue shaping", "B", roceB + ports(rocePort+" qos queue 0 shaping cir 2000 kbps pir 3000 kbps\n"), []string{"one maximum rate"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			model := map[string]string{"A": "CE8850-HAM", "B": "CE8855"}[tc.family]

@@ -330,3 +330,35 @@ func TestKeptAgainstLab(t *testing.T) {
 		})
 	}
 }
+
+// TestFeaturesConverge: on the lab, the renderings of golden
+// features-huaweice (CoS trust and maps, a strict queue 0 below DRR,
+// queue shaping, PFC auto with DCBX and PFC off, ECN at the default
+// probability) apply over the canonical config and the next plan is
+// empty; going back to the canonical rendering converges too (the
+// features removed: undo trust, undo qos queue Q shaping, mode manual).
+func TestFeaturesConverge(t *testing.T) {
+	base := canonical(t)
+	for _, name := range []string{"ce-dscp", "ce-cos"} {
+		t.Run(name, func(t *testing.T) {
+			text, err := os.ReadFile("../../golden/features-huaweice/want/" + name + ".cfg")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := document(t, string(text))
+			ctx := t.Context()
+			_, tgt := vendortest.StartLab(t, Vendor, base.Text)
+			for i, d := range []*config.Document{want, base, want} {
+				drv, ch := vendortest.Plan(t, ctx, Dial, tgt, d)
+				if ch.Empty() {
+					t.Fatalf("step %d: plan is empty", i)
+				}
+				if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+					t.Fatalf("step %d: apply: %+v\ncommands:\n%s", i, res, strings.Join(ch.Commands, "\n"))
+				}
+				_, again := vendortest.Plan(t, ctx, Dial, tgt, d)
+				vendortest.Converged(t, again)
+			}
+		})
+	}
+}

@@ -11,7 +11,7 @@ import (
 // LabSeed returns a realistic running config for an emulated CloudEngine
 // switch that should end at desired (its rendering): desired with stale
 // ECN thresholds, an older DRR split and range, a tuned deadlock timer, an
-// extra DSCP mapping and an extra ECN class (drop-profile "<domain>-ecn-Q"
+// extra DSCP mapping (802.1p on a CoS-only domain) and an extra ECN class (drop-profile "<domain>-ecn-Q"
 // on queue Q of every managed port, Q the first of 4, 5, 2, 1 that
 // desired leaves without ECN), plus config outside lossless' scope
 // (LLDP, a storage domain and WRED profile on an unmanaged port, a
@@ -41,6 +41,13 @@ func LabSeed(desired []byte) []byte {
 				// line for DSCP 10 is replaced.
 				extra := &config.Node{Text: "ip-dscp-inbound 10 phb af1 green"}
 				i := slices.IndexFunc(n.Children, func(c *config.Node) bool { return strings.HasPrefix(c.Text, "ip-dscp-inbound 10 ") })
+				cosOnly := len(n.Children) > 0 && !slices.ContainsFunc(n.Children, func(c *config.Node) bool { return strings.HasPrefix(c.Text, "ip-dscp-inbound ") })
+				if cosOnly {
+					// An 802.1p domain (trust cos) maps all eight
+					// priorities: 802.1p 1's line is replaced.
+					extra = &config.Node{Text: "8021p-inbound 1 phb af2 green"}
+					i = slices.IndexFunc(n.Children, func(c *config.Node) bool { return strings.HasPrefix(c.Text, "8021p-inbound 1 ") })
+				}
 				if i >= 0 {
 					n.Children[i] = extra
 				} else {
@@ -123,7 +130,7 @@ func LabSeed(desired []byte) []byte {
 		seed = append(seed, n)
 	}
 	seed = append(seed,
-		&config.Node{Text: "diffserv domain storage", Children: []*config.Node{{Text: "8021p-inbound 1 phb af1 green"}}},
+		&config.Node{Text: "diffserv domain storage", Children: []*config.Node{{Text: "ip-dscp-inbound 10 phb af2 green"}}},
 		&config.Node{Text: "drop-profile " + extraDrop, Children: []*config.Node{{Text: "ecn buffer-size low-limit 204800 high-limit 1024000 discard-percentage 20"}}},
 		&config.Node{Text: "drop-profile bulk", Children: []*config.Node{{Text: "color green buffer-size low-limit 1024000 high-limit 2048000 discard-percentage 20"}}})
 	seed = append(seed, ifs...)

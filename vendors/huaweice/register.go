@@ -1,6 +1,7 @@
 package huaweice
 
 import (
+	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/units"
 	"github.com/lossless-net/lossless/inventory"
 	render "github.com/lossless-net/lossless/renderers/huaweice"
@@ -28,5 +29,20 @@ func init() {
 		// Family B needs a headroom pool before PFC works
 		// (reference/huawei-ce.md §0, §1.1); Huawei's example is 4MB.
 		Example: vendors.Example{Platform: "CE8855", HeadroomPool: 4 * units.MB},
+		// What renderers/huaweice renders beyond the core, each from the
+		// source its rendering cites: 802.1p trust and maps
+		// (`8021p-inbound`), queue shaping (`qos queue Q shaping cir`),
+		// PFC off or auto (`dcb pfc enable mode auto` with DCBX) and the
+		// ECN default probability (discard-percentage 100). Not rendered:
+		// match-all (a DiffServ domain maps values, it has no match
+		// logic), min-bandwidth (no V300R023 source gives a guaranteed
+		// queue rate beside DRR), a watchdog on some priorities
+		// (deadlock detection is always on for every PFC priority,
+		// reference §1.1) and ECN probability 0 (discard-percentage is
+		// 1–100, §2.5).
+		Features: []intent.Feature{
+			intent.FeatureTrustCoS, intent.FeatureCoSMap, intent.FeatureShape,
+			intent.FeaturePFCMode, intent.FeatureECNDefaultProbability,
+		},
 	})
 }

@@ -225,6 +225,12 @@ func grammar() []*command {
 		{views: sys, pattern: "dcb compliance intel-oui", rank: 4},
 		{views: sys, pattern: "undo dcb compliance intel-oui", remove: []string{"dcb compliance intel-oui"}},
 		{views: ifView, pattern: "lldp tlv-enable dcbx", rank: 2},
+		// §2.1 lists the DCBX version in the interface view too, and
+		// Huawei's Example_for_Configuring_DCB.md (V300R023
+		// configuration guide, WheaterW/INTA-project @ 9308062d) types
+		// and prints it there, after the DCBX TLV.
+		{views: ifView, pattern: "dcb compliance intel-oui", rank: 2},
+		{views: ifView, pattern: "undo dcb compliance intel-oui", remove: []string{"dcb compliance intel-oui"}},
 		{views: ifView, pattern: "undo lldp tlv-enable dcbx", remove: []string{"lldp tlv-enable dcbx"}},
 		{views: sys, pattern: "undo dcb pfc global disable", remove: []string{"dcb pfc global disable"}},
 
@@ -316,6 +322,12 @@ func grammar() []*command {
 		{views: sys, pattern: "undo dcb ets-profile <name:name>", remove: []string{"dcb ets-profile {name}"}, check: checkUndoETS},
 		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7>", key: "priority-group queue {s}", rank: 1},
 		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7> to <e:int:0-7>", key: "priority-group queue {s}", rank: 1, check: notAbove("s", "e")},
+		// Several runs on one line, `priority-group PG queue S [to E] …`
+		// (reference §2.6), as Huawei's Example_for_Configuring_DCB.md
+		// (V300R023 configuration guide, WheaterW/INTA-project @
+		// 9308062d) prints PG0: `priority-group 0 queue 0 to 2 4 to 6`.
+		// Kept as one line per PG, as typed [I].
+		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7> <runs:rest>", key: "priority-group {pg} queue runs", rank: 1, check: checkQueueRuns},
 		{views: etsView, pattern: "undo priority-group queue <s:int:0-7>", remove: []string{"priority-group queue {s}"}},
 		{views: etsView, pattern: "priority-group <pg:int:0-15> drr weight <w:int:1-100>", key: "priority-group {pg} drr weight", rank: 2, isDefault: func(a args) bool { return (a["pg"] == "0" || a["pg"] == "1") && a["w"] == "50" }},
 		{views: etsView, pattern: "undo priority-group <pg:int:0-15> drr weight <w:int:1-100>", remove: []string{"priority-group {pg} drr weight"}},
@@ -432,6 +444,22 @@ func grammar() []*command {
 		// line is kept as typed (no source shows whether an omitted unit
 		// is printed) [U].
 		{views: ifView, pattern: "undo qos queue <q:int:0-7> shaping", remove: []string{"qos queue {q} shaping"}},
+		// Interface rate limit: V300R023 command page "qos lr"
+		// (WheaterW/INTA-project @ 9308062d, qos_lr.json): cir
+		// 1–400000000 [kbps|mbps|gbps] [outbound]; undo qos lr
+		// [outbound]. Kept as typed: the configuration guide's traffic
+		// shaping example prints `qos lr cir 10000 outbound`, without a
+		// unit. The cbs form (family A and H only) is not modelled.
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000>", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> outbound", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> kbps", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> kbps outbound", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> mbps", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> mbps outbound", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> gbps", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "qos lr cir <c:int:1-400000000> gbps outbound", key: "qos lr", rank: 4},
+		{views: ifView, pattern: "undo qos lr", remove: []string{"qos lr"}},
+		{views: ifView, pattern: "undo qos lr outbound", remove: []string{"qos lr"}},
 		{views: ifView, pattern: "qos queue <q:int:0-7> wred <p:name>", key: "qos queue {q} wred", rank: 10, check: all(noETS, checkDropRef)},
 		{views: ifView, pattern: "undo qos queue <q:int:0-7> wred", remove: []string{"qos queue {q} wred"}},
 		{views: ifView, pattern: "qos drr <s:int:0-7> to <e:int:0-7>", key: "qos drr", rank: 20, check: all(noETS, notAbove("s", "e"))},
@@ -507,6 +535,11 @@ func grammar() []*command {
 			g = append(g,
 				&command{views: domView, pattern: "ip-dscp-inbound <d:int:0-63> phb " + c, line: line, key: "ip-dscp-inbound {d}", rank: 1,
 					isDefault: func(a args) bool { return defaultDSCP(a.int("d")) == want }},
+				// Shown as typed, a value equal to the built-in map (p →
+				// queue p, Default_Settings_for_Priority_Mapping.md) too:
+				// Example_for_Configuring_Traffic_Shaping_Based_on_Priority_Mapping_in_a_DiffServ_Domain.md
+				// (V300R023 configuration guide, WheaterW/INTA-project @
+				// 9308062d) shows `8021p-inbound 2 phb af2 green`.
 				&command{views: domView, pattern: "8021p-inbound <p:int:0-7> phb " + c, line: strings.Replace(line, "ip-dscp-inbound {d}", "8021p-inbound {p}", 1),
 					key: "8021p-inbound {p}", rank: 2})
 		}
@@ -750,13 +783,18 @@ func checkPFCEnable(e *edit, a args) string {
 	return ""
 }
 
-// checkPFCAuto: §2.1, mode auto needs lldp enable and lldp tlv-enable
-// dcbx.
+// checkPFCAuto: §2.1, mode auto needs DCBX: lldp tlv-enable dcbx on the
+// port (lldp enable is not checked, see below).
 func checkPFCAuto(e *edit, a args) string {
 	if bad := checkPFCEnable(e, a); bad != "" {
 		return bad
 	}
-	if e.root.find("lldp enable") == nil || e.cur.find("lldp tlv-enable dcbx") == nil {
+	// DCBX needs `lldp enable` as well (§2.1), but the device prints it
+	// after the interfaces (Example_for_Configuring_DCB.md, V300R023
+	// configuration guide, WheaterW/INTA-project @ 9308062d), so its
+	// own saved config, loaded in order, has mode auto before it: only
+	// the port's DCBX TLV, printed before the PFC line, is checked.
+	if e.cur.find("lldp tlv-enable dcbx") == nil {
 		return "auto"
 	}
 	return ""
@@ -986,6 +1024,29 @@ func checkOneUplinkGroup(e *edit, a args) string {
 	for _, n := range e.root.children {
 		if n.view == viewUplink && n.key != "dcb pfc uplink group "+a["name"] {
 			return "name"
+		}
+	}
+	return ""
+}
+
+// checkQueueRuns accepts the rest of `priority-group PG queue S …`: "to
+// E" after S, then more "S [to E]" runs, queues 0–7 ascending.
+func checkQueueRuns(_ *edit, a args) string {
+	f := append([]string{a["s"]}, strings.Fields(a["runs"])...)
+	last := -1
+	for i := 0; i < len(f); i++ {
+		v, err := strconv.Atoi(f[i])
+		if err != nil || v < 0 || v > 7 || v <= last {
+			return "runs"
+		}
+		last = v
+		if i+2 < len(f) && f[i+1] == "to" {
+			e, err := strconv.Atoi(f[i+2])
+			if err != nil || e < v || e > 7 {
+				return "runs"
+			}
+			last = e
+			i += 2
 		}
 	}
 	return ""

@@ -434,7 +434,10 @@ func decodeECN(parent *reader, src *classSrc, b *Block) *ECN {
 	if maxOK {
 		e.Max, src.ecnMax = maxT, maxa.Range
 	}
-	if minOK && maxOK && sameKind(minT, maxT) && (minT.Bytes > maxT.Bytes || minT.Time > maxT.Time) {
+	if minOK && maxOK {
+		mixedShare(r, b, minT, maxT, mina)
+	}
+	if minOK && maxOK && sameKind(minT, maxT) && above(minT, maxT) {
 		r.diags = append(r.diags, errorf(RuleECNMinAboveMax, "ECN minimum threshold above maximum", &mina.Range, &b.DefRange,
 			fmt.Sprintf("min_threshold %s is above max_threshold %s (at %s). Marking starts at the minimum and reaches max_probability at the maximum, so min must not exceed max; min = max gives step marking.", thresholdText(minT), thresholdText(maxT), maxa.Range)))
 	}
@@ -464,13 +467,42 @@ func decodeECN(parent *reader, src *classSrc, b *Block) *ECN {
 	return e
 }
 
-func sameKind(a, b Threshold) bool { return (a.Time == 0) == (b.Time == 0) }
+// sameKind reports whether two thresholds are given in one kind (size,
+// time, share), so that they compare without a port speed.
+func sameKind(a, b Threshold) bool { return kind(a) == kind(b) }
+
+func kind(t Threshold) int {
+	switch {
+	case t.Percent != 0:
+		return 2
+	case t.Time != 0:
+		return 1
+	}
+	return 0
+}
+
+// above reports whether min is above max; both of one kind.
+func above(minT, maxT Threshold) bool {
+	return minT.Bytes > maxT.Bytes || minT.Time > maxT.Time || minT.Percent > maxT.Percent
+}
 
 func thresholdText(t Threshold) string {
-	if t.Time != 0 {
+	switch {
+	case t.Percent != 0:
+		return t.Percent.String()
+	case t.Time != 0:
 		return t.Time.String()
 	}
 	return t.Bytes.String()
+}
+
+// mixedShare reports a pair of thresholds of which one is a share of the
+// queue's limit and the other not: they compare only on the device.
+func mixedShare(r *reader, b *Block, minT, maxT Threshold, mina *Attr) {
+	if (minT.Percent != 0) != (maxT.Percent != 0) {
+		r.diags = append(r.diags, errorf(RuleBadValue, "Thresholds of two kinds", &mina.Range, &b.DefRange,
+			"Give min_threshold and max_threshold both as shares of the queue's buffer limit (\"50%\"), or neither."))
+	}
 }
 
 // probability reads a percentage given as a number (7) or as "7%".
@@ -841,7 +873,10 @@ func decodeColor(parent *reader, b *Block) *ColorWRED {
 	if maxOK {
 		c.Max = maxT
 	}
-	if minOK && maxOK && sameKind(minT, maxT) && (minT.Bytes > maxT.Bytes || minT.Time > maxT.Time) {
+	if minOK && maxOK {
+		mixedShare(r, b, minT, maxT, mina)
+	}
+	if minOK && maxOK && sameKind(minT, maxT) && above(minT, maxT) {
 		r.diags = append(r.diags, errorf(RuleECNMinAboveMax, "WRED minimum threshold above maximum", &mina.Range, &b.DefRange,
 			fmt.Sprintf("min_threshold %s is above max_threshold %s of %s packets.", thresholdText(minT), thresholdText(maxT), b.Type)))
 	}

@@ -46,7 +46,7 @@
 //	  shape          = "10G"            # the queue's maximum rate, beside any of the above
 //	  mtu            = 9216             # bytes
 //	  ecn {
-//	    min_threshold   = "150KB"       # a size, or a time at line rate ("20us")
+//	    min_threshold   = "150KB"       # a size, a time at line rate ("20us"), or a share of the queue's limit ("50%")
 //	    max_threshold   = "3000KB"
 //	    max_probability = 7             # percent, 0–100 ("7%" also works); leave out for the vendor's default
 //	    weight          = 0             # WRED averaging exponent, 0–15
@@ -78,7 +78,7 @@
 // Features beyond the core (trust and maps by CoS, match = "all",
 // min_bandwidth, shape, pfc mode off or auto, a watchdog on some
 // priorities, ECN without max_probability or with 0, WRED of yellow and
-// red packets) are rendered for the
+// red packets, thresholds as shares of the queue's limit) are rendered for the
 // vendors whose renderers render them (intent.Feature,
 // vendors.Vendor.Features); a device of another vendor given one is error
 // LL133, never rendered without it.

@@ -33,11 +33,14 @@ const (
 	FeatureECNZeroProbability Feature = "ecn-zero-probability"
 	// FeatureWREDColors: yellow or red blocks in an ecn block.
 	FeatureWREDColors Feature = "wred-colors"
+	// FeatureECNPercent: an ECN or WRED threshold given as a share of the
+	// queue's buffer limit ("50%").
+	FeatureECNPercent Feature = "ecn-percent"
 )
 
 // Features are every feature, in the order the docs list them.
 var Features = []Feature{FeatureTrustCoS, FeatureCoSMap, FeatureMatchAll, FeatureMinBandwidth, FeatureShape,
-	FeaturePFCMode, FeatureWatchdogPriorities, FeatureECNDefaultProbability, FeatureECNZeroProbability, FeatureWREDColors}
+	FeaturePFCMode, FeatureWatchdogPriorities, FeatureECNDefaultProbability, FeatureECNZeroProbability, FeatureWREDColors, FeatureECNPercent}
 
 // Features returns the features the device's intent uses (its QoS and
 // every port's), sorted, each once, with the class or setting that uses
@@ -93,6 +96,9 @@ func (d *Device) Features() []FeatureUse {
 			if c.ECN != nil && (c.ECN.Yellow != nil || c.ECN.Red != nil) {
 				add(FeatureWREDColors, where)
 			}
+			if c.ECN != nil && c.ECN.sharesOfLimit() {
+				add(FeatureECNPercent, where)
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b FeatureUse) int {
@@ -113,4 +119,21 @@ type FeatureUse struct {
 	// Where names the first block or setting that uses it
 	// ("traffic_class ROCEv2").
 	Where string
+}
+
+// sharesOfLimit reports whether any threshold of e (green's or a
+// colour's) is a share of the queue's buffer limit.
+func (e *ECN) sharesOfLimit() bool {
+	ts := []Threshold{e.Min, e.Max}
+	for _, c := range []*ColorWRED{e.Yellow, e.Red} {
+		if c != nil {
+			ts = append(ts, c.Min, c.Max)
+		}
+	}
+	for _, t := range ts {
+		if t.Percent != 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -85,6 +85,9 @@ type ECNJSON struct {
 	MinTime  string      `json:"min_threshold_time,omitempty"`
 	MaxBytes units.Bytes `json:"max_threshold_bytes,omitempty"`
 	MaxTime  string      `json:"max_threshold_time,omitempty"`
+	// MinPercent and MaxPercent are shares of the queue's buffer limit.
+	MinPercent int `json:"min_threshold_percent,omitempty"`
+	MaxPercent int `json:"max_threshold_percent,omitempty"`
 	// MaxProbabilityPercent is null when the vendor's default stands.
 	MaxProbabilityPercent *int `json:"max_probability_percent"`
 	Weight                *int `json:"weight,omitempty"`
@@ -99,6 +102,8 @@ type ColorJSON struct {
 	MinTime               string      `json:"min_threshold_time,omitempty"`
 	MaxBytes              units.Bytes `json:"max_threshold_bytes,omitempty"`
 	MaxTime               string      `json:"max_threshold_time,omitempty"`
+	MinPercent            int         `json:"min_threshold_percent,omitempty"`
+	MaxPercent            int         `json:"max_threshold_percent,omitempty"`
 	MaxProbabilityPercent int         `json:"max_probability_percent"`
 	Drop                  bool        `json:"drop,omitempty"`
 }
@@ -108,7 +113,7 @@ func colorJSON(c *ColorWRED) *ColorJSON {
 		return nil
 	}
 	return &ColorJSON{MinBytes: c.Min.Bytes, MinTime: durText(c.Min.Time), MaxBytes: c.Max.Bytes, MaxTime: durText(c.Max.Time),
-		MaxProbabilityPercent: int(c.MaxProbability), Drop: c.Drop}
+		MinPercent: int(c.Min.Percent), MaxPercent: int(c.Max.Percent), MaxProbabilityPercent: int(c.MaxProbability), Drop: c.Drop}
 }
 
 // WatchdogJSON is the PFC watchdog; an empty time is the vendor default.
@@ -222,6 +227,7 @@ func qosJSON(q *QoS) *QoSJSON {
 		cj.Scheduling.ShapeBps = c.Scheduling.Shape
 		if e := c.ECN; e != nil {
 			cj.ECN = &ECNJSON{MinBytes: e.Min.Bytes, MinTime: durText(e.Min.Time), MaxBytes: e.Max.Bytes, MaxTime: durText(e.Max.Time),
+				MinPercent: int(e.Min.Percent), MaxPercent: int(e.Max.Percent),
 				Weight: e.Weight, Yellow: colorJSON(e.Yellow), Red: colorJSON(e.Red)}
 			if !e.DefaultProbability {
 				p := int(e.MaxProbability)

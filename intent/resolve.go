@@ -471,7 +471,7 @@ func (r *resolver) portHeadroom(d *Device, p *Port, spec *qosSpec, bspec *bufSpe
 	// maximum of different kinds can only be compared at that speed.
 	for i, c := range spec.qos.Classes {
 		e := c.ECN
-		if e == nil || e.Min.Time == 0 && e.Max.Time == 0 {
+		if e == nil || e.Min.Time == 0 && e.Max.Time == 0 || e.Min.Percent != 0 || e.Max.Percent != 0 {
 			continue
 		}
 		if p.Speed <= 0 {

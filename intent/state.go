@@ -162,12 +162,15 @@ type Scheduling struct {
 	Shape units.BitRate
 }
 
-// Threshold is an ECN threshold given either as a size or as a time at line
-// rate; exactly one of the two is non-zero. A time converts to bytes only
-// once the port speed is known: bytes = speed × time / 8.
+// Threshold is an ECN threshold given as a size, as a time at line rate,
+// or as a share of the queue's buffer limit; exactly one of the three is
+// non-zero. A time converts to bytes only once the port speed is known:
+// bytes = speed × time / 8. A share is the vendor's own (Huawei CE ecn
+// low-limit/high-limit percent, FeatureECNPercent).
 type Threshold struct {
-	Bytes units.Bytes
-	Time  time.Duration
+	Bytes   units.Bytes
+	Time    time.Duration
+	Percent units.Percent
 }
 
 // ECN is the WRED/ECN marking profile of a queue.

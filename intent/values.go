@@ -187,8 +187,16 @@ func (r *reader) threshold(name string) (Threshold, *Attr, bool) {
 	}
 	s, ok := quantityText(a.Value)
 	if !ok {
-		r.fail(RuleBadValue, "Invalid "+name, a, fmt.Sprintf(`%s must be a size such as "150KB" or a time at line rate such as "20us".`, name))
+		r.fail(RuleBadValue, "Invalid "+name, a, fmt.Sprintf(`%s must be a size such as "150KB", a time at line rate such as "20us", or a share of the queue's buffer limit such as "50%%".`, name))
 		return Threshold{}, a, false
+	}
+	if strings.HasSuffix(strings.TrimSpace(s), "%") {
+		pc, err := units.ParsePercent(s)
+		if err != nil || pc < 1 || pc > 100 {
+			r.fail(RuleBadValue, "Invalid "+name, a, fmt.Sprintf("%s %q: a share of the queue's buffer limit is a whole percentage from 1%% to 100%%.", name, s))
+			return Threshold{}, a, false
+		}
+		return Threshold{Percent: pc}, a, true
 	}
 	if isTimeUnit(s) {
 		d, err := units.ParseDuration(s)

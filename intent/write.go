@@ -383,6 +383,9 @@ func colorKVs(c *ColorWRED) []kv {
 }
 
 func thresholdValue(t Threshold) cty.Value {
+	if t.Percent != 0 {
+		return cty.StringVal(t.Percent.String())
+	}
 	if t.Time != 0 {
 		return cty.StringVal(durationText(t.Time))
 	}

@@ -169,6 +169,11 @@ qos_profile "mixed" {
     dscp  = "default"
     cos   = "default"
     match = "all"
+    ecn {
+      min_threshold   = "50%"
+      max_threshold   = "80%"
+      max_probability = 30
+    }
   }
   traffic_class "rdma" {
     id       = 3
@@ -225,7 +230,7 @@ func TestFeatures(t *testing.T) {
 		"leaf1":  {FeatureECNDefaultProbability, FeatureMinBandwidth, FeaturePFCMode, FeatureShape, FeatureTrustCoS, FeatureWatchdogPriorities},
 		"leaf2":  {FeatureECNDefaultProbability, FeatureMinBandwidth, FeaturePFCMode, FeatureShape, FeatureTrustCoS, FeatureWatchdogPriorities},
 		"spine1": {FeatureECNDefaultProbability, FeatureMinBandwidth, FeaturePFCMode, FeatureShape, FeatureTrustCoS, FeatureWatchdogPriorities},
-		"ce1":    {FeatureCoSMap, FeatureECNZeroProbability, FeatureMatchAll, FeaturePFCMode, FeatureWREDColors},
+		"ce1":    {FeatureCoSMap, FeatureECNPercent, FeatureECNZeroProbability, FeatureMatchAll, FeaturePFCMode, FeatureWREDColors},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("features (-want +got):\n%s", diff)

@@ -3,6 +3,24 @@ qos_profile "roce" {
     id   = 0
     dscp = "default"
   }
+  traffic_class "storage" {
+    id   = 4
+    dscp = [32]
+    ecn {
+      min_threshold   = "50%" # ERROR LL004: Thresholds of two kinds
+      max_threshold   = "3000KB"
+      max_probability = 10
+    }
+  }
+  traffic_class "video" {
+    id   = 5
+    dscp = [34]
+    ecn {
+      min_threshold   = "0%" # ERROR LL004: Invalid min_threshold
+      max_threshold   = "80%"
+      max_probability = 10
+    }
+  }
   traffic_class "cnp" {
     id       = 6
     dscp     = [48]

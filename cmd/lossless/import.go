@@ -27,7 +27,7 @@ import (
 	"github.com/lossless-net/lossless/vendors"
 )
 
-const importUsage = `Usage: lossless import [options] [DIR]
+const importUsage = `Usage: lossless import [options] [-o DIR | DIR]
 
 Reads each inventory device's running config (over its transport, or
 from a saved file with -from) and writes an intent that describes the
@@ -61,6 +61,7 @@ Options:
                     seeded with its -from file (factory defaults without
                     one), and import from it over SSH: a rehearsal of the
                     import of real devices
+  -o DIR            write the intent to DIR (the same as giving DIR)
   -force            overwrite DIR/qos.hcl
   -target NAME|role:R|tag:T
                     import only matching devices; repeatable (default: all)
@@ -79,6 +80,7 @@ Examples:
   lossless import -target role:leaf -from leaf1=leaf1-running.cfg fabric
   lossless import -lab -from leaf1=leaf1.cfg -from sonic1=config_db.json fabric
   lossless import -json . > import.json
+  lossless import -inventory inventory.hcl -o adopted
 `
 
 type importFlags struct {
@@ -86,6 +88,7 @@ type importFlags struct {
 	from        stringsFlag
 	lab         bool
 	force       bool
+	out         string
 	targets     stringsFlag
 	parallelism int
 	insecure    bool
@@ -102,6 +105,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fl.Var(&f.from, "from", "read `DEVICE=FILE` from a saved running config (repeatable)")
 	fl.BoolVar(&f.lab, "lab", false, "import from the embedded lab seeded with the -from files")
 	fl.BoolVar(&f.force, "force", false, "overwrite DIR/qos.hcl")
+	fl.StringVar(&f.out, "o", "", "write the intent to `DIR`")
 	fl.Var(&f.targets, "target", "import only a device `NAME`, role:R or tag:T (repeatable)")
 	fl.IntVar(&f.parallelism, "parallelism", plan.DefaultParallelism, "devices read at once")
 	fl.BoolVar(&f.insecure, "insecure-ignore-host-key", false, "do not check host keys against known_hosts")
@@ -122,8 +126,14 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	dir := "."
-	if fl.NArg() == 1 {
+	switch {
+	case fl.NArg() == 1 && f.out != "" && filepath.Clean(fl.Arg(0)) != filepath.Clean(f.out):
+		fmt.Fprintf(stderr, "lossless import: -o %s and DIR %s differ; give one\n", f.out, fl.Arg(0))
+		return 1
+	case fl.NArg() == 1:
 		dir = fl.Arg(0)
+	case f.out != "":
+		dir = f.out
 	}
 	invPath := f.inventory
 	if invPath == "" {

@@ -170,7 +170,7 @@ func TestImportCLI(t *testing.T) {
 		t.Errorf("validate:\n%s", r)
 	}
 
-	r = cli(t, "import", "-from", "fi1="+fi1, "-from", "fi2="+fi2, dir)
+	r = cli(t, "import", "-from", "fi1="+fi1, "-from", "fi2="+fi2, "-o", dir)
 	if r.code != 1 || !strings.Contains(r.stderr, "pass -force") {
 		t.Errorf("a second import without -force:\n%s", r)
 	}
@@ -224,6 +224,7 @@ func TestImportFlags(t *testing.T) {
 		{[]string{"-target", "nosuch", dir}, "matches no device"},
 		{[]string{"-parallelism", "0", dir}, "-parallelism must be at least 1"},
 		{[]string{dir, dir}, "want at most one DIR"},
+		{[]string{"-o", t.TempDir(), dir}, "differ; give one"},
 		{[]string{t.TempDir()}, "cannot read the inventory"},
 		{[]string{"-inventory", bad, t.TempDir()}, "Unsupported argument"},
 	} {

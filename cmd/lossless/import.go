@@ -272,7 +272,12 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "lossless import: %v\n", err)
 		return 1
 	}
-	checkDiags := importer.Check(res, dir, invPath)
+	invOut, added, err := writeInventory(res, invPath, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "lossless import: %v\n", err)
+		return 1
+	}
+	checkDiags := importer.Check(res, dir, invOut)
 	if f.jsonOut {
 		writeImportJSON(stdout, res, out, checkDiags)
 	} else {
@@ -281,6 +286,17 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			_ = diag.WriteText(stderr, loaded.Files, checkDiags, useColor(stderr, false), 78)
 		}
 		writeImportText(stdout, res, out)
+		if invOut != invPath || len(added) > 0 {
+			fmt.Fprintf(stdout, "Wrote %s", invOut)
+			if len(added) > 0 {
+				fmt.Fprintf(stdout, ", with the ports the running configs give QoS and a speed to:\n")
+				for _, l := range added {
+					fmt.Fprintf(stdout, "  %s\n", l)
+				}
+			} else {
+				fmt.Fprintf(stdout, ", a copy of %s, so that lossless plan %s finds it.\n", invPath, dir)
+			}
+		}
 	}
 	if checkDiags.HasErrors() {
 		return 1
@@ -291,6 +307,33 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	return 0
+}
+
+// writeInventory makes DIR's inventory: the inventory with the ports
+// the running configs give QoS and a speed to that it lacks, in place
+// when it is DIR's own, else as DIR/inventory.hcl, so that lossless plan
+// DIR reads it. A containerlab inventory is left as it is. It returns
+// the inventory the written intent goes with and the ports added.
+func writeInventory(res *importer.Result, invPath, dir string) (string, []string, error) {
+	if filepath.Ext(invPath) != ".hcl" {
+		return invPath, nil, nil
+	}
+	src, err := os.ReadFile(invPath)
+	if err != nil {
+		return "", nil, err
+	}
+	patched, added, err := res.AddPorts(src, invPath)
+	if err != nil {
+		return "", nil, err
+	}
+	target := filepath.Join(dir, intent.DefaultInventoryFile)
+	if a, b := abs(invPath), abs(target); a == b && len(added) == 0 {
+		return invPath, nil, nil
+	}
+	if err := os.WriteFile(target, patched, 0o644); err != nil {
+		return "", nil, err
+	}
+	return target, added, nil
 }
 
 // checkOutput refuses a DIR that holds an intent already: import would

@@ -67,6 +67,9 @@ type Device struct {
 	// Problems are what kept part of the device out of the intent (a
 	// port the inventory lacks, a port QoS no override can say).
 	Problems []string `json:"problems,omitempty"`
+	// Added are the ports its running config gives QoS and a speed to
+	// that the inventory lacks: AddPorts adds them to the inventory.
+	Added []vendors.ImportedPort `json:"added_ports,omitempty"`
 	// Err is why the device could not be imported at all.
 	Err error `json:"-"`
 	// Change is the round trip: the plan of the written intent against
@@ -394,13 +397,15 @@ func portsPattern(d *Device) string {
 	}
 	var names []string
 	for _, p := range d.imp.Ports {
-		if !inv[p.Name] {
-			d.Problems = append(d.Problems, fmt.Sprintf("port %s has QoS in the running config but is not in the inventory; add it to the inventory and import again", p.Name))
+		if !inv[p.Name] && p.Speed > 0 {
+			d.Added = append(d.Added, p)
+		} else if !inv[p.Name] {
+			d.Problems = append(d.Problems, fmt.Sprintf("port %s has QoS in the running config but is not in the inventory, and the config does not say its speed; add it to the inventory and import again", p.Name))
 			continue
 		}
 		names = append(names, p.Name)
 	}
-	if len(names) == len(inv) {
+	if len(names) == len(inv)+len(d.Added) {
 		return ""
 	}
 	if len(names) == 0 {

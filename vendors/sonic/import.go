@@ -692,35 +692,56 @@ func (im *importer) schedulingMode(name string, s map[string]string) intent.Sche
 	}
 }
 
-// wredFields are the fields of the ECN profile lossless renders.
-var wredFields = map[string]string{"ecn": "ecn_green", "wred_green_enable": "true"}
+// ecnMarks are the colours (green, yellow, red) each WRED_PROFILE ecn
+// mode marks: the sonic-wred-profile YANG enumeration, which orchagent
+// maps to SAI_WRED_ATTR_ECN_MARK_MODE (qosorch.cpp ecn_map). Without the
+// field the YANG default ecn_none stands.
+var ecnMarks = map[string][3]bool{
+	"ecn_none": {}, "ecn_green": {true, false, false}, "ecn_yellow": {false, true, false}, "ecn_red": {false, false, true},
+	"ecn_green_yellow": {true, true, false}, "ecn_green_red": {true, false, true}, "ecn_yellow_red": {false, true, true},
+	"ecn_all": {true, true, true},
+}
+
+// wredColours are the colours other than green, in ecnMarks' order after
+// green.
+var wredColours = []string{"yellow", "red"}
 
 // wred reads a WRED_PROFILE as a class's ECN: green thresholds and
-// probability; every other field is unexpressed.
+// probability, and a yellow or red block for a colour with WRED on
+// (wred_<colour>_enable "true"), marked when the ecn mode names the
+// colour, else dropped (renderers/sonic wred). Green is always marked in
+// the intent; whatever else it cannot say is unexpressed.
 func (im *importer) wred(name string) *intent.ECN {
 	w, ok := im.db["WRED_PROFILE"][name]
 	if !ok {
 		return nil
 	}
+	mode, hasMode := w["ecn"]
+	marks, known := ecnMarks[mode]
+	switch {
+	case !hasMode:
+		im.unexpressed("WRED_PROFILE", name, "", "no ecn: the YANG default ecn_none marks no colour; lossless marks ECN on green (ecn_green, or ecn_green_yellow, ecn_green_red, ecn_all with the colours it marks)")
+	case !known:
+		im.unexpressed("WRED_PROFILE", name, "ecn", "not a SONiC ECN mode (sonic-wred-profile: ecn_none, ecn_green … ecn_all)")
+	case !marks[0]:
+		im.unexpressed("WRED_PROFILE", name, "ecn", "lossless marks ECN on green always (ecn_green, ecn_green_yellow, ecn_green_red or ecn_all)")
+	}
+	switch v, ok := w["wred_green_enable"]; {
+	case !ok:
+		im.unexpressed("WRED_PROFILE", name, "", "no wred_green_enable \"true\": lossless writes it")
+	case v != "true":
+		im.unexpressed("WRED_PROFILE", name, "wred_green_enable", "lossless turns WRED on for green with ECN")
+	}
 	for _, f := range sortedKeys(w) {
 		switch {
-		case f == "green_min_threshold", f == "green_max_threshold", f == "green_drop_probability":
-		case wredFields[f] != "":
-			if w[f] != wredFields[f] {
-				im.unexpressed("WRED_PROFILE", name, f, "lossless marks ECN on green only (ecn_green, wred_green_enable); the intent has no WRED colours (issue 13: ECN/WRED)")
-			}
-		case strings.HasPrefix(f, "yellow_"), strings.HasPrefix(f, "red_"), f == "wred_yellow_enable", f == "wred_red_enable":
-			im.unexpressed("WRED_PROFILE", name, f, "the intent has no yellow or red WRED (issue 13: WRED colours)")
+		case f == "ecn", f == "wred_green_enable", strings.HasPrefix(f, "green_") && wredColourField(f):
+		case strings.HasPrefix(f, "yellow_") && wredColourField(f), strings.HasPrefix(f, "red_") && wredColourField(f),
+			f == "wred_yellow_enable", f == "wred_red_enable":
+			// Read with their colour below.
 		default:
 			im.unexpressed("WRED_PROFILE", name, f, "not a field of lossless' ECN profile")
 		}
 	}
-	for f, v := range wredFields {
-		if _, ok := w[f]; !ok {
-			im.unexpressed("WRED_PROFILE", name, "", "no %s %q: lossless writes it", f, v)
-		}
-	}
-	e := &intent.ECN{}
 	num := func(f string) int64 {
 		v, ok := w[f]
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -734,23 +755,63 @@ func (im *importer) wred(name string) *intent.ECN {
 		}
 		return n
 	}
+	prob := func(f string) units.Percent {
+		p := num(f)
+		if p < 0 {
+			return 100 // the YANG default
+		}
+		if p > 100 {
+			im.unexpressed("WRED_PROFILE", name, f, "above 100 percent")
+			return 100
+		}
+		return units.Percent(p)
+	}
+	e := &intent.ECN{}
 	lo, hi := num("green_min_threshold"), num("green_max_threshold")
 	e.Min.Bytes, e.Max.Bytes = units.Bytes(max(lo, 0)), units.Bytes(max(hi, 0))
-	if _, ok := w["green_drop_probability"]; !ok {
+	if _, ok := w["green_drop_probability"]; ok {
+		e.MaxProbability = prob("green_drop_probability")
+	} else {
 		// No probability: the YANG default (100) stands, as an ecn block
 		// without max_probability renders it.
 		e.DefaultProbability = true
-		return e
 	}
-	p := num("green_drop_probability")
-	if p < 0 {
-		p = 100 // the YANG default
-	} else if p > 100 {
-		im.unexpressed("WRED_PROFILE", name, "green_drop_probability", "above 100 percent")
-		p = 100
+	for i, c := range wredColours {
+		marked := marks[i+1]
+		if w["wred_"+c+"_enable"] != "true" {
+			// WRED off for the colour (the YANG default false): the
+			// intent has no block for it, so none of its fields.
+			off := fmt.Sprintf("WRED is off for %s (no wred_%s_enable \"true\", the YANG default false); lossless writes the %s fields only with a %s block, which turns it on", c, c, c, c)
+			for _, f := range sortedKeys(w) {
+				if f == "wred_"+c+"_enable" || strings.HasPrefix(f, c+"_") && wredColourField(f) {
+					im.unexpressed("WRED_PROFILE", name, f, "%s", off)
+				}
+			}
+			if marked {
+				im.unexpressed("WRED_PROFILE", name, "ecn", "ecn marks %s but WRED is off for %s (no wred_%s_enable \"true\"); lossless marks a colour only with its WRED on (a %s block)", c, c, c, c)
+			}
+			continue
+		}
+		col := &intent.ColorWRED{Drop: !marked}
+		lo, hi := num(c+"_min_threshold"), num(c+"_max_threshold")
+		col.Min.Bytes, col.Max.Bytes = units.Bytes(max(lo, 0)), units.Bytes(max(hi, 0))
+		col.MaxProbability = prob(c + "_drop_probability")
+		switch c {
+		case "yellow":
+			e.Yellow = col
+		case "red":
+			e.Red = col
+		}
 	}
-	e.MaxProbability = units.Percent(p)
 	return e
+}
+
+// wredColourField reports whether f, after its colour prefix, is one of
+// a colour's WRED_PROFILE fields (min_threshold, max_threshold,
+// drop_probability).
+func wredColourField(f string) bool {
+	_, rest, _ := strings.Cut(f, "_")
+	return rest == "min_threshold" || rest == "max_threshold" || rest == "drop_probability"
 }
 
 // watchdog reads the port's PFC watchdog: its PFC_WD row and

@@ -221,8 +221,21 @@ func TestImportUnexpressed(t *testing.T) {
 	}{
 		{"a shaper", `SCHEDULER|ROCE_LOSSY_0 "pir": "1000000"`, "shaping", func(db config.DB) { db["SCHEDULER"]["ROCE_LOSSY_0"]["pir"] = "1000000" }},
 		{"WRR", `SCHEDULER|ROCE_LOSSY_0 "type": "WRR"`, "DWRR", func(db config.DB) { db["SCHEDULER"]["ROCE_LOSSY_0"]["type"] = "WRR" }},
-		{"ECN on all colours", `WRED_PROFILE|ROCE_LOSSLESS_3 "ecn": "ecn_all"`, "WRED colours", func(db config.DB) { db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["ecn"] = "ecn_all" }},
-		{"yellow WRED", `WRED_PROFILE|ROCE_LOSSLESS_3 "yellow_max_threshold": "9"`, "yellow or red", func(db config.DB) { db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["yellow_max_threshold"] = "9" }},
+		// WRED colours are read (TestImportFeatures); what the intent's
+		// yellow and red blocks cannot say stays unexpressed.
+		{"ECN on colours whose WRED is off", `WRED_PROFILE|ROCE_LOSSLESS_3 "ecn": "ecn_all"`, "WRED is off for yellow", func(db config.DB) { db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["ecn"] = "ecn_all" }},
+		{"a yellow threshold with yellow WRED off", `WRED_PROFILE|ROCE_LOSSLESS_3 "yellow_max_threshold": "9"`, "WRED is off for yellow", func(db config.DB) {
+			db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["yellow_min_threshold"] = "9"
+			db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["yellow_max_threshold"] = "9"
+		}},
+		{"ECN not on green", `WRED_PROFILE|ROCE_LOSSLESS_3 "ecn": "ecn_yellow"`, "green always", func(db config.DB) {
+			w := db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]
+			w["ecn"], w["wred_yellow_enable"], w["yellow_min_threshold"], w["yellow_max_threshold"], w["yellow_drop_probability"] = "ecn_yellow", "true", "1", "2", "5"
+		}},
+		{"red WRED without its probability", `WRED_PROFILE|ROCE_LOSSLESS_3`, "no red_drop_probability", func(db config.DB) {
+			w := db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]
+			w["wred_red_enable"], w["red_min_threshold"], w["red_max_threshold"] = "true", "1", "2"
+		}},
 		{"a watchdog on a subset", `PORT_QOS_MAP|Ethernet4 "pfcwd_sw_enable": ""`, "subset", func(db config.DB) { db["PORT_QOS_MAP"]["Ethernet4"]["pfcwd_sw_enable"] = "" }},
 		{"CoS trust", `PORT_QOS_MAP|Ethernet0 "dot1p_to_tc_map": "AZURE"`, "CoS trust", func(db config.DB) { db["PORT_QOS_MAP"]["Ethernet0"]["dot1p_to_tc_map"] = "AZURE" }},
 		{"a queue range", `QUEUE|Ethernet0|1-2`, "one by one", func(db config.DB) { db["QUEUE"]["Ethernet0|1-2"] = map[string]string{"scheduler": "ROCE_LOSSY_0"} }},

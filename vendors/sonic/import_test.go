@@ -349,6 +349,16 @@ func TestImportFeatures(t *testing.T) {
 	if s := q.Class(0).Scheduling; s.MinBandwidth != 10 || s.Shape != 40*units.Gbps {
 		t.Errorf("class 0 scheduling %+v, want min_bandwidth 10%% and shape 40G", s)
 	}
+	q = read("sonic3.json").QoS
+	azure := &intent.ColorWRED{Min: intent.Threshold{Bytes: 1048576}, Max: intent.Threshold{Bytes: 2097152}, MaxProbability: 5}
+	if e := q.Class(3).ECN; e == nil || e.Yellow == nil || e.Red == nil || *e.Yellow != *azure || *e.Red != *azure {
+		t.Errorf("class 3 ECN %+v, want yellow and red marked at 1048576–2097152 bytes, 5 %%", e)
+	}
+	if e := q.Class(4).ECN; e == nil || e.Yellow == nil || e.Red == nil ||
+		*e.Yellow != (intent.ColorWRED{Min: intent.Threshold{Bytes: 250 * units.KB}, Max: intent.Threshold{Bytes: 2 * units.MB}, MaxProbability: 20}) ||
+		*e.Red != (intent.ColorWRED{Min: intent.Threshold{Bytes: 100 * units.KB}, Max: intent.Threshold{Bytes: units.MB}, MaxProbability: 100, Drop: true}) {
+		t.Errorf("class 4 ECN %+v, want yellow marked and red dropped", e)
+	}
 	q = read("sonic2.json").QoS
 	if q.Trust != intent.TrustCoS || q.Names.Classifier != "STORAGE" {
 		t.Fatalf("trust %q classifier %q, want cos, STORAGE", q.Trust, q.Names.Classifier)

@@ -55,6 +55,15 @@ func TestFeatures(t *testing.T) {
 			}},
 		},
 		{
+			// qos_config.j2's AZURE TC→PG map: TC 7 in PG 7 beside the
+			// lossless TCs; the default is PG 0.
+			name: "option tc_to_pg_map template",
+			edit: func(d *intent.Device) { d.Options = map[string]string{OptionTCToPG: TCToPGTemplate} },
+			want: map[string]map[string]map[string]string{"TC_TO_PRIORITY_GROUP_MAP": {
+				"ROCE": {"0": "0", "1": "0", "2": "0", "3": "3", "4": "0", "5": "0", "6": "0", "7": "7"},
+			}},
+		},
+		{
 			// SONiC's own AZURE_LOSSLESS (qos_config.j2): WRED on every
 			// colour, each marked (ecn_all), thresholds in bytes.
 			name: "yellow and red marked",

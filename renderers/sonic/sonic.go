@@ -46,6 +46,10 @@
 // or auto and cos beside DSCP trust have no SONiC source and stay
 // undeclared.
 //
+// Options (intent assign options): sonic.tc_to_pg_map = "template" maps
+// TC 7 to PG 7 as SONiC's qos_config.j2 does (OptionTCToPG); any other
+// sonic. key is refused.
+//
 // OwnName tells the SONiC driver which names of objects it does not render
 // are nevertheless lossless' own (left over from an earlier rendering).
 package sonic
@@ -366,7 +370,22 @@ type renderer struct {
 	queueCache map[queueKey]queueSet
 	// bufferCache holds the buffer objects per speed, cable and headroom.
 	bufferCache map[bufferKey]bufferObjects
+	// pg7 is option sonic.tc_to_pg_map = "template": TC 7 to PG 7.
+	pg7 bool
 }
+
+// Options of the SONiC renderer (the intent's assign options).
+const (
+	// OptionTCToPG chooses the TC_TO_PRIORITY_GROUP_MAP of the TCs
+	// without PFC: TCToPGLossless (the default) puts each in PG 0,
+	// TCToPGTemplate also sends TC 7 to PG 7, as SONiC's own qos_config.j2
+	// AZURE map does ("3": "3", "4": "4", "7": "7", the others "0";
+	// reference/sonic.md §3). The lossless TCs have their own PG either
+	// way, and PG 7 gets no BUFFER_PG, as in SONiC's buffers_config.j2.
+	OptionTCToPG   = "sonic.tc_to_pg_map"
+	TCToPGLossless = "lossless"
+	TCToPGTemplate = "template"
+)
 
 func (r *renderer) unsupported(feature, reason string, args ...any) error {
 	return &renderers.UnsupportedError{Device: r.d.Name, Vendor: Vendor, Feature: feature, Reason: fmt.Sprintf(reason, args...)}
@@ -446,8 +465,15 @@ func (r *renderer) profile(q *intent.QoS, where string) (*profile, error) {
 func (r *renderer) render() error {
 	d := r.d
 	for _, k := range slices.Sorted(maps.Keys(d.Options)) {
-		if strings.HasPrefix(k, "sonic.") {
-			return r.unsupported("option "+strconv.Quote(k), "the SONiC renderer has no options")
+		v := d.Options[k]
+		switch {
+		case !strings.HasPrefix(k, "sonic."):
+		case k == OptionTCToPG && (v == TCToPGLossless || v == TCToPGTemplate):
+			r.pg7 = v == TCToPGTemplate
+		case k == OptionTCToPG:
+			return r.unsupported("option "+strconv.Quote(k), "value %q is neither %q nor %q", v, TCToPGLossless, TCToPGTemplate)
+		default:
+			return r.unsupported("option "+strconv.Quote(k), "the SONiC renderer knows only %q", OptionTCToPG)
 		}
 	}
 	if d.QoS == nil {
@@ -559,7 +585,7 @@ func (r *renderer) maps(q *intent.QoS, where string) (mapNames, error) {
 		// TC = queue = PFC priority (intent/state.go), identity maps.
 		identity[s] = s
 		pg := "0"
-		if slices.Contains(lossless, t) {
+		if slices.Contains(lossless, t) || t == 7 && r.pg7 {
 			pg = s // each lossless TC gets its own PG, as SONiC's template (§3)
 		}
 		pgs[s] = pg

@@ -459,7 +459,8 @@ func TestUnsupported(t *testing.T) {
 			d.QoS.Classes[0].Scheduling = intent.Scheduling{MinBandwidth: 10}
 		}, `min_bandwidth or shape of class "bulk"`, "WRR with weight 1"},
 		{"bad profile name", func(d *intent.Device) { d.QoS.Profile = "ro ce" }, `DSCP_TO_TC_MAP name (names.classifier) "RO CE"`, "rename"},
-		{"unknown option", func(d *intent.Device) { d.Options = map[string]string{"sonic.buffer_model": "dynamic"} }, `option "sonic.buffer_model"`, "no options"},
+		{"unknown option", func(d *intent.Device) { d.Options = map[string]string{"sonic.buffer_model": "dynamic"} }, `option "sonic.buffer_model"`, "knows only"},
+		{"tc_to_pg_map other", func(d *intent.Device) { d.Options = map[string]string{OptionTCToPG: "azure"} }, `option "sonic.tc_to_pg_map"`, `neither "lossless" nor "template"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := canonical()

@@ -305,9 +305,29 @@ func (im *importer) run() (*vendors.Imported, error) {
 		out.Ports = append(out.Ports, ip)
 	}
 	out.Buffers = im.buffers(ports)
+	out.Options = im.options(ports)
 	im.residue(out)
 	im.finish(out)
 	return out, nil
+}
+
+// options returns the renderer options the running config asks for:
+// sonic.tc_to_pg_map = "template" when the TC→PG map of every imported
+// port sends TC 7 to PG 7 and TC 7 is not lossless on some of them, as
+// SONiC's qos_config.j2 AZURE map does (renderers/sonic OptionTCToPG).
+func (im *importer) options(ports []*portImport) map[string]string {
+	lossy7 := false
+	for _, p := range ports {
+		m := im.db["TC_TO_PRIORITY_GROUP_MAP"][bareRefs(im.db["PORT_QOS_MAP"][p.name]["tc_to_pg_map"])]
+		if m["7"] != "7" {
+			return nil
+		}
+		lossy7 = lossy7 || !slices.Contains(p.qos.LosslessPriorities(), 7)
+	}
+	if !lossy7 {
+		return nil
+	}
+	return map[string]string{render.OptionTCToPG: render.TCToPGTemplate}
 }
 
 // splitMaps gives a per-port QoS its own maps name where the device's maps
@@ -1125,7 +1145,7 @@ func (im *importer) residue(out *vendors.Imported) {
 var residueReason = map[string]string{
 	"TC_TO_QUEUE_MAP":                    "; lossless' TC→queue map is the identity 0–7 (TC = queue = PFC priority)",
 	"MAP_PFC_PRIORITY_TO_QUEUE":          "; lossless' PFC priority → queue map is the identity 0–7",
-	"TC_TO_PRIORITY_GROUP_MAP":           "; lossless maps each lossless TC to its own PG and every other TC to PG 0 (the TC→PG map is fixed, issue 13: Buffers)",
+	"TC_TO_PRIORITY_GROUP_MAP":           "; lossless maps each lossless TC to its own PG and every other TC to PG 0, or TC 7 to PG 7 with option sonic.tc_to_pg_map = \"template\" (issue 13: Buffers, the TC→PG map)",
 	"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": "; lossless maps each lossless priority to its own PG, on Mellanox and Barefoot ASICs only (reference/sonic.md §2.5)",
 	"PORT_QOS_MAP":                       "; lossless binds the profile's maps, pfc_enable (the lossless classes), pfc_to_pg_map on Mellanox and Barefoot ASICs, and pfcwd_sw_enable with a watchdog",
 	"BUFFER_PG":                          "; lossless writes PG 0 ingress_lossy_profile and the lossless PGs' buffermgrd profile, per port (reference/sonic.md §2.13)",

@@ -240,7 +240,8 @@ func TestImportUnexpressed(t *testing.T) {
 		{"CoS trust", `PORT_QOS_MAP|Ethernet0 "dot1p_to_tc_map": "AZURE"`, "CoS trust", func(db config.DB) { db["PORT_QOS_MAP"]["Ethernet0"]["dot1p_to_tc_map"] = "AZURE" }},
 		{"a queue range", `QUEUE|Ethernet0|1-2`, "one by one", func(db config.DB) { db["QUEUE"]["Ethernet0|1-2"] = map[string]string{"scheduler": "ROCE_LOSSY_0"} }},
 		{"TC→queue not the identity", `TC_TO_QUEUE_MAP|ROCE "6": "5"`, "identity", func(db config.DB) { db["TC_TO_QUEUE_MAP"]["ROCE"]["6"] = "5" }},
-		{"a lossy TC with its own PG", `TC_TO_PRIORITY_GROUP_MAP|ROCE "7": "7"`, "PG 0", func(db config.DB) { db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["7"] = "7" }},
+		// TC 7 in PG 7 is option sonic.tc_to_pg_map (TestImportTCToPG).
+		{"a lossy TC with its own PG", `TC_TO_PRIORITY_GROUP_MAP|ROCE "6": "6"`, "PG 0", func(db config.DB) { db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["6"] = "6" }},
 		{"a DSCP left out", `DSCP_TO_TC_MAP|ROCE`, "63 of the 64", func(db config.DB) { delete(db["DSCP_TO_TC_MAP"]["ROCE"], "63") }},
 		{"xon_offset apart from xon", `BUFFER_PROFILE|pg_lossless_100000_5m_profile "xon_offset": "4608"`, "xon offset", func(db config.DB) {
 			db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xon_offset"] = "4608"
@@ -367,5 +368,34 @@ func TestImportFeatures(t *testing.T) {
 		if c := q.Class(id); c == nil || !slices.Equal(c.CoS, want) || c.DefaultCoS != (id == 0) || len(c.DSCP) > 0 || c.Default {
 			t.Errorf("class %d %+v, want cos %v (default %v) and no DSCP", id, c, want, id == 0)
 		}
+	}
+}
+
+// TestImportTCToPG: a TC→PG map sending the lossy TC 7 to PG 7, as
+// SONiC's qos_config.j2 does, imports as option sonic.tc_to_pg_map =
+// "template" and renders back to the same map; without it no option.
+func TestImportTCToPG(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "golden", "canonical", "want", "sonic1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := sonic.Import(nil, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Options) != 0 {
+		t.Errorf("options %v of lossless' own rendering, want none", im.Options)
+	}
+	db, err := sonic.ParseRunning(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["7"] = "7"
+	running := render.Text(db)
+	if im, err = sonic.Import(nil, running); err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Unexpressed) != 0 || im.Options[render.OptionTCToPG] != render.TCToPGTemplate {
+		t.Errorf("options %v, unexpressed %+v; want sonic.tc_to_pg_map = template and nothing unexpressed", im.Options, im.Unexpressed)
 	}
 }

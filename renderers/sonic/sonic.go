@@ -1041,7 +1041,7 @@ func (r *renderer) checkStrictOrder(q *intent.QoS) error {
 // green_drop_probability (reference §2.8, §4); and for a yellow or red
 // block of the intent, WRED on that colour with its thresholds and
 // probability, marked (the colour in the ecn mode) or dropped (reference
-// §2.8, wredColors).
+// §2.8, wredColor, ecnMode).
 func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port, where string) (string, error) {
 	e := c.ECN
 	feature := fmt.Sprintf("ECN of class %q", c.Name)

@@ -79,8 +79,10 @@ var portQoSFields = map[string]bool{
 // DSCP map, or an 802.1p map alone (trust = "cos"), only those of dev's
 // inventory ports when it declares any; each port's classes are its
 // map's TCs, its QUEUE rows' schedulers (cir as min_bandwidth, pir as
-// shape) and WRED profiles and its pfc_enable priorities, and its
-// watchdog the PFC_WD row with the pfcwd_sw_enable priorities. The QoS
+// shape) and WRED profiles (with their yellow and red WRED, wred) and its
+// pfc_enable priorities, and its watchdog the PFC_WD row with the
+// pfcwd_sw_enable priorities; a TC→PG map sending TC 7 to PG 7 is option
+// sonic.tc_to_pg_map = "template" (options). The QoS
 // most ports share is Imported.QoS (one that trusts CoS if any port
 // does), the others' their own. Names: Classifier is always set (the
 // renderer's default derives from a profile name import does not
@@ -91,7 +93,8 @@ var portQoSFields = map[string]bool{
 //
 // Everything in the scope the intent cannot say is in Unexpressed with
 // the line of the table key or field in running: what import reads and
-// cannot express (WRED colours, burst sizes and packet rates, a
+// cannot express (an ECN mode that does not mark green or marks a colour
+// with its WRED off, burst sizes and packet rates, a
 // guaranteed rate that is not a whole percent of the port, non-identity
 // maps, a watchdog on priorities without PFC…), and whatever else the
 // rendering of the imported intent would change in the scope (the

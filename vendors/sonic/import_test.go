@@ -399,3 +399,62 @@ func TestImportTCToPG(t *testing.T) {
 		t.Errorf("options %v, unexpressed %+v; want sonic.tc_to_pg_map = template and nothing unexpressed", im.Options, im.Unexpressed)
 	}
 }
+
+// TestImportWREDColours: every combination of a yellow and a red block,
+// each absent, marked or dropped, renders to an ecn mode and colour
+// fields that import back to the same blocks, with nothing unexpressed.
+func TestImportWREDColours(t *testing.T) {
+	var g goldenDevice
+	for _, d := range goldenDevices(t) {
+		if d.scenario == "features-sonic" && d.dev.Name == "sonic3" {
+			g = d
+		}
+	}
+	if g.dev == nil {
+		t.Fatal("no features-sonic sonic3")
+	}
+	mark := &intent.ColorWRED{Min: intent.Threshold{Bytes: 200 * units.KB}, Max: intent.Threshold{Bytes: units.MB}, MaxProbability: 7}
+	drop := &intent.ColorWRED{Min: intent.Threshold{Bytes: 100 * units.KB}, Max: intent.Threshold{Bytes: 500 * units.KB}, MaxProbability: 100, Drop: true}
+	colours := map[string]*intent.ColorWRED{"none": nil, "marked": mark, "dropped": drop}
+	for yn, y := range colours {
+		for rn, red := range colours {
+			t.Run("yellow "+yn+", red "+rn, func(t *testing.T) {
+				d := *g.dev
+				q := *d.QoS
+				q.Classes = slices.Clone(q.Classes)
+				for i := range q.Classes {
+					if e := q.Classes[i].ECN; e != nil {
+						c := *e
+						c.Yellow, c.Red = y, red
+						q.Classes[i].ECN = &c
+					}
+				}
+				d.QoS = &q
+				d.Ports = slices.Clone(d.Ports)
+				for i := range d.Ports {
+					d.Ports[i].QoS = &q
+				}
+				doc, err := render.Render(&d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				im, err := sonic.Import(g.inv, doc.Text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(im.Unexpressed) != 0 {
+					t.Errorf("unexpressed %+v", im.Unexpressed)
+				}
+				for _, c := range q.Classes {
+					if c.ECN == nil {
+						continue
+					}
+					got := im.QoS.Class(c.ID).ECN
+					if got == nil || !cmp.Equal(got.Yellow, y) || !cmp.Equal(got.Red, red) {
+						t.Errorf("class %d ECN %+v, want yellow %+v red %+v", c.ID, got, y, red)
+					}
+				}
+			})
+		}
+	}
+}

@@ -7,6 +7,11 @@
 #   guaranteed 10 % (SCHEDULER cir) and a 40G shape (pir);
 # - "storage": trust = "cos", a DOT1P_TO_TC_MAP bound per port and no
 #   global DSCP map, as SONiC's qos_config.j2 renders a storage back-end.
+# - "colors": WRED of yellow and red packets: the lossless class as
+#   SONiC's own AZURE_LOSSLESS (qos_config.j2: WRED on every colour, every
+#   colour marked, ecn_all), and a second lossless class marking yellow
+#   and dropping red (ecn_green_yellow, wred_red_enable with red's
+#   thresholds and probability).
 
 qos_profile "roce" {
   trust = "dscp"
@@ -89,6 +94,72 @@ qos_profile "storage" {
   }
 }
 
+qos_profile "colors" {
+  trust = "dscp"
+
+  traffic_class "default" {
+    id        = 0
+    dscp      = "default"
+    bandwidth = "40%"
+  }
+
+  traffic_class "ROCEv2" {
+    id        = 3
+    dscp      = [24, 26]
+    lossless  = true
+    bandwidth = "30%"
+    ecn {
+      min_threshold   = "1MB"
+      max_threshold   = "2MB"
+      max_probability = 5
+      yellow {
+        min_threshold   = "1MB"
+        max_threshold   = "2MB"
+        max_probability = 5
+      }
+      red {
+        min_threshold   = "1MB"
+        max_threshold   = "2MB"
+        max_probability = 5
+      }
+    }
+  }
+
+  traffic_class "RDMA2" {
+    id        = 4
+    dscp      = [32, 34]
+    lossless  = true
+    bandwidth = "30%"
+    ecn {
+      min_threshold   = "500KB"
+      max_threshold   = "4MB"
+      max_probability = 10
+      yellow {
+        min_threshold   = "250KB"
+        max_threshold   = "2MB"
+        max_probability = 20
+      }
+      red {
+        min_threshold   = "100KB"
+        max_threshold   = "1MB"
+        max_probability = 100
+        drop            = true
+      }
+    }
+  }
+
+  traffic_class "CNP" {
+    id       = 6
+    dscp     = [48]
+    cnp      = true
+    priority = "strict"
+  }
+
+  pfc {
+    watchdog {}
+  }
+}
+
 buffer_profile "default" {
   headroom = "auto"
 }
@@ -102,5 +173,11 @@ assign "roce" {
 assign "storage" {
   devices = ["sonic2"]
   qos     = qos_profile.storage
+  buffers = buffer_profile.default
+}
+
+assign "colors" {
+  devices = ["sonic3"]
+  qos     = qos_profile.colors
   buffers = buffer_profile.default
 }

@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -52,6 +53,67 @@ func TestFeatures(t *testing.T) {
 			want: map[string]map[string]map[string]string{"WRED_PROFILE": {
 				"ROCE_LOSSLESS_3": {"ecn": "ecn_green", "wred_green_enable": "true", "green_min_threshold": "153600", "green_max_threshold": "3072000", "green_drop_probability": "0"},
 			}},
+		},
+		{
+			// qos_config.j2's AZURE TC→PG map: TC 7 in PG 7 beside the
+			// lossless TCs; the default is PG 0.
+			name: "option tc_to_pg_map template",
+			edit: func(d *intent.Device) { d.Options = map[string]string{OptionTCToPG: TCToPGTemplate} },
+			want: map[string]map[string]map[string]string{"TC_TO_PRIORITY_GROUP_MAP": {
+				"ROCE": {"0": "0", "1": "0", "2": "0", "3": "3", "4": "0", "5": "0", "6": "0", "7": "7"},
+			}},
+		},
+		{
+			// SONiC's own AZURE_LOSSLESS (qos_config.j2): WRED on every
+			// colour, each marked (ecn_all), thresholds in bytes.
+			name: "yellow and red marked",
+			edit: func(d *intent.Device) {
+				d.QoS.Classes[1].ECN.Yellow = &intent.ColorWRED{Min: intent.Threshold{Bytes: 1048576}, Max: intent.Threshold{Bytes: 2097152}, MaxProbability: 5}
+				d.QoS.Classes[1].ECN.Red = &intent.ColorWRED{Min: intent.Threshold{Bytes: 1048576}, Max: intent.Threshold{Bytes: 2097152}, MaxProbability: 5}
+			},
+			want: map[string]map[string]map[string]string{"WRED_PROFILE": {
+				"ROCE_LOSSLESS_3": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "153600", "green_max_threshold": "3072000", "green_drop_probability": "5",
+					"wred_yellow_enable": "true", "yellow_min_threshold": "1048576", "yellow_max_threshold": "2097152", "yellow_drop_probability": "5",
+					"wred_red_enable": "true", "red_min_threshold": "1048576", "red_max_threshold": "2097152", "red_drop_probability": "5"},
+			}},
+		},
+		{
+			// drop = true: WRED on red, red out of the ecn mode.
+			name: "yellow marked, red dropped",
+			edit: func(d *intent.Device) {
+				d.QoS.Classes[1].ECN.Yellow = &intent.ColorWRED{Min: intent.Threshold{Bytes: 100 * units.KB}, Max: intent.Threshold{Bytes: 2 * units.MB}, MaxProbability: 10}
+				d.QoS.Classes[1].ECN.Red = &intent.ColorWRED{Min: intent.Threshold{Bytes: 50 * units.KB}, Max: intent.Threshold{Bytes: 1 * units.MB}, MaxProbability: 100, Drop: true}
+			},
+			want: map[string]map[string]map[string]string{"WRED_PROFILE": {
+				"ROCE_LOSSLESS_3": {"ecn": "ecn_green_yellow", "wred_green_enable": "true", "green_min_threshold": "153600", "green_max_threshold": "3072000", "green_drop_probability": "5",
+					"wred_yellow_enable": "true", "yellow_min_threshold": "102400", "yellow_max_threshold": "2097152", "yellow_drop_probability": "10",
+					"wred_red_enable": "true", "red_min_threshold": "51200", "red_max_threshold": "1048576", "red_drop_probability": "100"},
+			}},
+		},
+		{
+			name: "red marked, no yellow",
+			edit: func(d *intent.Device) {
+				d.QoS.Classes[1].ECN.Red = &intent.ColorWRED{Min: intent.Threshold{Bytes: 50 * units.KB}, Max: intent.Threshold{Bytes: 1 * units.MB}, MaxProbability: 0}
+			},
+			want: map[string]map[string]map[string]string{"WRED_PROFILE": {
+				"ROCE_LOSSLESS_3": {"ecn": "ecn_green_red", "wred_green_enable": "true", "green_min_threshold": "153600", "green_max_threshold": "3072000", "green_drop_probability": "5",
+					"wred_red_enable": "true", "red_min_threshold": "51200", "red_max_threshold": "1048576", "red_drop_probability": "0"},
+			}},
+		},
+		{
+			// A colour's time thresholds convert at the port speed, as
+			// green's: 10 µs and 20 µs at 100G are 125000 and 250000
+			// bytes, and the profile is one per speed.
+			name: "yellow dropped, in time",
+			edit: func(d *intent.Device) {
+				d.QoS.Classes[1].ECN.Yellow = &intent.ColorWRED{Min: intent.Threshold{Time: 10 * time.Microsecond}, Max: intent.Threshold{Time: 20 * time.Microsecond}, MaxProbability: 20, Drop: true}
+			},
+			want: map[string]map[string]map[string]string{
+				"WRED_PROFILE": {"ROCE_LOSSLESS_3_100G": {"ecn": "ecn_green", "wred_green_enable": "true", "green_min_threshold": "153600", "green_max_threshold": "3072000", "green_drop_probability": "5",
+					"wred_yellow_enable": "true", "yellow_min_threshold": "125000", "yellow_max_threshold": "250000", "yellow_drop_probability": "20"}},
+				"QUEUE": {"Ethernet0|3": {"scheduler": "ROCE_LOSSLESS_3", "wred_profile": "ROCE_LOSSLESS_3_100G"}},
+			},
+			gone: []string{"WRED_PROFILE|ROCE_LOSSLESS_3"},
 		},
 		{
 			// 10 % of 100G = 1.25 GB/s guaranteed; shape 40G = 5 GB/s.

@@ -36,9 +36,19 @@
 // name ends in _<speed>; a pir needs a cir, sonic-scheduler YANG); a
 // watchdog on some priorities writes them as pfcwd_sw_enable beside
 // pfc_enable; ECN without a probability leaves green_drop_probability out
-// (the YANG default 100), and 0 is written. match = "all", pfc mode off
+// (the YANG default 100), and 0 is written; a yellow or red block
+// (wred-colors) is wred_<colour>_enable "true" with the colour's
+// thresholds in bytes and <colour>_drop_probability, and the ecn mode
+// names the colours that mark (ecn_green_yellow, ecn_green_red, ecn_all)
+// while a colour with drop = true is left out of it and dropped by WRED
+// (sonic-wred-profile YANG, qosorch.cpp, qos_config.j2 AZURE_LOSSLESS).
+// match = "all", pfc mode off
 // or auto and cos beside DSCP trust have no SONiC source and stay
 // undeclared.
+//
+// Options (intent assign options): sonic.tc_to_pg_map = "template" maps
+// TC 7 to PG 7 as SONiC's qos_config.j2 does (OptionTCToPG); any other
+// sonic. key is refused.
 //
 // OwnName tells the SONiC driver which names of objects it does not render
 // are nevertheless lossless' own (left over from an earlier rendering).
@@ -360,7 +370,22 @@ type renderer struct {
 	queueCache map[queueKey]queueSet
 	// bufferCache holds the buffer objects per speed, cable and headroom.
 	bufferCache map[bufferKey]bufferObjects
+	// pg7 is option sonic.tc_to_pg_map = "template": TC 7 to PG 7.
+	pg7 bool
 }
+
+// Options of the SONiC renderer (the intent's assign options).
+const (
+	// OptionTCToPG chooses the TC_TO_PRIORITY_GROUP_MAP of the TCs
+	// without PFC: TCToPGLossless (the default) puts each in PG 0,
+	// TCToPGTemplate also sends TC 7 to PG 7, as SONiC's own qos_config.j2
+	// AZURE map does ("3": "3", "4": "4", "7": "7", the others "0";
+	// reference/sonic.md §3). The lossless TCs have their own PG either
+	// way, and PG 7 gets no BUFFER_PG, as in SONiC's buffers_config.j2.
+	OptionTCToPG   = "sonic.tc_to_pg_map"
+	TCToPGLossless = "lossless"
+	TCToPGTemplate = "template"
+)
 
 func (r *renderer) unsupported(feature, reason string, args ...any) error {
 	return &renderers.UnsupportedError{Device: r.d.Name, Vendor: Vendor, Feature: feature, Reason: fmt.Sprintf(reason, args...)}
@@ -440,8 +465,15 @@ func (r *renderer) profile(q *intent.QoS, where string) (*profile, error) {
 func (r *renderer) render() error {
 	d := r.d
 	for _, k := range slices.Sorted(maps.Keys(d.Options)) {
-		if strings.HasPrefix(k, "sonic.") {
-			return r.unsupported("option "+strconv.Quote(k), "the SONiC renderer has no options")
+		v := d.Options[k]
+		switch {
+		case !strings.HasPrefix(k, "sonic."):
+		case k == OptionTCToPG && (v == TCToPGLossless || v == TCToPGTemplate):
+			r.pg7 = v == TCToPGTemplate
+		case k == OptionTCToPG:
+			return r.unsupported("option "+strconv.Quote(k), "value %q is neither %q nor %q", v, TCToPGLossless, TCToPGTemplate)
+		default:
+			return r.unsupported("option "+strconv.Quote(k), "the SONiC renderer knows only %q", OptionTCToPG)
 		}
 	}
 	if d.QoS == nil {
@@ -485,7 +517,7 @@ func qosKey(q *intent.QoS) string {
 	for _, c := range q.Classes {
 		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%v:%v:%+v:%+v;", c.ID, c.DSCP, c.Default, c.CoS, c.DefaultCoS, c.Lossless, c.CNP, c.Scheduling, c.Names)
 		if c.ECN != nil {
-			fmt.Fprintf(&b, "%+v:%+v:%d:%v;", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability, c.ECN.DefaultProbability)
+			fmt.Fprintf(&b, "%+v:%+v:%d:%v:%+v:%+v;", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability, c.ECN.DefaultProbability, c.ECN.Yellow, c.ECN.Red)
 		}
 	}
 	return b.String()
@@ -553,7 +585,7 @@ func (r *renderer) maps(q *intent.QoS, where string) (mapNames, error) {
 		// TC = queue = PFC priority (intent/state.go), identity maps.
 		identity[s] = s
 		pg := "0"
-		if slices.Contains(lossless, t) {
+		if slices.Contains(lossless, t) || t == 7 && r.pg7 {
 			pg = s // each lossless TC gets its own PG, as SONiC's template (§3)
 		}
 		pgs[s] = pg
@@ -1004,9 +1036,12 @@ func (r *renderer) checkStrictOrder(q *intent.QoS) error {
 	return nil
 }
 
-// wred renders the class's WRED_PROFILE: ECN on green, green thresholds in
-// bytes and the marking probability as green_drop_probability (reference
-// §2.8, §4).
+// wred renders the class's WRED_PROFILE: WRED and ECN on green, green
+// thresholds in bytes and the marking probability as
+// green_drop_probability (reference §2.8, §4); and for a yellow or red
+// block of the intent, WRED on that colour with its thresholds and
+// probability, marked (the colour in the ecn mode) or dropped (reference
+// §2.8, wredColor, ecnMode).
 func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port, where string) (string, error) {
 	e := c.ECN
 	feature := fmt.Sprintf("ECN of class %q", c.Name)
@@ -1017,39 +1052,30 @@ func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port, where st
 	if e.Weight != nil && *e.Weight != 0 {
 		return "", r.unsupported(feature+" weight", "SONiC's WRED_PROFILE has no averaging weight field (sonic-wred-profile YANG), so the weight is SAI's default 0; use 0 or leave it unset")
 	}
-	if e.MaxProbability < 0 || e.MaxProbability > 100 {
-		return "", r.unsupported(feature, "probability %d is outside 0–100 percent", e.MaxProbability)
-	}
-	lo, err := r.thresholdBytes(feature+" min threshold", e.Min, p)
-	if err != nil {
+	fields := map[string]string{"wred_green_enable": "true"}
+	if err := r.wredColor(fields, "green", feature, e.Min, e.Max, e.MaxProbability, e.DefaultProbability, p); err != nil {
 		return "", err
 	}
-	hi, err := r.thresholdBytes(feature+" max threshold", e.Max, p)
-	if err != nil {
-		return "", err
-	}
-	if lo > hi {
-		return "", r.unsupported(feature, "min threshold %dB is above max %dB (the YANG requires max ≥ min)", int64(lo), int64(hi))
-	}
-	if hi > wredMax {
-		return "", r.unsupported(feature, "max threshold %dB does not fit orchagent's 32-bit parse (at most %d bytes, reference/sonic.md §2.8)", int64(hi), wredMax)
-	}
-	fields := map[string]string{
-		"ecn":                 "ecn_green",
-		"wred_green_enable":   "true",
-		"green_min_threshold": strconv.FormatInt(int64(lo), 10),
-		"green_max_threshold": strconv.FormatInt(int64(hi), 10),
-	}
-	// Without a probability in the intent the field is left out: the
-	// YANG default is 100 (sonic-wred-profile green_drop_probability
-	// "default 100"), which orchagent also sends when wred_green_enable
-	// is true and the field is absent (reference §2.8). 0 is in the
-	// YANG range 0..100 and is written as such.
-	if !e.DefaultProbability {
-		fields["green_drop_probability"] = strconv.Itoa(int(e.MaxProbability))
-	}
-	def := ObjectName(mapName, c)
+	marks := []string{"green"}
 	timed := e.Min.Time != 0 || e.Max.Time != 0
+	for _, col := range []struct {
+		name string
+		c    *intent.ColorWRED
+	}{{"yellow", e.Yellow}, {"red", e.Red}} {
+		if col.c == nil {
+			continue
+		}
+		fields["wred_"+col.name+"_enable"] = "true"
+		if err := r.wredColor(fields, col.name, fmt.Sprintf("%s %s WRED", feature, col.name), col.c.Min, col.c.Max, col.c.MaxProbability, false, p); err != nil {
+			return "", err
+		}
+		if !col.c.Drop {
+			marks = append(marks, col.name)
+		}
+		timed = timed || col.c.Min.Time != 0 || col.c.Max.Time != 0
+	}
+	fields["ecn"] = ecnMode(marks)
+	def := ObjectName(mapName, c)
 	if timed {
 		// Time thresholds depend on the port speed: one profile per speed.
 		def += "_" + p.Speed.String()
@@ -1065,6 +1091,57 @@ func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port, where st
 		return "", err
 	}
 	return name, nil
+}
+
+// wredColor writes one colour's <colour>_min_threshold,
+// <colour>_max_threshold (bytes, max ≥ min: the YANG must; below 2^31:
+// orchagent's stoi) and <colour>_drop_probability (percent 0..100). With
+// defaultProb the probability is left out: the YANG default is 100
+// (sonic-wred-profile "default 100"), which orchagent also sends when
+// wred_<colour>_enable is true and the field is absent (qosorch.cpp
+// WredMapHandler::addQosItem; reference §2.8). 0 is in the range and is
+// written as such.
+func (r *renderer) wredColor(fields map[string]string, colour, feature string, minT, maxT intent.Threshold, prob units.Percent, defaultProb bool, p *intent.Port) error {
+	if prob < 0 || prob > 100 {
+		return r.unsupported(feature, "probability %d is outside 0–100 percent", prob)
+	}
+	lo, err := r.thresholdBytes(feature+" min threshold", minT, p)
+	if err != nil {
+		return err
+	}
+	hi, err := r.thresholdBytes(feature+" max threshold", maxT, p)
+	if err != nil {
+		return err
+	}
+	if lo > hi {
+		return r.unsupported(feature, "min threshold %dB is above max %dB (the YANG requires max ≥ min)", int64(lo), int64(hi))
+	}
+	if hi > wredMax {
+		return r.unsupported(feature, "max threshold %dB does not fit orchagent's 32-bit parse (at most %d bytes, reference/sonic.md §2.8)", int64(hi), wredMax)
+	}
+	fields[colour+"_min_threshold"] = strconv.FormatInt(int64(lo), 10)
+	fields[colour+"_max_threshold"] = strconv.FormatInt(int64(hi), 10)
+	if !defaultProb {
+		fields[colour+"_drop_probability"] = strconv.Itoa(int(prob))
+	}
+	return nil
+}
+
+// ecnMode is the WRED_PROFILE ecn value that marks the colours given
+// (green first, then yellow, then red): the sonic-wred-profile YANG's
+// enumeration ecn_none, ecn_green … ecn_all, which orchagent maps to
+// SAI_WRED_ATTR_ECN_MARK_MODE (qosorch.cpp ecn_map). The intent marks
+// green always, so only ecn_green, ecn_green_yellow, ecn_green_red and
+// ecn_all are rendered; SONiC's qos_config.j2 AZURE_LOSSLESS marks every
+// colour with WRED on each (ecn_all).
+func ecnMode(colours []string) string {
+	if len(colours) == 3 {
+		return "ecn_all"
+	}
+	if len(colours) == 0 {
+		return "ecn_none"
+	}
+	return "ecn_" + strings.Join(colours, "_")
 }
 
 func equalFields(a, b map[string]string) bool {

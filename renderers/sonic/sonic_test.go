@@ -405,6 +405,18 @@ func TestUnsupported(t *testing.T) {
 			d.QoS.Classes[1].ECN.Max = intent.Threshold{Time: time.Millisecond}
 			d.Ports[0].Speed = 0
 		}, `ECN of class "rdma" max threshold 1ms`, "no speed"},
+		{"yellow WRED above 32 bits", func(d *intent.Device) {
+			d.QoS.Classes[1].ECN.Yellow = &intent.ColorWRED{Min: intent.Threshold{Bytes: units.MB}, Max: intent.Threshold{Bytes: 3 * units.GB}, MaxProbability: 5}
+		}, `ECN of class "rdma" yellow WRED`, "32-bit"},
+		// A time and a size are not compared by the intent (LL021 needs
+		// one kind); at the port speed the red min is above the max.
+		{"red WRED min above max at the port speed", func(d *intent.Device) {
+			d.QoS.Classes[1].ECN.Red = &intent.ColorWRED{Min: intent.Threshold{Time: 100 * time.Microsecond}, Max: intent.Threshold{Bytes: units.MB}, MaxProbability: 5, Drop: true}
+		}, `ECN of class "rdma" red WRED`, "max ≥ min"},
+		{"red WRED time without speed", func(d *intent.Device) {
+			d.QoS.Classes[1].ECN.Red = &intent.ColorWRED{Min: intent.Threshold{Time: time.Microsecond}, Max: intent.Threshold{Time: 2 * time.Microsecond}, MaxProbability: 5}
+			d.Ports[0].Speed = 0
+		}, `ECN of class "rdma" red WRED min threshold 1µs`, "no speed"},
 		{"watchdog detection below 100ms", func(d *intent.Device) {
 			d.QoS.PFC.Watchdog.Detection = 50 * time.Millisecond
 			d.QoS.PFC.Watchdog.Polling = 0
@@ -447,7 +459,8 @@ func TestUnsupported(t *testing.T) {
 			d.QoS.Classes[0].Scheduling = intent.Scheduling{MinBandwidth: 10}
 		}, `min_bandwidth or shape of class "bulk"`, "WRR with weight 1"},
 		{"bad profile name", func(d *intent.Device) { d.QoS.Profile = "ro ce" }, `DSCP_TO_TC_MAP name (names.classifier) "RO CE"`, "rename"},
-		{"unknown option", func(d *intent.Device) { d.Options = map[string]string{"sonic.buffer_model": "dynamic"} }, `option "sonic.buffer_model"`, "no options"},
+		{"unknown option", func(d *intent.Device) { d.Options = map[string]string{"sonic.buffer_model": "dynamic"} }, `option "sonic.buffer_model"`, "knows only"},
+		{"tc_to_pg_map other", func(d *intent.Device) { d.Options = map[string]string{OptionTCToPG: "azure"} }, `option "sonic.tc_to_pg_map"`, `neither "lossless" nor "template"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := canonical()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/textdiff"
@@ -782,6 +783,69 @@ func TestTrustChangeRebinds(t *testing.T) {
 			walk(t, running, ops)
 			if tc.keptSubstring != "" && !slices.ContainsFunc(kept(ch), func(k string) bool { return strings.Contains(k, tc.keptSubstring) }) {
 				t.Errorf("Kept lacks %q: %q", tc.keptSubstring, kept(ch))
+			}
+		})
+	}
+}
+
+// TestWREDColours: WRED colours come and go field by field in the
+// profile, which the queues keep using: turning yellow WRED on (marked)
+// adds its four fields and replaces the ecn mode; turning SONiC's
+// AZURE_LOSSLESS-like colours off (reference/sonic.md §3) removes
+// theirs.
+func TestWREDColours(t *testing.T) {
+	plain := canonical(t).DB
+	coloured := cloneDB(plain)
+	w := coloured["WRED_PROFILE"]["ROCE_LOSSLESS"]
+	w["ecn"] = "ecn_green_yellow"
+	w["wred_yellow_enable"], w["yellow_min_threshold"], w["yellow_max_threshold"], w["yellow_drop_probability"] = "true", "1048576", "2097152", "5"
+	all := cloneDB(coloured)
+	w = all["WRED_PROFILE"]["ROCE_LOSSLESS"]
+	w["ecn"] = "ecn_all"
+	w["wred_red_enable"], w["red_min_threshold"], w["red_max_threshold"], w["red_drop_probability"] = "true", "1048576", "2097152", "5"
+	for _, tc := range []struct {
+		name     string
+		from, to config.DB
+		want     []string
+	}{
+		{"yellow on", plain, coloured, []string{
+			"replace /WRED_PROFILE/ROCE_LOSSLESS/ecn",
+			"add /WRED_PROFILE/ROCE_LOSSLESS/wred_yellow_enable",
+			"add /WRED_PROFILE/ROCE_LOSSLESS/yellow_drop_probability",
+			"add /WRED_PROFILE/ROCE_LOSSLESS/yellow_max_threshold",
+			"add /WRED_PROFILE/ROCE_LOSSLESS/yellow_min_threshold",
+		}},
+		{"red on", coloured, all, []string{
+			"replace /WRED_PROFILE/ROCE_LOSSLESS/ecn",
+			"add /WRED_PROFILE/ROCE_LOSSLESS/red_drop_probability",
+			"add /WRED_PROFILE/ROCE_LOSSLESS/red_max_threshold",
+			"add /WRED_PROFILE/ROCE_LOSSLESS/red_min_threshold",
+			"add /WRED_PROFILE/ROCE_LOSSLESS/wred_red_enable",
+		}},
+		{"colours off", all, plain, []string{
+			"replace /WRED_PROFILE/ROCE_LOSSLESS/ecn",
+			"remove /WRED_PROFILE/ROCE_LOSSLESS/wred_yellow_enable",
+			"remove /WRED_PROFILE/ROCE_LOSSLESS/wred_red_enable",
+			"remove /WRED_PROFILE/ROCE_LOSSLESS/yellow_min_threshold",
+			"remove /WRED_PROFILE/ROCE_LOSSLESS/yellow_max_threshold",
+			"remove /WRED_PROFILE/ROCE_LOSSLESS/yellow_drop_probability",
+			"remove /WRED_PROFILE/ROCE_LOSSLESS/red_min_threshold",
+			"remove /WRED_PROFILE/ROCE_LOSSLESS/red_max_threshold",
+			"remove /WRED_PROFILE/ROCE_LOSSLESS/red_drop_probability",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			running := base(t, tc.from, nil)
+			_, ops, disruptive, _ := diff(t, running, tc.to)
+			if d := cmp.Diff(tc.want, paths(ops), cmpopts.SortSlices(func(a, b string) bool { return a < b })); d != "" {
+				t.Errorf("patch (-want +got):\n%s", d)
+			}
+			if len(disruptive) > 0 {
+				t.Errorf("a WRED profile change is disruptive: %v", disruptive)
+			}
+			got := walk(t, running, ops)
+			if d := cmp.Diff(tc.to, newScope(tc.to, got, false).scoped()); d != "" {
+				t.Errorf("patched config (-want +got):\n%s", d)
 			}
 		})
 	}

@@ -79,8 +79,10 @@ var portQoSFields = map[string]bool{
 // DSCP map, or an 802.1p map alone (trust = "cos"), only those of dev's
 // inventory ports when it declares any; each port's classes are its
 // map's TCs, its QUEUE rows' schedulers (cir as min_bandwidth, pir as
-// shape) and WRED profiles and its pfc_enable priorities, and its
-// watchdog the PFC_WD row with the pfcwd_sw_enable priorities. The QoS
+// shape) and WRED profiles (with their yellow and red WRED, wred) and its
+// pfc_enable priorities, and its watchdog the PFC_WD row with the
+// pfcwd_sw_enable priorities; a TC→PG map sending TC 7 to PG 7 is option
+// sonic.tc_to_pg_map = "template" (options). The QoS
 // most ports share is Imported.QoS (one that trusts CoS if any port
 // does), the others' their own. Names: Classifier is always set (the
 // renderer's default derives from a profile name import does not
@@ -91,7 +93,8 @@ var portQoSFields = map[string]bool{
 //
 // Everything in the scope the intent cannot say is in Unexpressed with
 // the line of the table key or field in running: what import reads and
-// cannot express (WRED colours, burst sizes and packet rates, a
+// cannot express (an ECN mode that does not mark green or marks a colour
+// with its WRED off, burst sizes and packet rates, a
 // guaranteed rate that is not a whole percent of the port, non-identity
 // maps, a watchdog on priorities without PFC…), and whatever else the
 // rendering of the imported intent would change in the scope (the
@@ -305,9 +308,29 @@ func (im *importer) run() (*vendors.Imported, error) {
 		out.Ports = append(out.Ports, ip)
 	}
 	out.Buffers = im.buffers(ports)
+	out.Options = im.options(ports)
 	im.residue(out)
 	im.finish(out)
 	return out, nil
+}
+
+// options returns the renderer options the running config asks for:
+// sonic.tc_to_pg_map = "template" when the TC→PG map of every imported
+// port sends TC 7 to PG 7 and TC 7 is not lossless on some of them, as
+// SONiC's qos_config.j2 AZURE map does (renderers/sonic OptionTCToPG).
+func (im *importer) options(ports []*portImport) map[string]string {
+	lossy7 := false
+	for _, p := range ports {
+		m := im.db["TC_TO_PRIORITY_GROUP_MAP"][bareRefs(im.db["PORT_QOS_MAP"][p.name]["tc_to_pg_map"])]
+		if m["7"] != "7" {
+			return nil
+		}
+		lossy7 = lossy7 || !slices.Contains(p.qos.LosslessPriorities(), 7)
+	}
+	if !lossy7 {
+		return nil
+	}
+	return map[string]string{render.OptionTCToPG: render.TCToPGTemplate}
 }
 
 // splitMaps gives a per-port QoS its own maps name where the device's maps
@@ -692,35 +715,56 @@ func (im *importer) schedulingMode(name string, s map[string]string) intent.Sche
 	}
 }
 
-// wredFields are the fields of the ECN profile lossless renders.
-var wredFields = map[string]string{"ecn": "ecn_green", "wred_green_enable": "true"}
+// ecnMarks are the colours (green, yellow, red) each WRED_PROFILE ecn
+// mode marks: the sonic-wred-profile YANG enumeration, which orchagent
+// maps to SAI_WRED_ATTR_ECN_MARK_MODE (qosorch.cpp ecn_map). Without the
+// field the YANG default ecn_none stands.
+var ecnMarks = map[string][3]bool{
+	"ecn_none": {}, "ecn_green": {true, false, false}, "ecn_yellow": {false, true, false}, "ecn_red": {false, false, true},
+	"ecn_green_yellow": {true, true, false}, "ecn_green_red": {true, false, true}, "ecn_yellow_red": {false, true, true},
+	"ecn_all": {true, true, true},
+}
+
+// wredColours are the colours other than green, in ecnMarks' order after
+// green.
+var wredColours = []string{"yellow", "red"}
 
 // wred reads a WRED_PROFILE as a class's ECN: green thresholds and
-// probability; every other field is unexpressed.
+// probability, and a yellow or red block for a colour with WRED on
+// (wred_<colour>_enable "true"), marked when the ecn mode names the
+// colour, else dropped (renderers/sonic wred). Green is always marked in
+// the intent; whatever else it cannot say is unexpressed.
 func (im *importer) wred(name string) *intent.ECN {
 	w, ok := im.db["WRED_PROFILE"][name]
 	if !ok {
 		return nil
 	}
+	mode, hasMode := w["ecn"]
+	marks, known := ecnMarks[mode]
+	switch {
+	case !hasMode:
+		im.unexpressed("WRED_PROFILE", name, "", "no ecn: the YANG default ecn_none marks no colour; lossless marks ECN on green (ecn_green, or ecn_green_yellow, ecn_green_red, ecn_all with the colours it marks)")
+	case !known:
+		im.unexpressed("WRED_PROFILE", name, "ecn", "not a SONiC ECN mode (sonic-wred-profile: ecn_none, ecn_green … ecn_all)")
+	case !marks[0]:
+		im.unexpressed("WRED_PROFILE", name, "ecn", "lossless marks ECN on green always (ecn_green, ecn_green_yellow, ecn_green_red or ecn_all)")
+	}
+	switch v, ok := w["wred_green_enable"]; {
+	case !ok:
+		im.unexpressed("WRED_PROFILE", name, "", "no wred_green_enable \"true\": lossless writes it")
+	case v != "true":
+		im.unexpressed("WRED_PROFILE", name, "wred_green_enable", "lossless turns WRED on for green with ECN")
+	}
 	for _, f := range sortedKeys(w) {
 		switch {
-		case f == "green_min_threshold", f == "green_max_threshold", f == "green_drop_probability":
-		case wredFields[f] != "":
-			if w[f] != wredFields[f] {
-				im.unexpressed("WRED_PROFILE", name, f, "lossless marks ECN on green only (ecn_green, wred_green_enable); the intent has no WRED colours (issue 13: ECN/WRED)")
-			}
-		case strings.HasPrefix(f, "yellow_"), strings.HasPrefix(f, "red_"), f == "wred_yellow_enable", f == "wred_red_enable":
-			im.unexpressed("WRED_PROFILE", name, f, "the intent has no yellow or red WRED (issue 13: WRED colours)")
+		case f == "ecn", f == "wred_green_enable", strings.HasPrefix(f, "green_") && wredColourField(f):
+		case strings.HasPrefix(f, "yellow_") && wredColourField(f), strings.HasPrefix(f, "red_") && wredColourField(f),
+			f == "wred_yellow_enable", f == "wred_red_enable":
+			// Read with their colour below.
 		default:
 			im.unexpressed("WRED_PROFILE", name, f, "not a field of lossless' ECN profile")
 		}
 	}
-	for f, v := range wredFields {
-		if _, ok := w[f]; !ok {
-			im.unexpressed("WRED_PROFILE", name, "", "no %s %q: lossless writes it", f, v)
-		}
-	}
-	e := &intent.ECN{}
 	num := func(f string) int64 {
 		v, ok := w[f]
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -734,23 +778,63 @@ func (im *importer) wred(name string) *intent.ECN {
 		}
 		return n
 	}
+	prob := func(f string) units.Percent {
+		p := num(f)
+		if p < 0 {
+			return 100 // the YANG default
+		}
+		if p > 100 {
+			im.unexpressed("WRED_PROFILE", name, f, "above 100 percent")
+			return 100
+		}
+		return units.Percent(p)
+	}
+	e := &intent.ECN{}
 	lo, hi := num("green_min_threshold"), num("green_max_threshold")
 	e.Min.Bytes, e.Max.Bytes = units.Bytes(max(lo, 0)), units.Bytes(max(hi, 0))
-	if _, ok := w["green_drop_probability"]; !ok {
+	if _, ok := w["green_drop_probability"]; ok {
+		e.MaxProbability = prob("green_drop_probability")
+	} else {
 		// No probability: the YANG default (100) stands, as an ecn block
 		// without max_probability renders it.
 		e.DefaultProbability = true
-		return e
 	}
-	p := num("green_drop_probability")
-	if p < 0 {
-		p = 100 // the YANG default
-	} else if p > 100 {
-		im.unexpressed("WRED_PROFILE", name, "green_drop_probability", "above 100 percent")
-		p = 100
+	for i, c := range wredColours {
+		marked := marks[i+1]
+		if w["wred_"+c+"_enable"] != "true" {
+			// WRED off for the colour (the YANG default false): the
+			// intent has no block for it, so none of its fields.
+			off := fmt.Sprintf("WRED is off for %s (no wred_%s_enable \"true\", the YANG default false); lossless writes the %s fields only with a %s block, which turns it on", c, c, c, c)
+			for _, f := range sortedKeys(w) {
+				if f == "wred_"+c+"_enable" || strings.HasPrefix(f, c+"_") && wredColourField(f) {
+					im.unexpressed("WRED_PROFILE", name, f, "%s", off)
+				}
+			}
+			if marked {
+				im.unexpressed("WRED_PROFILE", name, "ecn", "ecn marks %s but WRED is off for %s (no wred_%s_enable \"true\"); lossless marks a colour only with its WRED on (a %s block)", c, c, c, c)
+			}
+			continue
+		}
+		col := &intent.ColorWRED{Drop: !marked}
+		lo, hi := num(c+"_min_threshold"), num(c+"_max_threshold")
+		col.Min.Bytes, col.Max.Bytes = units.Bytes(max(lo, 0)), units.Bytes(max(hi, 0))
+		col.MaxProbability = prob(c + "_drop_probability")
+		switch c {
+		case "yellow":
+			e.Yellow = col
+		case "red":
+			e.Red = col
+		}
 	}
-	e.MaxProbability = units.Percent(p)
 	return e
+}
+
+// wredColourField reports whether f, after its colour prefix, is one of
+// a colour's WRED_PROFILE fields (min_threshold, max_threshold,
+// drop_probability).
+func wredColourField(f string) bool {
+	_, rest, _ := strings.Cut(f, "_")
+	return rest == "min_threshold" || rest == "max_threshold" || rest == "drop_probability"
 }
 
 // watchdog reads the port's PFC watchdog: its PFC_WD row and
@@ -1064,7 +1148,7 @@ func (im *importer) residue(out *vendors.Imported) {
 var residueReason = map[string]string{
 	"TC_TO_QUEUE_MAP":                    "; lossless' TC→queue map is the identity 0–7 (TC = queue = PFC priority)",
 	"MAP_PFC_PRIORITY_TO_QUEUE":          "; lossless' PFC priority → queue map is the identity 0–7",
-	"TC_TO_PRIORITY_GROUP_MAP":           "; lossless maps each lossless TC to its own PG and every other TC to PG 0 (the TC→PG map is fixed, issue 13: Buffers)",
+	"TC_TO_PRIORITY_GROUP_MAP":           "; lossless maps each lossless TC to its own PG and every other TC to PG 0, or TC 7 to PG 7 with option sonic.tc_to_pg_map = \"template\" (issue 13: Buffers, the TC→PG map)",
 	"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": "; lossless maps each lossless priority to its own PG, on Mellanox and Barefoot ASICs only (reference/sonic.md §2.5)",
 	"PORT_QOS_MAP":                       "; lossless binds the profile's maps, pfc_enable (the lossless classes), pfc_to_pg_map on Mellanox and Barefoot ASICs, and pfcwd_sw_enable with a watchdog",
 	"BUFFER_PG":                          "; lossless writes PG 0 ingress_lossy_profile and the lossless PGs' buffermgrd profile, per port (reference/sonic.md §2.13)",

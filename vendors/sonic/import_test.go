@@ -221,13 +221,27 @@ func TestImportUnexpressed(t *testing.T) {
 	}{
 		{"a shaper", `SCHEDULER|ROCE_LOSSY_0 "pir": "1000000"`, "shaping", func(db config.DB) { db["SCHEDULER"]["ROCE_LOSSY_0"]["pir"] = "1000000" }},
 		{"WRR", `SCHEDULER|ROCE_LOSSY_0 "type": "WRR"`, "DWRR", func(db config.DB) { db["SCHEDULER"]["ROCE_LOSSY_0"]["type"] = "WRR" }},
-		{"ECN on all colours", `WRED_PROFILE|ROCE_LOSSLESS_3 "ecn": "ecn_all"`, "WRED colours", func(db config.DB) { db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["ecn"] = "ecn_all" }},
-		{"yellow WRED", `WRED_PROFILE|ROCE_LOSSLESS_3 "yellow_max_threshold": "9"`, "yellow or red", func(db config.DB) { db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["yellow_max_threshold"] = "9" }},
+		// WRED colours are read (TestImportFeatures); what the intent's
+		// yellow and red blocks cannot say stays unexpressed.
+		{"ECN on colours whose WRED is off", `WRED_PROFILE|ROCE_LOSSLESS_3 "ecn": "ecn_all"`, "WRED is off for yellow", func(db config.DB) { db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["ecn"] = "ecn_all" }},
+		{"a yellow threshold with yellow WRED off", `WRED_PROFILE|ROCE_LOSSLESS_3 "yellow_max_threshold": "9"`, "WRED is off for yellow", func(db config.DB) {
+			db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["yellow_min_threshold"] = "9"
+			db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]["yellow_max_threshold"] = "9"
+		}},
+		{"ECN not on green", `WRED_PROFILE|ROCE_LOSSLESS_3 "ecn": "ecn_yellow"`, "green always", func(db config.DB) {
+			w := db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]
+			w["ecn"], w["wred_yellow_enable"], w["yellow_min_threshold"], w["yellow_max_threshold"], w["yellow_drop_probability"] = "ecn_yellow", "true", "1", "2", "5"
+		}},
+		{"red WRED without its probability", `WRED_PROFILE|ROCE_LOSSLESS_3`, "no red_drop_probability", func(db config.DB) {
+			w := db["WRED_PROFILE"]["ROCE_LOSSLESS_3"]
+			w["wred_red_enable"], w["red_min_threshold"], w["red_max_threshold"] = "true", "1", "2"
+		}},
 		{"a watchdog on a subset", `PORT_QOS_MAP|Ethernet4 "pfcwd_sw_enable": ""`, "subset", func(db config.DB) { db["PORT_QOS_MAP"]["Ethernet4"]["pfcwd_sw_enable"] = "" }},
 		{"CoS trust", `PORT_QOS_MAP|Ethernet0 "dot1p_to_tc_map": "AZURE"`, "CoS trust", func(db config.DB) { db["PORT_QOS_MAP"]["Ethernet0"]["dot1p_to_tc_map"] = "AZURE" }},
 		{"a queue range", `QUEUE|Ethernet0|1-2`, "one by one", func(db config.DB) { db["QUEUE"]["Ethernet0|1-2"] = map[string]string{"scheduler": "ROCE_LOSSY_0"} }},
 		{"TC→queue not the identity", `TC_TO_QUEUE_MAP|ROCE "6": "5"`, "identity", func(db config.DB) { db["TC_TO_QUEUE_MAP"]["ROCE"]["6"] = "5" }},
-		{"a lossy TC with its own PG", `TC_TO_PRIORITY_GROUP_MAP|ROCE "7": "7"`, "PG 0", func(db config.DB) { db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["7"] = "7" }},
+		// TC 7 in PG 7 is option sonic.tc_to_pg_map (TestImportTCToPG).
+		{"a lossy TC with its own PG", `TC_TO_PRIORITY_GROUP_MAP|ROCE "6": "6"`, "PG 0", func(db config.DB) { db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["6"] = "6" }},
 		{"a DSCP left out", `DSCP_TO_TC_MAP|ROCE`, "63 of the 64", func(db config.DB) { delete(db["DSCP_TO_TC_MAP"]["ROCE"], "63") }},
 		{"xon_offset apart from xon", `BUFFER_PROFILE|pg_lossless_100000_5m_profile "xon_offset": "4608"`, "xon offset", func(db config.DB) {
 			db["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xon_offset"] = "4608"
@@ -336,6 +350,16 @@ func TestImportFeatures(t *testing.T) {
 	if s := q.Class(0).Scheduling; s.MinBandwidth != 10 || s.Shape != 40*units.Gbps {
 		t.Errorf("class 0 scheduling %+v, want min_bandwidth 10%% and shape 40G", s)
 	}
+	q = read("sonic3.json").QoS
+	azure := &intent.ColorWRED{Min: intent.Threshold{Bytes: 1048576}, Max: intent.Threshold{Bytes: 2097152}, MaxProbability: 5}
+	if e := q.Class(3).ECN; e == nil || e.Yellow == nil || e.Red == nil || *e.Yellow != *azure || *e.Red != *azure {
+		t.Errorf("class 3 ECN %+v, want yellow and red marked at 1048576–2097152 bytes, 5 %%", e)
+	}
+	if e := q.Class(4).ECN; e == nil || e.Yellow == nil || e.Red == nil ||
+		*e.Yellow != (intent.ColorWRED{Min: intent.Threshold{Bytes: 250 * units.KB}, Max: intent.Threshold{Bytes: 2 * units.MB}, MaxProbability: 20}) ||
+		*e.Red != (intent.ColorWRED{Min: intent.Threshold{Bytes: 100 * units.KB}, Max: intent.Threshold{Bytes: units.MB}, MaxProbability: 100, Drop: true}) {
+		t.Errorf("class 4 ECN %+v, want yellow marked and red dropped", e)
+	}
 	q = read("sonic2.json").QoS
 	if q.Trust != intent.TrustCoS || q.Names.Classifier != "STORAGE" {
 		t.Fatalf("trust %q classifier %q, want cos, STORAGE", q.Trust, q.Names.Classifier)
@@ -343,6 +367,94 @@ func TestImportFeatures(t *testing.T) {
 	for id, want := range map[int][]int{0: nil, 3: {3}, 7: {6, 7}} {
 		if c := q.Class(id); c == nil || !slices.Equal(c.CoS, want) || c.DefaultCoS != (id == 0) || len(c.DSCP) > 0 || c.Default {
 			t.Errorf("class %d %+v, want cos %v (default %v) and no DSCP", id, c, want, id == 0)
+		}
+	}
+}
+
+// TestImportTCToPG: a TC→PG map sending the lossy TC 7 to PG 7, as
+// SONiC's qos_config.j2 does, imports as option sonic.tc_to_pg_map =
+// "template" and renders back to the same map; without it no option.
+func TestImportTCToPG(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "golden", "canonical", "want", "sonic1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := sonic.Import(nil, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Options) != 0 {
+		t.Errorf("options %v of lossless' own rendering, want none", im.Options)
+	}
+	db, err := sonic.ParseRunning(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]["7"] = "7"
+	running := render.Text(db)
+	if im, err = sonic.Import(nil, running); err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Unexpressed) != 0 || im.Options[render.OptionTCToPG] != render.TCToPGTemplate {
+		t.Errorf("options %v, unexpressed %+v; want sonic.tc_to_pg_map = template and nothing unexpressed", im.Options, im.Unexpressed)
+	}
+}
+
+// TestImportWREDColours: every combination of a yellow and a red block,
+// each absent, marked or dropped, renders to an ecn mode and colour
+// fields that import back to the same blocks, with nothing unexpressed.
+func TestImportWREDColours(t *testing.T) {
+	var g goldenDevice
+	for _, d := range goldenDevices(t) {
+		if d.scenario == "features-sonic" && d.dev.Name == "sonic3" {
+			g = d
+		}
+	}
+	if g.dev == nil {
+		t.Fatal("no features-sonic sonic3")
+	}
+	mark := &intent.ColorWRED{Min: intent.Threshold{Bytes: 200 * units.KB}, Max: intent.Threshold{Bytes: units.MB}, MaxProbability: 7}
+	drop := &intent.ColorWRED{Min: intent.Threshold{Bytes: 100 * units.KB}, Max: intent.Threshold{Bytes: 500 * units.KB}, MaxProbability: 100, Drop: true}
+	colours := map[string]*intent.ColorWRED{"none": nil, "marked": mark, "dropped": drop}
+	for yn, y := range colours {
+		for rn, red := range colours {
+			t.Run("yellow "+yn+", red "+rn, func(t *testing.T) {
+				d := *g.dev
+				q := *d.QoS
+				q.Classes = slices.Clone(q.Classes)
+				for i := range q.Classes {
+					if e := q.Classes[i].ECN; e != nil {
+						c := *e
+						c.Yellow, c.Red = y, red
+						q.Classes[i].ECN = &c
+					}
+				}
+				d.QoS = &q
+				d.Ports = slices.Clone(d.Ports)
+				for i := range d.Ports {
+					d.Ports[i].QoS = &q
+				}
+				doc, err := render.Render(&d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				im, err := sonic.Import(g.inv, doc.Text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(im.Unexpressed) != 0 {
+					t.Errorf("unexpressed %+v", im.Unexpressed)
+				}
+				for _, c := range q.Classes {
+					if c.ECN == nil {
+						continue
+					}
+					got := im.QoS.Class(c.ID).ECN
+					if got == nil || !cmp.Equal(got.Yellow, y) || !cmp.Equal(got.Red, red) {
+						t.Errorf("class %d ECN %+v, want yellow %+v red %+v", c.ID, got, y, red)
+					}
+				}
+			})
 		}
 	}
 }

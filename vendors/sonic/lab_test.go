@@ -444,7 +444,8 @@ func TestAIFabricLeaf4(t *testing.T) {
 // TestApplyFeatures: the renderings of golden/features-sonic (a watchdog
 // on some PFC priorities with action alert, ECN with the default and a 0
 // probability, a scheduler with cir and pir, CoS trust by a
-// DOT1P_TO_TC_MAP) converge from their stale lab seeds, and a switch at
+// DOT1P_TO_TC_MAP, WRED of yellow and red packets marked or dropped)
+// converge from their stale lab seeds, and a switch at
 // the same rendering without the features moves to it and back: every
 // plan after an apply is empty.
 func TestApplyFeatures(t *testing.T) {
@@ -479,6 +480,19 @@ func TestApplyFeatures(t *testing.T) {
 					delete(q, "dot1p_to_tc_map")
 					q["dscp_to_tc_map"] = "STORAGE"
 				}
+			}
+		}},
+		// WRED colours: from green-only profiles (ecn_green, no yellow
+		// or red fields) to SONiC's AZURE_LOSSLESS shape (ecn_all) and
+		// to a dropped red (ecn_green_yellow), and back.
+		{"sonic3.json", func(db config.DB) {
+			for _, w := range db["WRED_PROFILE"] {
+				for f := range w {
+					if strings.HasPrefix(f, "yellow_") || strings.HasPrefix(f, "red_") || f == "wred_yellow_enable" || f == "wred_red_enable" {
+						delete(w, f)
+					}
+				}
+				w["ecn"] = "ecn_green"
 			}
 		}},
 	} {

@@ -30,6 +30,7 @@ func init() {
 			intent.FeatureWatchdogPriorities,    // PORT_QOS_MAP pfcwd_sw_enable ⊂ pfc_enable
 			intent.FeatureECNDefaultProbability, // no green_drop_probability (YANG default 100)
 			intent.FeatureECNZeroProbability,    // green_drop_probability "0" (YANG 0..100)
+			intent.FeatureWREDColors,            // wred_yellow_enable/wred_red_enable, yellow_/red_ thresholds and probability, ecn_green_yellow … ecn_all
 		},
 		// SONiC names a port by its first lane, four lanes a port: data
 		// port N is Ethernet(4×(N−1)) (SONiC VS lanemap, containerlab PR

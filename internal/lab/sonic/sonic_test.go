@@ -3,6 +3,7 @@ package sonic
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -309,6 +310,10 @@ var yangRefusals = []struct {
 		`Green max threshold must be greater than or equal to min threshold (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/green_max_threshold".)`, true},
 	{"wred max without min", `[{"op":"add","path":"/WRED_PROFILE/ROCE_LOSSLESS/yellow_max_threshold","value":"4000000"}]`,
 		`Yellow max threshold must be greater than or equal to min threshold (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/yellow_max_threshold".)`, true},
+	{"red max below min", `[{"op":"add","path":"/WRED_PROFILE/ROCE_LOSSLESS/red_min_threshold","value":"2000000"},{"op":"add","path":"/WRED_PROFILE/ROCE_LOSSLESS/red_max_threshold","value":"1000000"}]`,
+		`Red max threshold must be greater than or equal to min threshold (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/red_max_threshold".)`, true},
+	{"yellow drop probability 101", `[{"op":"add","path":"/WRED_PROFILE/ROCE_LOSSLESS/yellow_drop_probability","value":"101"}]`,
+		`Unsatisfied range - value "101" is out of the allowed range. (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/yellow_drop_probability".)`, true},
 	{"drop probability 101", `[{"op":"replace","path":"/WRED_PROFILE/ROCE_LOSSLESS/green_drop_probability","value":"101"}]`,
 		`Unsatisfied range - value "101" is out of the allowed range. (Data location "/sonic-wred-profile:sonic-wred-profile/WRED_PROFILE/WRED_PROFILE_LIST[name='ROCE_LOSSLESS']/green_drop_probability".)`, true},
 	{"ecn mode", `[{"op":"replace","path":"/WRED_PROFILE/ROCE_LOSSLESS/ecn","value":"ecn_blue"}]`,
@@ -353,6 +358,40 @@ var yangRefusals = []struct {
 		`pfc_stat_history must be either enable or disable (Data location "/sonic-pfcwd:sonic-pfcwd/PFC_WD/PFC_WD_LIST[ifname='Ethernet0']/pfc_stat_history".)`, true},
 	{"buffer pg number", `[{"op":"add","path":"/BUFFER_PG/Ethernet0|8","value":{"profile":"ingress_lossy_profile"}}]`,
 		`Invalid Buffer PG number (Data location "/sonic-buffer-pg:sonic-buffer-pg/BUFFER_PG/BUFFER_PG_LIST[port='Ethernet0'][pg_num='8']/pg_num".)`, true},
+}
+
+// TestWREDColoursAccepted: WRED of yellow and red packets as the
+// sonic-wred-profile YANG has it (wred_<colour>_enable, the colour's
+// thresholds and drop probability, an ecn mode naming the colours that
+// mark) is applied and shown as written.
+func TestWREDColoursAccepted(t *testing.T) {
+	d := newTestDevice(t, canonicalJSON(t))
+	s := d.NewSession("admin", nil)
+	want := map[string]string{
+		"ecn": "ecn_green_yellow", "wred_yellow_enable": "true", "yellow_min_threshold": "1048576", "yellow_max_threshold": "2097152",
+		"yellow_drop_probability": "5", "wred_red_enable": "true", "red_min_threshold": "102400", "red_max_threshold": "1048576", "red_drop_probability": "100",
+	}
+	var ops []string
+	for _, f := range sortedKeys(want) {
+		op := "add"
+		if f == "ecn" {
+			op = "replace"
+		}
+		ops = append(ops, fmt.Sprintf(`{"op":%q,"path":"/WRED_PROFILE/ROCE_LOSSLESS/%s","value":%q}`, op, f, want[f]))
+	}
+	upload(t, s, "/tmp/p.json", []byte("["+strings.Join(ops, ",\n")+"]"))
+	if out := transcript(s, "sudo config apply-patch /tmp/p.json"); !strings.Contains(out, msgPatchOK) {
+		t.Fatalf("transcript:\n%s", out)
+	}
+	got := d.DB()["WRED_PROFILE"]["ROCE_LOSSLESS"]
+	for f, v := range want {
+		if got[f] != v {
+			t.Errorf("%s = %q, want %q", f, got[f], v)
+		}
+	}
+	if !strings.Contains(string(d.Running()), `"yellow_min_threshold": "1048576"`) {
+		t.Errorf("running config does not show the yellow threshold:\n%s", d.Running())
+	}
 }
 
 // Each YANG rule reference/sonic.md §6 and shared/yang/sonic/examples

@@ -16,6 +16,7 @@ import (
 	"github.com/lossless-net/lossless/internal/config"
 	"github.com/lossless-net/lossless/internal/load"
 	"github.com/lossless-net/lossless/internal/textdiff"
+	"github.com/lossless-net/lossless/internal/units"
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/vendors"
 )
@@ -320,5 +321,55 @@ func writeFile(t *testing.T, path, s string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAddPorts: a port the running config gives QoS and a speed to, and
+// the inventory lacks, is added to the device's block, and the inventory
+// still loads with it; a port without a speed is a problem instead.
+func TestAddPorts(t *testing.T) {
+	dir := t.TempDir()
+	invPath := filepath.Join(dir, "inventory.hcl")
+	writeFile(t, invPath, testInventory)
+	inv, diags := load.Inventory(invPath)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	running := []byte(`{"QoS": {"Classes": [{"Name": "bulk", "ID": 0, "Default": true}]}, "Ports": [{"Name": "port1"}, {"Name": "port9"}, {"Name": "port10"}]}`)
+	vendors.Register(vendors.Vendor{Name: "importtest-speeds", Render: testRender, Dial: func(context.Context, vendors.Target) (vendors.Driver, error) { return nil, os.ErrInvalid },
+		Import: func(d *inventory.Device, b []byte) (*vendors.Imported, error) {
+			imp, err := testImport(d, b)
+			if err == nil {
+				imp.Ports[1].Speed = 100 * units.Gbps
+				imp.Ports[1].Cable = 3 * units.Metre
+			}
+			return imp, err
+		}})
+	a1 := *inv.Device("a1")
+	a1.Vendor = "importtest-speeds"
+	r := Import([]Source{{Device: &a1, Running: running}})
+	d := r.Devices[0]
+	if len(d.Added) != 1 || d.Added[0].Name != "port9" || len(d.Problems) != 1 || !strings.Contains(d.Problems[0], "port10") {
+		t.Fatalf("added %+v, problems %q: want port9 added, port10 a problem", d.Added, d.Problems)
+	}
+	src, _ := os.ReadFile(invPath)
+	out, lines, err := r.AddPorts(src, invPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "a1: port port9 (100G, 3m)") {
+		t.Errorf("lines %q", lines)
+	}
+	writeFile(t, invPath, string(out))
+	inv2, diags := load.Inventory(invPath)
+	if diags.HasErrors() {
+		t.Fatalf("patched inventory: %s\n%s", diags.Error(), out)
+	}
+	var names []string
+	for _, p := range inv2.Device("a1").Ports {
+		names = append(names, p.Name)
+	}
+	if !strings.Contains(strings.Join(names, ","), "port9") || strings.Contains(strings.Join(names, ","), "port10") {
+		t.Errorf("a1's ports after the patch: %v", names)
 	}
 }

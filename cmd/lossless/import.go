@@ -46,7 +46,10 @@ config read, as plan would; a device that does not round-trip is listed
 with its diff.
 
 DIR must not hold an intent already (any *.hcl file other than the
-inventory); -force replaces a qos.hcl written by an earlier import.
+inventory); -force replaces a qos.hcl written by an earlier import. Ports
+a running config gives QoS and a speed to that the inventory lacks are
+added to DIR/inventory.hcl (a copy of the inventory when it is elsewhere,
+so that lossless plan DIR reads it).
 
 Exit status: 0 every device imported, nothing left unexpressed, and every
 device round-trips; 2 the intent was written but some device has lines

@@ -11,7 +11,9 @@
 // (`qos trust cos`, `qos map cos`), min_bandwidth (`bandwidth guaranteed
 // percent`), shape (`shape rate N kbps`), pfc mode "off" (`no
 // priority-flow-control`) and ECN without max_probability, in AVD's
-// forms (vendors/eos Features). It does no I/O.
+// forms (vendors/eos Features), and a port's own watchdog action and
+// timers in its qos profile (`priority-flow-control pause watchdog port
+// action|timer`, portWatchdog). It does no I/O.
 package eos
 
 import (

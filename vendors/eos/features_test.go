@@ -21,8 +21,14 @@ import (
 // trust and match = "all" (EOS classifies by its system-wide qos maps,
 // reference/eos.md §0, which have neither), a watchdog on some
 // priorities (EOS's watchdog watches every no-drop queue of a port; no
-// source shows a subset) and ECN probability 0 (max-mark-probability is
-// 1–100, AVD qos_profiles schema). The declared ones load.
+// source shows a subset), ECN probability 0 (max-mark-probability is
+// 1–100, AVD qos_profiles schema), WRED of yellow or red packets (EOS's
+// `random-detect drop … drop-precedence N` is a WRED drop profile per
+// drop precedence, AVD qos_profiles schema, not ECN marking by colour:
+// no source shows EOS marking ECN by colour) and thresholds as shares of
+// the queue's limit (EOS's ECN units are segments, bytes, kbytes,
+// mbytes, milliseconds and microseconds, AVD qos_profiles schema: no
+// percent). The declared ones load.
 func TestUndeclaredFeatures(t *testing.T) {
 	src, err := os.ReadFile("../../golden/eos-qos-profile/intent.hcl")
 	if err != nil {
@@ -41,6 +47,8 @@ func TestUndeclaredFeatures(t *testing.T) {
 		{"match all", `dscp     = [48]`, "dscp     = [48]\n    match    = \"all\"", "match-all"},
 		{"watchdog on some priorities", `action           = "drop"`, "action           = \"drop\"\n      priorities       = [3]", "watchdog-priorities"},
 		{"ECN probability 0", `max_probability = 100`, `max_probability = 0`, "ecn-zero-probability"},
+		{"WRED colours", `max_probability = 100`, "max_probability = 100\n      yellow {\n        min_threshold = \"1MB\"\n        max_threshold = \"2MB\"\n        max_probability = 5\n      }", "wred-colors"},
+		{"ECN thresholds as shares of the queue limit", "min_threshold   = \"150KB\"\n      max_threshold   = \"3000KB\"", "min_threshold   = \"10%\"\n      max_threshold   = \"50%\"", "ecn-percent"},
 		{"declared: shape", `dscp     = [48]`, "dscp     = [48]\n    shape    = \"10G\"", ""},
 		{"declared: pfc mode", `pfc {`, "pfc {\n    mode = \"off\"", ""},
 		{"declared: default probability", `max_probability = 100`, ``, ""},

@@ -6,8 +6,9 @@
 // Option "eos.tx-queue" = "uc-tx-queue" writes unicast queue blocks for
 // platforms that have them; "eos.default-map" = "explicit" maps the DSCPs
 // no class claims to the default class; "eos.trust" = "port-default"
-// leaves the `qos trust dscp` line out. The qos profile is named by the
-// intent's names.port_profile. Beyond the core it renders trust = "cos"
+// leaves the `qos trust dscp` line out, "interface" writes it beside each
+// port's service-profile rather than in the profile. The qos profile is
+// named by the intent's names.port_profile. Beyond the core it renders trust = "cos"
 // (`qos trust cos`, `qos map cos`), min_bandwidth (`bandwidth guaranteed
 // percent`), shape (`shape rate N kbps`), pfc mode "off" (`no
 // priority-flow-control`) and ECN without max_probability, in AVD's
@@ -69,7 +70,9 @@ const (
 
 	// OptionTrust says whether ports and qos profiles carry the `qos
 	// trust dscp` line: "dscp" (default) writes it; "port-default"
-	// leaves it out, so that each port keeps its own default trust. EOS
+	// leaves it out, so that each port keeps its own default trust;
+	// "interface" (TrustInterface) moves it from the qos profile to the
+	// interfaces that apply it. EOS
 	// shows a trust line exactly where one is configured, whatever the
 	// port's default: a real show running-config (rwa02.str15,
 	// DCS-7804-CH, EOS-4.34.2.1F, public in the corpus) shows `qos trust
@@ -83,6 +86,14 @@ const (
 	OptionTrust = "eos.trust"
 	// TrustPortDefault is the OptionTrust value that writes no trust line.
 	TrustPortDefault = "port-default"
+	// TrustInterface is the OptionTrust value that, in the qos-profile
+	// style, writes the trust line under each interface after its
+	// `service-profile` rather than in the qos profile, as the [blog36]
+	// fabric of reference/eos.md §8 configures its spine and leaf ports
+	// (`service-profile ROCE-SPINE`, then `qos trust dscp` on the
+	// interface; corpus blog-roce-spine). In the interface style it is the
+	// default "dscp".
+	TrustInterface = "interface"
 )
 
 const (
@@ -174,6 +185,7 @@ type renderer struct {
 	queue    string // "tx-queue" or "uc-tx-queue" (OptionQueue)
 	explicit bool   // map unclaimed DSCPs to the default class (OptionDefaultMap)
 	noTrust  bool   // write no `qos trust` line (OptionTrust)
+	ifTrust  bool   // the trust line under the interface, not in its qos profile (OptionTrust)
 	warnings []config.Warning
 }
 
@@ -271,7 +283,9 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			// Profile child order: trust, tx-queues, then the PFC lines
 			// [C:avd qos-profiles.j2] (reference/eos.md §1b).
 			prof := node("qos profile " + name)
-			prof.Children = append(prof.Children, r.trust(q)...)
+			if !r.ifTrust {
+				prof.Children = append(prof.Children, r.trust(q)...)
+			}
 			queues, err := r.txQueues(q, speed)
 			if err != nil {
 				return nil, err
@@ -281,7 +295,14 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			groups = append(groups, []*config.Node{prof})
 		}
 		for _, p := range d.Ports {
-			groups = append(groups, []*config.Node{node("interface "+p.Name, node("service-profile "+names[portQoS(d, p)]))})
+			q := portQoS(d, p)
+			port := node("interface "+p.Name, node("service-profile "+names[q]))
+			if r.ifTrust {
+				// After service-profile, as EOS prints an interface
+				// (reference/eos.md §2.1; corpus blog-roce-spine).
+				port.Children = append(port.Children, r.trust(q)...)
+			}
+			groups = append(groups, []*config.Node{port})
 		}
 	} else {
 		// Ports with the same profile and speed share their (read-only)
@@ -355,10 +376,10 @@ func (r *renderer) options() (style string, err error) {
 			r.explicit = v == "explicit"
 		case k == OptionDefaultMap:
 			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"eos\" nor \"explicit\"", v)
-		case k == OptionTrust && (v == "dscp" || v == TrustPortDefault):
-			r.noTrust = v == TrustPortDefault
+		case k == OptionTrust && (v == "dscp" || v == TrustPortDefault || v == TrustInterface):
+			r.noTrust, r.ifTrust = v == TrustPortDefault, v == TrustInterface
 		case k == OptionTrust:
-			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"dscp\" nor %q", v, TrustPortDefault)
+			return "", r.unsupported("option "+strconv.Quote(k), "value %q is none of \"dscp\", %q and %q", v, TrustPortDefault, TrustInterface)
 		default:
 			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q, %q, %q and %q", OptionStyle, OptionQueue, OptionDefaultMap, OptionTrust)
 		}

@@ -223,3 +223,29 @@ priority-flow-control pause watchdog action drop
 		t.Errorf("unexpressed %+v, want the interface's port action", im.Unexpressed)
 	}
 }
+
+// TestImportTrustInterface: qos profiles without a trust line applied by
+// interfaces that trust on their own read as option eos.trust =
+// "interface" (renderers/eos TrustInterface); one port without its own
+// trust line leaves the others' listed.
+func TestImportTrustInterface(t *testing.T) {
+	b, err := os.ReadFile("testdata/trust-interface.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := eos.Import(nil, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Unexpressed) > 0 || im.Options["eos.trust"] != "interface" || im.QoS.Trust != "dscp" {
+		t.Errorf("unexpressed %+v, options %v, trust %q; want none, eos.trust = interface, dscp", im.Unexpressed, im.Options, im.QoS.Trust)
+	}
+	mixed := strings.Replace(string(b), "   service-profile ROCE_LOSSLESS\n   qos trust dscp\n", "   service-profile ROCE_LOSSLESS\n", 1)
+	im, err = eos.Import(nil, []byte(mixed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Unexpressed) != 1 || im.Unexpressed[0].Text != "qos trust dscp" || im.Options["eos.trust"] != "port-default" {
+		t.Errorf("unexpressed %+v, options %v; want Ethernet2's trust listed, eos.trust = port-default", im.Unexpressed, im.Options)
+	}
+}

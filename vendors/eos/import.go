@@ -251,6 +251,7 @@ func (im *importer) finish() *vendors.Imported {
 	classes := im.dscpMap()
 	classes.cos = im.cosMap()
 	wd := im.watchdog()
+	ifTrust := style == render.StyleQoSProfile && im.interfaceTrust()
 
 	var sources []*source
 	portQoS := map[string]*source{}
@@ -268,8 +269,12 @@ func (im *importer) finish() *vendors.Imported {
 		case sp != nil:
 			pname := strings.TrimPrefix(sp.text, "service-profile ")
 			prof := im.profiles[pname]
+			trust := (*iline)(nil)
+			if ifTrust {
+				trust = p.child("qos trust")
+			}
 			for _, k := range p.kids {
-				if k != sp {
+				if k != sp && k != trust {
 					im.ownLine(k)
 				}
 			}
@@ -279,7 +284,13 @@ func (im *importer) finish() *vendors.Imported {
 			}
 			s := byKey["profile "+pname]
 			if s == nil {
-				s = im.source(prof.kids, classes, wd)
+				lines := prof.kids
+				if trust != nil {
+					// The ports' trust line, read as the profile's
+					// (option eos.trust = "interface").
+					lines = append([]*iline{trust}, lines...)
+				}
+				s = im.source(lines, classes, wd)
 				s.q.Names.PortProfile = pname
 				s.key = "profile " + pname
 				byKey[s.key] = s
@@ -354,6 +365,12 @@ func (im *importer) finish() *vendors.Imported {
 			out.Ports = append(out.Ports, p)
 		}
 		im.options(style, sources, classes)
+		if ifTrust {
+			if out.Options == nil {
+				out.Options = map[string]string{}
+			}
+			out.Options[render.OptionTrust] = render.TrustInterface
+		}
 	}
 	// Global lines no port's QoS uses.
 	hasWD := slices.ContainsFunc(sources, func(s *source) bool { return s.q.PFC.Watchdog != nil })
@@ -385,6 +402,31 @@ func (im *importer) finish() *vendors.Imported {
 	}
 	slices.SortStableFunc(out.Unexpressed, func(a, b vendors.Unexpressed) int { return cmp.Compare(a.Line, b.Line) })
 	return out
+}
+
+// interfaceTrust reports whether the device trusts on its interfaces
+// beside the qos profiles they apply (option eos.trust = "interface",
+// the [blog36] form): every QoS port applies a qos profile that has no
+// trust line, and has its own `qos trust dscp` or `qos trust cos`, the
+// same on every port of one profile.
+func (im *importer) interfaceTrust() bool {
+	byProfile := map[string]string{}
+	for _, p := range im.ports {
+		sp, trust := p.child("service-profile"), p.child("qos trust")
+		if sp == nil || trust == nil || trust.text != "qos trust dscp" && trust.text != "qos trust cos" {
+			return false
+		}
+		name := strings.TrimPrefix(sp.text, "service-profile ")
+		prof := im.profiles[name]
+		if prof == nil || prof.child("qos trust") != nil || slices.ContainsFunc(prof.kids, func(k *iline) bool { return k.text == "no qos trust" }) {
+			return false
+		}
+		if t, seen := byProfile[name]; seen && t != trust.text {
+			return false
+		}
+		byProfile[name] = trust.text
+	}
+	return len(byProfile) > 0
 }
 
 // options sets the rendering options the running config implies.

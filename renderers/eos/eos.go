@@ -896,7 +896,8 @@ func (r *renderer) timers(wd *intent.Watchdog, what string) ([3]time.Duration, e
 // {drop|notify-only}` where its action differs and `priority-flow-control
 // pause watchdog port timer timeout S polling-interval {S|auto}
 // recovery-time S` where its timers do, in a qos profile, after the
-// watchdog's own line. Source: AVD's qos_profiles schema
+// watchdog's own line, action first (AVD's qos-profiles.j2 since it
+// orders its output as EOS does, PFC lines after the tx-queues). Source: AVD's qos_profiles schema
 // (priority_flow_control.watchdog.action "drop" | "notify-only",
 // "Override the default error-disable action"; timer.timeout,
 // polling_interval (a time or "auto", "based on recovery_time and

@@ -121,6 +121,11 @@ func TestApplyConverges(t *testing.T) {
 		// (eos.trust = "interface", corpus blog-roce-spine) and back.
 		{"trust to the interfaces", "profile.cfg", "trust-interface.cfg"},
 		{"trust back to the qos profile", "trust-interface.cfg", "profile.cfg"},
+		// A qos profile's per-port watchdog lines (renderers/eos
+		// portWatchdog): added with the profile, changed, removed.
+		{"port watchdog added", "profile.cfg", "port-watchdog.cfg"},
+		{"port watchdog changed", "port-watchdog.cfg", "port-watchdog2.cfg"},
+		{"port watchdog removed", "port-watchdog.cfg", "profile.cfg"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,7 +4,8 @@
 # cos`, `qos map cos … to traffic-class N`), min_bandwidth (`bandwidth
 # guaranteed percent`) on the strict CNP queue, shape (`shape rate N
 # kbps`), ECN without max_probability (no max-mark-probability: EOS's
-# default), and pfc mode "off" (`no priority-flow-control`) on eos2.
+# default), and pfc mode "off" (`no priority-flow-control`) on eos2, whose
+# Ethernet2 has a watchdog of its own (`… port action`, `… port timer`).
 # eos1 renders the per-interface layout (§1a), eos2 the qos profile one
 # (§1b) with the unclaimed CoS values mapped explicitly.
 
@@ -67,6 +68,20 @@ assign "eos" {
     qos {
       pfc {
         mode = "off"
+      }
+    }
+    # Ethernet2's watchdog notifies only, with its own timers: the
+    # per-port lines of its qos profile (`priority-flow-control pause
+    # watchdog port action|timer`, AVD qos_profiles schema).
+    port "Ethernet2" {
+      qos {
+        pfc {
+          watchdog {
+            detection_time   = "500ms"
+            restoration_time = "1s"
+            action           = "notify-only"
+          }
+        }
       }
     }
   }

@@ -6,15 +6,19 @@
 // Option "eos.tx-queue" = "uc-tx-queue" writes unicast queue blocks for
 // platforms that have them; "eos.default-map" = "explicit" maps the DSCPs
 // no class claims to the default class; "eos.trust" = "port-default"
-// leaves the `qos trust dscp` line out. The qos profile is named by the
-// intent's names.port_profile. Beyond the core it renders trust = "cos"
+// leaves the `qos trust dscp` line out, "interface" writes it beside each
+// port's service-profile rather than in the profile. The qos profile is
+// named by the intent's names.port_profile. Beyond the core it renders trust = "cos"
 // (`qos trust cos`, `qos map cos`), min_bandwidth (`bandwidth guaranteed
 // percent`), shape (`shape rate N kbps`), pfc mode "off" (`no
 // priority-flow-control`) and ECN without max_probability, in AVD's
-// forms (vendors/eos Features). It does no I/O.
+// forms (vendors/eos Features), and a port's own watchdog action and
+// timers in its qos profile (`priority-flow-control pause watchdog port
+// action|timer`, portWatchdog). It does no I/O.
 package eos
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -66,7 +70,9 @@ const (
 
 	// OptionTrust says whether ports and qos profiles carry the `qos
 	// trust dscp` line: "dscp" (default) writes it; "port-default"
-	// leaves it out, so that each port keeps its own default trust. EOS
+	// leaves it out, so that each port keeps its own default trust;
+	// "interface" (TrustInterface) moves it from the qos profile to the
+	// interfaces that apply it. EOS
 	// shows a trust line exactly where one is configured, whatever the
 	// port's default: a real show running-config (rwa02.str15,
 	// DCS-7804-CH, EOS-4.34.2.1F, public in the corpus) shows `qos trust
@@ -80,6 +86,14 @@ const (
 	OptionTrust = "eos.trust"
 	// TrustPortDefault is the OptionTrust value that writes no trust line.
 	TrustPortDefault = "port-default"
+	// TrustInterface is the OptionTrust value that, in the qos-profile
+	// style, writes the trust line under each interface after its
+	// `service-profile` rather than in the qos profile, as the [blog36]
+	// fabric of reference/eos.md §8 configures its spine and leaf ports
+	// (`service-profile ROCE-SPINE`, then `qos trust dscp` on the
+	// interface; corpus blog-roce-spine). In the interface style it is the
+	// default "dscp".
+	TrustInterface = "interface"
 )
 
 const (
@@ -171,6 +185,7 @@ type renderer struct {
 	queue    string // "tx-queue" or "uc-tx-queue" (OptionQueue)
 	explicit bool   // map unclaimed DSCPs to the default class (OptionDefaultMap)
 	noTrust  bool   // write no `qos trust` line (OptionTrust)
+	ifTrust  bool   // the trust line under the interface, not in its qos profile (OptionTrust)
 	warnings []config.Warning
 }
 
@@ -216,20 +231,27 @@ func (r *renderer) render() ([][]*config.Node, error) {
 		}
 	}
 
-	// The DSCP map and the watchdog timers are global on EOS: every
-	// profile on the device must agree on them.
+	// The DSCP map is global on EOS: every profile on the device must
+	// agree on it. The watchdog timers and action are global too, from
+	// the first profile with a watchdog; a qos profile whose watchdog
+	// differs says its own with the per-port lines (portWatchdog).
 	qosMap := r.qosMap(d.QoS)
 	wd := d.QoS.PFC.Watchdog
 	for _, q := range profiles[1:] {
 		if m := r.qosMap(q); !slices.EqualFunc(m, qosMap, func(a, b *config.Node) bool { return a.Text == b.Text }) {
 			return nil, r.unsupported("DSCP map of profile "+q.Profile, "it maps DSCP differently from profile %q, but EOS has one system-wide `qos map dscp` (reference/eos.md §0)", d.QoS.Profile)
 		}
-		if !sameTimers(q.PFC.Watchdog, wd) {
-			return nil, r.unsupported("PFC watchdog of profile "+q.Profile, "its timers or action differ from profile %q, but EOS sets them globally (reference/eos.md §3)", d.QoS.Profile)
-		}
 		if wd == nil {
 			wd = q.PFC.Watchdog
 		}
+	}
+	portWD := map[*intent.QoS][]*config.Node{}
+	for _, q := range profiles {
+		lines, err := r.portWatchdog(q, wd, style)
+		if err != nil {
+			return nil, err
+		}
+		portWD[q] = lines
 	}
 
 	if !r.explicit {
@@ -261,17 +283,26 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			// Profile child order: trust, tx-queues, then the PFC lines
 			// [C:avd qos-profiles.j2] (reference/eos.md §1b).
 			prof := node("qos profile " + name)
-			prof.Children = append(prof.Children, r.trust(q)...)
+			if !r.ifTrust {
+				prof.Children = append(prof.Children, r.trust(q)...)
+			}
 			queues, err := r.txQueues(q, speed)
 			if err != nil {
 				return nil, err
 			}
 			prof.Children = append(prof.Children, queues...)
-			prof.Children = append(prof.Children, r.pfc(q)...)
+			prof.Children = append(prof.Children, r.pfc(q, portWD[q])...)
 			groups = append(groups, []*config.Node{prof})
 		}
 		for _, p := range d.Ports {
-			groups = append(groups, []*config.Node{node("interface "+p.Name, node("service-profile "+names[portQoS(d, p)]))})
+			q := portQoS(d, p)
+			port := node("interface "+p.Name, node("service-profile "+names[q]))
+			if r.ifTrust {
+				// After service-profile, as EOS prints an interface
+				// (reference/eos.md §2.1; corpus blog-roce-spine).
+				port.Children = append(port.Children, r.trust(q)...)
+			}
+			groups = append(groups, []*config.Node{port})
 		}
 	} else {
 		// Ports with the same profile and speed share their (read-only)
@@ -287,7 +318,7 @@ func (r *renderer) render() ([][]*config.Node, error) {
 			if !ok {
 				// Interface child order: trust, PFC, tx-queue blocks
 				// [C:avd ethernet-interfaces.j2] (reference/eos.md §2.1).
-				children = append(r.trust(q), r.pfc(q)...)
+				children = append(r.trust(q), r.pfc(q, portWD[q])...)
 				queues, err := r.txQueues(q, portSpeed{speed: p.Speed, port: p.Name})
 				if err != nil {
 					return nil, err
@@ -345,10 +376,10 @@ func (r *renderer) options() (style string, err error) {
 			r.explicit = v == "explicit"
 		case k == OptionDefaultMap:
 			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"eos\" nor \"explicit\"", v)
-		case k == OptionTrust && (v == "dscp" || v == TrustPortDefault):
-			r.noTrust = v == TrustPortDefault
+		case k == OptionTrust && (v == "dscp" || v == TrustPortDefault || v == TrustInterface):
+			r.noTrust, r.ifTrust = v == TrustPortDefault, v == TrustInterface
 		case k == OptionTrust:
-			return "", r.unsupported("option "+strconv.Quote(k), "value %q is neither \"dscp\" nor %q", v, TrustPortDefault)
+			return "", r.unsupported("option "+strconv.Quote(k), "value %q is none of \"dscp\", %q and %q", v, TrustPortDefault, TrustInterface)
 		default:
 			return "", r.unsupported("option "+strconv.Quote(k), "the EOS renderer knows only %q, %q, %q and %q", OptionStyle, OptionQueue, OptionDefaultMap, OptionTrust)
 		}
@@ -457,8 +488,9 @@ func (r *renderer) trust(q *intent.QoS) []*config.Node {
 	return []*config.Node{node("qos trust dscp")}
 }
 
-// pfc returns the PFC lines of a port or profile with lossless classes.
-func (r *renderer) pfc(q *intent.QoS) []*config.Node {
+// pfc returns the PFC lines of a port or profile with lossless classes,
+// the per-port watchdog lines wd (portWatchdog) after the watchdog's.
+func (r *renderer) pfc(q *intent.QoS, wd []*config.Node) []*config.Node {
 	lossless := q.LosslessPriorities()
 	if len(lossless) == 0 {
 		return nil
@@ -481,6 +513,7 @@ func (r *renderer) pfc(q *intent.QoS) []*config.Node {
 		// Enables the watchdog on the port [C:avd qos-profiles.j2]; under
 		// `interface` it is [I] (reference/eos.md §1a, §9 item 1).
 		out = append(out, node("priority-flow-control pause watchdog"))
+		out = append(out, wd...)
 	}
 	return out
 }
@@ -783,38 +816,13 @@ func ranges(v []int) string {
 // recovery-time, polling-interval, action [C:avd priority-flow-control.j2].
 func (r *renderer) watchdog(wd *intent.Watchdog) ([]*config.Node, error) {
 	var out []*config.Node
-	timers := []struct {
-		keyword  string
-		d        time.Duration
-		min, max time.Duration
-		step     time.Duration
-	}{
-		{"timeout", wd.Detection, timerMin, timerMax, timerStep},
-		{"recovery-time", wd.Restoration, timerMin, timerMax, timerStep},
-		{"polling-interval", wd.Polling, pollingMin, pollingMax, pollingStep},
+	rounded, err := r.timers(wd, "")
+	if err != nil {
+		return nil, err
 	}
-	var rounded [3]time.Duration
-	for i, t := range timers {
-		if t.d == 0 {
-			continue
-		}
-		if t.d < t.min || t.d > t.max {
-			return nil, r.unsupported("PFC watchdog "+t.keyword+" "+t.d.String(), "EOS takes %s to %s", seconds(t.min), seconds(t.max))
-		}
-		v := (t.d + t.step - 1) / t.step * t.step
-		if v != t.d {
-			r.warnf(renderers.RuleRounded, "PFC watchdog %s: %v rounded up to %s s", t.keyword, t.d, seconds(v))
-		}
-		rounded[i] = v
-		out = append(out, node("priority-flow-control pause watchdog default "+t.keyword+" "+seconds(v)))
-	}
-	// EOS requires polling-interval ≤ min(timeout, recovery-time)/2
-	// (reference/eos.md §1a, [T:blog36]).
-	if p := rounded[2]; p != 0 {
-		for _, other := range rounded[:2] {
-			if other != 0 && 2*p > other {
-				return nil, r.unsupported("PFC watchdog polling-interval "+seconds(p), "EOS needs it at most half of the timeout and the recovery-time (%s s)", seconds(other))
-			}
+	for i, t := range timerWords {
+		if rounded[i] != 0 {
+			out = append(out, node("priority-flow-control pause watchdog default "+t+" "+seconds(rounded[i])))
 		}
 	}
 	switch wd.Action {
@@ -842,11 +850,100 @@ func seconds(d time.Duration) string {
 	return s
 }
 
-func sameTimers(a, b *intent.Watchdog) bool {
-	if a == nil || b == nil {
-		return true // a profile without a watchdog leaves the globals alone
+// timerWords are EOS's keywords of the watchdog's detection,
+// restoration and polling times, in that order.
+var timerWords = [3]string{"timeout", "recovery-time", "polling-interval"}
+
+// timers returns wd's detection, restoration and polling times as EOS
+// takes them (0 where unset): within EOS's ranges, rounded up to AVD's
+// granularity (a warning), the polling-interval at most half of the
+// others. what names a per-port watchdog in errors ("" for the global
+// one).
+func (r *renderer) timers(wd *intent.Watchdog, what string) ([3]time.Duration, error) {
+	var rounded [3]time.Duration
+	limits := [3]struct{ min, max, step time.Duration }{
+		{timerMin, timerMax, timerStep}, {timerMin, timerMax, timerStep}, {pollingMin, pollingMax, pollingStep},
 	}
-	return *a == *b
+	for i, d := range [3]time.Duration{wd.Detection, wd.Restoration, wd.Polling} {
+		l := limits[i]
+		if d == 0 {
+			continue
+		}
+		if d < l.min || d > l.max {
+			return rounded, r.unsupported(what+"PFC watchdog "+timerWords[i]+" "+d.String(), "EOS takes %s to %s", seconds(l.min), seconds(l.max))
+		}
+		v := (d + l.step - 1) / l.step * l.step
+		if v != d {
+			r.warnf(renderers.RuleRounded, "%sPFC watchdog %s: %v rounded up to %s s", what, timerWords[i], d, seconds(v))
+		}
+		rounded[i] = v
+	}
+	// EOS requires polling-interval ≤ min(timeout, recovery-time)/2
+	// (reference/eos.md §1a, [T:blog36]).
+	if p := rounded[2]; p != 0 {
+		for _, other := range rounded[:2] {
+			if other != 0 && 2*p > other {
+				return rounded, r.unsupported(what+"PFC watchdog polling-interval "+seconds(p), "EOS needs it at most half of the timeout and the recovery-time (%s s)", seconds(other))
+			}
+		}
+	}
+	return rounded, nil
+}
+
+// portWatchdog returns the per-port watchdog lines of profile q, whose
+// watchdog differs from the global one (wd, the first profile's with a
+// watchdog): `priority-flow-control pause watchdog port action
+// {drop|notify-only}` where its action differs and `priority-flow-control
+// pause watchdog port timer timeout S polling-interval {S|auto}
+// recovery-time S` where its timers do, in a qos profile, after the
+// watchdog's own line, action first (AVD's qos-profiles.j2 since it
+// orders its output as EOS does, PFC lines after the tx-queues). Source: AVD's qos_profiles schema
+// (priority_flow_control.watchdog.action "drop" | "notify-only",
+// "Override the default error-disable action"; timer.timeout,
+// polling_interval (a time or "auto", "based on recovery_time and
+// timeout values") and recovery_time, all three required) and its
+// molecule output (`priority-flow-control pause watchdog port action
+// drop`, `priority-flow-control pause watchdog port timer timeout 0.05
+// polling-interval auto recovery-time 1.11 forced`, the corpus fixture
+// avd-qos-profiles; reference/eos.md §3). An unset polling time is
+// `auto`; `forced` (recovery whatever PFC frames arrive) has no intent
+// and is never written. No source shows these lines under an interface
+// (reference/eos.md §9 item 1), so a port watchdog that differs from the
+// global one is refused in the interface style; so is what the lines
+// cannot say: an errdisable action over a global other one, or timers
+// without both a detection and a restoration time.
+func (r *renderer) portWatchdog(q *intent.QoS, wd *intent.Watchdog, style string) ([]*config.Node, error) {
+	pw := q.PFC.Watchdog
+	if pw == nil || wd == nil || len(q.LosslessPriorities()) == 0 || *pw == *wd {
+		return nil, nil
+	}
+	what := "PFC watchdog of profile " + q.Profile
+	if style != StyleQoSProfile {
+		return nil, r.unsupported(what, "its timers or action differ from the global ones (profile %q's), which EOS says per port only inside a qos profile (`priority-flow-control pause watchdog port action|timer`, AVD qos_profiles schema; reference/eos.md §9 item 1); set option %q = %q", r.d.QoS.Profile, OptionStyle, StyleQoSProfile)
+	}
+	var out []*config.Node
+	action := func(a string) string { return cmp.Or(a, "errdisable") } // EOS's default (reference/eos.md §3)
+	if a := action(pw.Action); a != action(wd.Action) {
+		if a != "drop" && a != "notify-only" {
+			return nil, r.unsupported(what, "its action %q differs from the global %q, but a qos profile overrides the action with drop or notify-only only (AVD qos_profiles schema)", a, action(wd.Action))
+		}
+		out = append(out, node("priority-flow-control pause watchdog port action "+a))
+	}
+	if pw.Detection != wd.Detection || pw.Restoration != wd.Restoration || pw.Polling != wd.Polling {
+		if pw.Detection == 0 || pw.Restoration == 0 {
+			return nil, r.unsupported(what, "its timers differ from the global ones, but EOS's per-port timer line sets the timeout and the recovery-time together (AVD qos_profiles schema: both required); give it detection_time and restoration_time")
+		}
+		t, err := r.timers(pw, "profile "+q.Profile+": ")
+		if err != nil {
+			return nil, err
+		}
+		poll := "auto"
+		if t[2] != 0 {
+			poll = seconds(t[2])
+		}
+		out = append(out, node(fmt.Sprintf("priority-flow-control pause watchdog port timer timeout %s polling-interval %s recovery-time %s", seconds(t[0]), poll, seconds(t[1]))))
+	}
+	return out, nil
 }
 
 var nameUnsafe = regexp.MustCompile(`[^A-Za-z0-9_-]+`)

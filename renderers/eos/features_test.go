@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -113,6 +114,10 @@ func TestFeatureLimits(t *testing.T) {
 		}},
 		{"shape below a kbps", "shape of class CNP", "whole kbps", func(d *intent.Device) { d.QoS.Class(6).Scheduling.Shape = 1500 }},
 		{"ECN probability 0", "ECN probability of class ROCEv2", "1–100%", func(d *intent.Device) { d.QoS.Class(3).ECN.MaxProbability = 0 }},
+		{"port watchdog under an interface", "PFC watchdog of profile roce_lossless", "only inside a qos profile", portWatchdog(true, func(w *intent.Watchdog) { w.Action = "notify-only" })},
+		{"port watchdog errdisable", "PFC watchdog of profile roce_lossless", "drop or notify-only only", portWatchdog(false, func(w *intent.Watchdog) { w.Action = "errdisable" })},
+		{"port watchdog timers without a restoration", "PFC watchdog of profile roce_lossless", "both required", portWatchdog(false, func(w *intent.Watchdog) { w.Restoration = 0 })},
+		{"port watchdog polling too slow", "profile roce_lossless: PFC watchdog polling-interval 0.15", "at most half", portWatchdog(false, func(w *intent.Watchdog) { w.Polling = 150 * time.Millisecond })},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,6 +130,74 @@ func TestFeatureLimits(t *testing.T) {
 			}
 			if ue.Feature != tt.feature || !strings.Contains(ue.Reason, tt.reason) {
 				t.Errorf("got %q / %q, want %q / containing %q", ue.Feature, ue.Reason, tt.feature, tt.reason)
+			}
+		})
+	}
+}
+
+// portWatchdog gives port Ethernet2 an override of the device's profile
+// whose watchdog edit changes, in the qos-profile style unless iface.
+func portWatchdog(iface bool, edit func(w *intent.Watchdog)) func(d *intent.Device) {
+	return func(d *intent.Device) {
+		if !iface {
+			d.Options = map[string]string{OptionStyle: StyleQoSProfile}
+		}
+		q := *d.QoS
+		w := *q.PFC.Watchdog
+		edit(&w)
+		q.PFC.Watchdog = &w
+		d.Ports[1].QoS = &q
+	}
+}
+
+// TestPortWatchdog: a port whose watchdog differs from the device's says
+// its own action and timers in its qos profile, in the forms of AVD's
+// qos_profiles schema and molecule output (`priority-flow-control pause
+// watchdog port action drop`, `… port timer timeout 0.05 polling-interval
+// auto recovery-time 1.11 forced`; corpus avd-qos-profiles), the global
+// lines staying the device's.
+func TestPortWatchdog(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(w *intent.Watchdog)
+		want []string
+	}{
+		{"action", func(w *intent.Watchdog) { w.Action = "notify-only" }, []string{
+			"qos profile ROCE_LOSSLESS_ETHERNET2", "   priority-flow-control pause watchdog", "   priority-flow-control pause watchdog port action notify-only",
+			"priority-flow-control pause watchdog action drop"}},
+		{"timers", func(w *intent.Watchdog) {
+			w.Detection, w.Restoration, w.Polling = 50*time.Millisecond, 1110*time.Millisecond, 0
+		}, []string{
+			"qos profile ROCE_LOSSLESS_ETHERNET2", "   priority-flow-control pause watchdog",
+			"   priority-flow-control pause watchdog port timer timeout 0.05 polling-interval auto recovery-time 1.11",
+			"priority-flow-control pause watchdog default timeout 0.2"}},
+		{"both, polling given", func(w *intent.Watchdog) { w.Action, w.Polling = "drop", 5*time.Millisecond; w.Detection = time.Second }, []string{
+			"   priority-flow-control pause watchdog port timer timeout 1 polling-interval 0.005 recovery-time 0.4"}},
+		{"action drop over errdisable", func(w *intent.Watchdog) { w.Action = "drop" }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := canonical()
+			if tt.want == nil {
+				d.QoS.PFC.Watchdog.Action = "errdisable"
+				tt.want = []string{"   priority-flow-control pause watchdog port action drop", "priority-flow-control pause watchdog action errdisable"}
+			}
+			portWatchdog(false, tt.edit)(d)
+			text := string(render(t, d).Text)
+			lines := strings.Split(text, "\n")
+			at := 0
+			for _, w := range tt.want {
+				for at < len(lines) && lines[at] != w {
+					at++
+				}
+				if at == len(lines) {
+					t.Fatalf("missing %q (in order) in:\n%s", w, text)
+				}
+			}
+			// The device's own profile has no per-port line.
+			own := text[strings.Index(text, "qos profile ROCE_LOSSLESS\n"):strings.Index(text, "qos profile ROCE_LOSSLESS_ETHERNET2")]
+			if strings.Contains(own, "watchdog port") {
+				t.Errorf("the device's profile has a per-port watchdog line:\n%s", own)
 			}
 		})
 	}

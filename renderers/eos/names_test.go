@@ -11,6 +11,7 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/config"
+	"github.com/lossless-net/lossless/internal/textdiff"
 	"github.com/lossless-net/lossless/renderers"
 )
 
@@ -123,5 +124,34 @@ func TestTrustPortDefault(t *testing.T) {
 	d.Options = map[string]string{OptionTrust: "cos"}
 	if _, err := Render(d); err == nil {
 		t.Error("eos.trust = cos rendered")
+	}
+}
+
+// TestTrustInterface: option eos.trust = "interface" writes the trust
+// line under each interface after its service-profile, none in the qos
+// profile, as the [blog36] spine configures its ports (corpus
+// blog-roce-spine); in the interface style the rendering is the
+// default's.
+func TestTrustInterface(t *testing.T) {
+	d := canonical()
+	d.Options = map[string]string{OptionStyle: StyleQoSProfile, OptionTrust: TrustInterface}
+	text := string(render(t, d).Text)
+	for _, want := range []string{"interface Ethernet1\n   service-profile ROCE_LOSSLESS\n   qos trust dscp\n", "interface Ethernet2\n   service-profile ROCE_LOSSLESS\n   qos trust dscp\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in:\n%s", want, text)
+		}
+	}
+	if prof := text[:strings.Index(text, "interface ")]; strings.Contains(prof, "qos trust") {
+		t.Errorf("the qos profile has a trust line:\n%s", prof)
+	}
+	d.QoS.Trust = intent.TrustCoS
+	if text := string(render(t, d).Text); !strings.Contains(text, "   service-profile ROCE_LOSSLESS\n   qos trust cos\n") {
+		t.Errorf("trust cos not beside service-profile:\n%s", text)
+	}
+
+	iface := canonical()
+	iface.Options = map[string]string{OptionTrust: TrustInterface}
+	if got, want := string(render(t, iface).Text), string(render(t, canonical()).Text); got != want {
+		t.Errorf("interface style with eos.trust = interface differs from the default:\n%s", textdiff.Unified("default", "interface", want, got))
 	}
 }

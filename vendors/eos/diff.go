@@ -191,7 +191,7 @@ func firstWords(s string, n int) string {
 
 // canon returns a line's canonical text: full interface names, the legacy
 // `priority-flow-control mode on` as `priority-flow-control on` (§3),
-// DSCP lists sorted, watchdog seconds without trailing zeros ("0.20" →
+// DSCP lists sorted, watchdog seconds (global and per-port) without trailing zeros ("0.20" →
 // "0.2", §9 item 4). Lines arrive single-spaced (lines).
 func canon(text string) string {
 	if text == "" {
@@ -209,6 +209,12 @@ func canon(text string) string {
 		case strings.HasPrefix(text, "priority-flow-control pause watchdog default "):
 			i := strings.LastIndexByte(text, ' ')
 			return text[:i+1] + decimal(text[i+1:])
+		case strings.HasPrefix(text, "priority-flow-control pause watchdog port timer "):
+			f := strings.Fields(text)
+			for i := range f {
+				f[i] = decimal(f[i])
+			}
+			return strings.Join(f, " ")
 		}
 	case 'q':
 		if m := mapOf(text); m != nil {

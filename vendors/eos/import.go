@@ -25,33 +25,37 @@ import (
 
 // Reasons of Unexpressed lines.
 const (
-	whyTrust      = "the intent trusts DSCP or CoS (trust = \"dscp\" or \"cos\"); `no qos trust` (untrusted) cannot be said"
-	whyCoSMap     = "no port of the device trusts CoS (`qos trust cos`), and the intent maps CoS values only for ports that do"
-	whyDSCPUnused = "the device's ports trust CoS (`qos trust cos`); the intent maps DSCP values only for ports that trust DSCP"
-	whyPortLine   = "the intent has no port-level default CoS/DSCP, port shaping or ACL classification (service-policy)"
-	whyPFCDrop    = "the intent sets PFC per class (lossless = true) for no-drop only; an explicit per-port `priority N drop` cannot be said"
-	whyPFCOff     = "the intent cannot say PFC on without a no-drop priority, nor PFC off on a port without one"
-	whyWatchdog   = "the intent has no per-port watchdog action or timers"
-	whyQueueLine  = "the intent has no WRED drop profile or queue latency"
-	whyGuarantee  = "lossless writes a guaranteed bandwidth as `bandwidth guaranteed percent P` on a strict or unscheduled queue (min_bandwidth); a rate in kbps, or one beside a round-robin share, cannot be said"
-	whyShape      = "lossless writes a queue's shape as `shape rate N kbps` (shape, a rate in whole Mbps); a shape in percent or pps cannot be said"
-	whyBandwidth  = "a bandwidth share on a queue without `no priority` (a strict queue, EOS's default) cannot be said: the intent's bandwidth is a round-robin share"
-	whyRR         = "a round-robin queue (`no priority`) without a bandwidth share cannot be said: the intent gives a DWRR class its bandwidth"
-	whyECNUnit    = "lossless writes ECN thresholds in kbytes; thresholds in other units cannot be said"
-	whyTC7        = "traffic class 7 (tx-queue 7) is reserved for control traffic on EOS (reference/eos.md §3); lossless renders classes 0–6 only"
-	whyDropPrec   = "the intent has no drop precedence (colour)"
-	whyTCMap      = "the intent keeps each traffic class on its own tx-queue (EOS's identity default)"
-	whyGlobalPFC  = "the intent cannot say this global PFC line"
-	whyTimers     = "the intent sets the global watchdog timers only with the watchdog on its ports (`priority-flow-control pause watchdog`), which no port has"
-	whyBadTimers  = "lossless renders watchdog timers within EOS's ranges with the polling-interval at most half the timeout and the recovery-time (reference/eos.md §1a, §3); these are not"
-	whyPolicy     = "the intent does not classify with policy-maps and class-maps"
-	whyMMU        = "the intent has no EOS MMU queue profile (buffers are left to the switch on EOS)"
-	whyProfile    = "no port applies this qos profile"
-	whyStyle      = "the device's other QoS ports use the other layout (direct lines or a qos profile); one rendering has one"
-	whyOwnLines   = "a port's own QoS lines over the qos profile it applies cannot be said"
-	whyNoProfile  = "the port applies a qos profile the running config does not have"
-	whyMixedTrust = "some of the device's QoS ports or profiles have no trust line and others `qos trust dscp`; the intent says one for the device (option eos.trust)"
-	whyMixedQueue = "the device's other queues use the other keyword (tx-queue or uc-tx-queue); one rendering has one (option eos.tx-queue)"
+	whyTrust       = "the intent trusts DSCP or CoS (trust = \"dscp\" or \"cos\"); `no qos trust` (untrusted) cannot be said"
+	whyCoSMap      = "no port of the device trusts CoS (`qos trust cos`), and the intent maps CoS values only for ports that do"
+	whyDSCPUnused  = "the device's ports trust CoS (`qos trust cos`); the intent maps DSCP values only for ports that trust DSCP"
+	whyPortLine    = "the intent has no port-level default CoS/DSCP, port shaping or ACL classification (service-policy)"
+	whyPFCDrop     = "the intent sets PFC per class (lossless = true) for no-drop only; an explicit per-port `priority N drop` cannot be said"
+	whyPFCOff      = "the intent cannot say PFC on without a no-drop priority, nor PFC off on a port without one"
+	whyWatchdog    = "not a per-port watchdog line lossless can read (`priority-flow-control pause watchdog port action drop|notify-only`, `… port timer timeout S polling-interval S|auto recovery-time S` in a qos profile with the watchdog on)"
+	whyPortWDIface = "lossless writes per-port watchdog lines only in a qos profile: no source shows them under an interface (reference/eos.md §9 item 1)"
+	whySameWD      = "restates the global watchdog setting; lossless writes a per-port watchdog line only where it differs"
+	whyForced      = "the intent has no forced watchdog recovery (`forced`: recover whatever PFC frames arrive)"
+	whyPortWD      = "lossless writes the global watchdog lines from the device's own profile (the one most ports apply), or else the first with a watchdog; that profile's per-port watchdog lines cannot be said"
+	whyQueueLine   = "the intent has no WRED drop profile or queue latency"
+	whyGuarantee   = "lossless writes a guaranteed bandwidth as `bandwidth guaranteed percent P` on a strict or unscheduled queue (min_bandwidth); a rate in kbps, or one beside a round-robin share, cannot be said"
+	whyShape       = "lossless writes a queue's shape as `shape rate N kbps` (shape, a rate in whole Mbps); a shape in percent or pps cannot be said"
+	whyBandwidth   = "a bandwidth share on a queue without `no priority` (a strict queue, EOS's default) cannot be said: the intent's bandwidth is a round-robin share"
+	whyRR          = "a round-robin queue (`no priority`) without a bandwidth share cannot be said: the intent gives a DWRR class its bandwidth"
+	whyECNUnit     = "lossless writes ECN thresholds in kbytes; thresholds in other units cannot be said"
+	whyTC7         = "traffic class 7 (tx-queue 7) is reserved for control traffic on EOS (reference/eos.md §3); lossless renders classes 0–6 only"
+	whyDropPrec    = "the intent has no drop precedence (colour)"
+	whyTCMap       = "the intent keeps each traffic class on its own tx-queue (EOS's identity default)"
+	whyGlobalPFC   = "the intent cannot say this global PFC line"
+	whyTimers      = "the intent sets the global watchdog timers only with the watchdog on its ports (`priority-flow-control pause watchdog`), which no port has"
+	whyBadTimers   = "lossless renders watchdog timers within EOS's ranges with the polling-interval at most half the timeout and the recovery-time (reference/eos.md §1a, §3); these are not"
+	whyPolicy      = "the intent does not classify with policy-maps and class-maps"
+	whyMMU         = "the intent has no EOS MMU queue profile (buffers are left to the switch on EOS)"
+	whyProfile     = "no port applies this qos profile"
+	whyStyle       = "the device's other QoS ports use the other layout (direct lines or a qos profile); one rendering has one"
+	whyOwnLines    = "a port's own QoS lines over the qos profile it applies cannot be said"
+	whyNoProfile   = "the port applies a qos profile the running config does not have"
+	whyMixedTrust  = "some of the device's QoS ports or profiles have no trust line and others `qos trust dscp`; the intent says one for the device (option eos.trust)"
+	whyMixedQueue  = "the device's other queues use the other keyword (tx-queue or uc-tx-queue); one rendering has one (option eos.tx-queue)"
 )
 
 // iline is a canonical config line with its line number in the text.
@@ -98,7 +102,8 @@ func readLines(text []byte) ([]*iline, error) {
 // Import reads a device's QoS from its running config (what Running
 // returns, or a whole show running-config) into the intent's terms, the
 // inverse of renderers/eos: dev's ports give the speeds (none is needed:
-// every threshold reads back in bytes).
+// every threshold reads back in bytes). A qos profile's per-port watchdog
+// lines read over the global watchdog into its own.
 func Import(dev *inventory.Device, running []byte) (*vendors.Imported, error) {
 	name := "device"
 	if dev != nil {
@@ -227,6 +232,7 @@ type source struct {
 	key     string // what it says, for grouping equal ports
 	trusted bool
 	lines   []*iline // the trust-less source, for whyMixedTrust
+	wdLines []*iline // per-port watchdog lines read into q's watchdog
 }
 
 func (im *importer) finish() *vendors.Imported {
@@ -245,6 +251,7 @@ func (im *importer) finish() *vendors.Imported {
 	classes := im.dscpMap()
 	classes.cos = im.cosMap()
 	wd := im.watchdog()
+	ifTrust := style == render.StyleQoSProfile && im.interfaceTrust()
 
 	var sources []*source
 	portQoS := map[string]*source{}
@@ -262,8 +269,12 @@ func (im *importer) finish() *vendors.Imported {
 		case sp != nil:
 			pname := strings.TrimPrefix(sp.text, "service-profile ")
 			prof := im.profiles[pname]
+			trust := (*iline)(nil)
+			if ifTrust {
+				trust = p.child("qos trust")
+			}
 			for _, k := range p.kids {
-				if k != sp {
+				if k != sp && k != trust {
 					im.ownLine(k)
 				}
 			}
@@ -273,7 +284,13 @@ func (im *importer) finish() *vendors.Imported {
 			}
 			s := byKey["profile "+pname]
 			if s == nil {
-				s = im.source(prof.kids, classes, wd)
+				lines := prof.kids
+				if trust != nil {
+					// The ports' trust line, read as the profile's
+					// (option eos.trust = "interface").
+					lines = append([]*iline{trust}, lines...)
+				}
+				s = im.source(lines, classes, wd)
 				s.q.Names.PortProfile = pname
 				s.key = "profile " + pname
 				byKey[s.key] = s
@@ -286,6 +303,9 @@ func (im *importer) finish() *vendors.Imported {
 			portQoS[name] = s
 		default:
 			s := im.source(p.kids, classes, wd)
+			if len(s.wdLines) > 0 {
+				im.globalWatchdog(s, wd, whyPortWDIface)
+			}
 			if prev := byKey[s.key]; prev != nil {
 				s = prev
 			} else {
@@ -312,14 +332,31 @@ func (im *importer) finish() *vendors.Imported {
 		for _, n := range names {
 			count[portQoS[n]]++
 		}
+		// A profile with per-port watchdog lines is the device's only
+		// when none without them is: the renderer writes the global
+		// watchdog lines from the device's profile.
+		global := func(s *source) bool { return len(s.wdLines) == 0 }
 		main := portQoS[names[0]]
 		for _, s := range sources {
-			if count[s] > count[main] {
+			if global(s) && !global(main) || global(s) == global(main) && count[s] > count[main] {
 				main = s
 			}
 		}
 		out.QoS = main.q
 		slices.SortFunc(names, inventory.ComparePorts)
+		// The profile the global watchdog lines come from (the device's,
+		// else the first port's with a watchdog, as renderers/eos picks
+		// it) cannot have per-port lines of its own.
+		first := main
+		for _, n := range names {
+			if first.q.PFC.Watchdog != nil {
+				break
+			}
+			first = portQoS[n]
+		}
+		if len(first.wdLines) > 0 {
+			im.globalWatchdog(first, wd, whyPortWD)
+		}
 		for _, n := range names {
 			p := vendors.ImportedPort{Name: n}
 			if s := portQoS[n]; s != main {
@@ -328,6 +365,12 @@ func (im *importer) finish() *vendors.Imported {
 			out.Ports = append(out.Ports, p)
 		}
 		im.options(style, sources, classes)
+		if ifTrust {
+			if out.Options == nil {
+				out.Options = map[string]string{}
+			}
+			out.Options[render.OptionTrust] = render.TrustInterface
+		}
 	}
 	// Global lines no port's QoS uses.
 	hasWD := slices.ContainsFunc(sources, func(s *source) bool { return s.q.PFC.Watchdog != nil })
@@ -359,6 +402,31 @@ func (im *importer) finish() *vendors.Imported {
 	}
 	slices.SortStableFunc(out.Unexpressed, func(a, b vendors.Unexpressed) int { return cmp.Compare(a.Line, b.Line) })
 	return out
+}
+
+// interfaceTrust reports whether the device trusts on its interfaces
+// beside the qos profiles they apply (option eos.trust = "interface",
+// the [blog36] form): every QoS port applies a qos profile that has no
+// trust line, and has its own `qos trust dscp` or `qos trust cos`, the
+// same on every port of one profile.
+func (im *importer) interfaceTrust() bool {
+	byProfile := map[string]string{}
+	for _, p := range im.ports {
+		sp, trust := p.child("service-profile"), p.child("qos trust")
+		if sp == nil || trust == nil || trust.text != "qos trust dscp" && trust.text != "qos trust cos" {
+			return false
+		}
+		name := strings.TrimPrefix(sp.text, "service-profile ")
+		prof := im.profiles[name]
+		if prof == nil || prof.child("qos trust") != nil || slices.ContainsFunc(prof.kids, func(k *iline) bool { return k.text == "no qos trust" }) {
+			return false
+		}
+		if t, seen := byProfile[name]; seen && t != trust.text {
+			return false
+		}
+		byProfile[name] = trust.text
+	}
+	return len(byProfile) > 0
 }
 
 // options sets the rendering options the running config implies.
@@ -489,10 +557,7 @@ func (im *importer) watchdog() *intent.Watchdog {
 	// Timers EOS may take but the renderer refuses (reference/eos.md §1a:
 	// polling-interval at most half the timeout and the recovery-time,
 	// and the ranges of §3) are listed rather than read.
-	ok := func(d, lo, hi time.Duration) bool { return d == 0 || d >= lo && d <= hi }
-	half := func(p, other time.Duration) bool { return p == 0 || other == 0 || 2*p <= other }
-	if !ok(wd.Detection, 10*time.Millisecond, time.Minute) || !ok(wd.Restoration, 10*time.Millisecond, time.Minute) ||
-		!ok(wd.Polling, 5*time.Millisecond, 30*time.Second) || !half(wd.Polling, wd.Detection) || !half(wd.Polling, wd.Restoration) {
+	if !timersOK(wd) {
 		for _, l := range im.timers {
 			if !strings.HasPrefix(l.text, "priority-flow-control pause watchdog action ") {
 				im.unexpressed(l, whyBadTimers)
@@ -516,6 +581,7 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 		return c
 	}
 	pfcOn, pfcOff, portWD := (*iline)(nil), (*iline)(nil), (*iline)(nil)
+	var wdAction, wdTimer *iline
 	var noDrop []*iline
 	for _, l := range lines {
 		t := l.text
@@ -548,10 +614,14 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 				noDrop = append(noDrop, l)
 				class(id).Lossless = true
 			}
+		case t == "priority-flow-control pause watchdog port action drop", t == "priority-flow-control pause watchdog port action notify-only":
+			wdAction = l
+		case strings.HasPrefix(t, "priority-flow-control pause watchdog port timer "):
+			wdTimer = l
 		case strings.HasPrefix(t, "priority-flow-control pause watchdog port "):
 			im.unexpressed(l, whyWatchdog)
 		case strings.HasPrefix(t, "no priority-flow-control "):
-			im.unexpressed(l, whyWatchdog)
+			im.unexpressed(l, "the intent cannot say this negated PFC line")
 		case scopedQueue(t):
 			im.queue(l, class)
 		default:
@@ -572,10 +642,13 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 	if portWD != nil {
 		if len(noDrop) == 0 {
 			im.unexpressed(portWD, whyPFCOff)
-		} else if wd != nil {
-			s.q.PFC.Watchdog = wd
 		} else {
-			s.q.PFC.Watchdog = &intent.Watchdog{}
+			s.q.PFC.Watchdog = im.portWatchdog(s, wd, wdAction, wdTimer)
+		}
+	}
+	for _, l := range []*iline{wdAction, wdTimer} {
+		if l != nil && (portWD == nil || len(noDrop) == 0) {
+			im.unexpressed(l, whyWatchdog)
 		}
 	}
 	// Classes of the DSCP map (of the CoS map when the port trusts CoS):
@@ -601,6 +674,84 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 	}
 	s.key = fmt.Sprintf("trusted %v %s %s\n%s", s.trusted, s.q.Trust, s.q.PFC.Mode, qosKey(s.q))
 	return s
+}
+
+// globalWatchdog lists the per-port watchdog lines of s as why and gives
+// it the global watchdog wd instead.
+func (im *importer) globalWatchdog(s *source, wd *intent.Watchdog, why string) {
+	for _, l := range s.wdLines {
+		im.unexpressed(l, why)
+	}
+	g := intent.Watchdog{}
+	if wd != nil {
+		g = *wd
+	}
+	s.q.PFC.Watchdog, s.wdLines = &g, nil
+	s.key = fmt.Sprintf("trusted %v %s %s\n%s", s.trusted, s.q.Trust, s.q.PFC.Mode, qosKey(s.q))
+}
+
+// portWatchdog is the watchdog of a profile with the watchdog on: the
+// global one (wd) with the profile's own action and timer lines over it
+// (renderers/eos portWatchdog), which s.wdLines records.
+func (im *importer) portWatchdog(s *source, wd *intent.Watchdog, action, timer *iline) *intent.Watchdog {
+	w := &intent.Watchdog{}
+	if wd != nil {
+		*w = *wd
+	}
+	if action != nil {
+		a := action.text[strings.LastIndexByte(action.text, ' ')+1:]
+		if a == cmp.Or(w.Action, "errdisable") {
+			im.unexpressed(action, whySameWD)
+		} else {
+			w.Action = a
+			s.wdLines = append(s.wdLines, action)
+		}
+	}
+	if timer == nil {
+		return w
+	}
+	// timeout S polling-interval S|auto recovery-time S [forced]
+	f := strings.Fields(strings.TrimPrefix(timer.text, "priority-flow-control pause watchdog port timer "))
+	if len(f) == 7 && f[6] == "forced" {
+		im.unexpressed(timer, whyForced)
+		return w
+	}
+	sec := func(v string) time.Duration {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || x <= 0 || x > 3600 {
+			return -1
+		}
+		return time.Duration(math.Round(x*1000)) * time.Millisecond
+	}
+	if len(f) != 6 || f[0] != "timeout" || f[2] != "polling-interval" || f[4] != "recovery-time" {
+		im.unexpressed(timer, whyWatchdog)
+		return w
+	}
+	t := intent.Watchdog{Detection: sec(f[1]), Restoration: sec(f[5])}
+	if f[3] != "auto" {
+		t.Polling = sec(f[3])
+	}
+	switch {
+	case !timersOK(&t) || t.Polling < 0:
+		im.unexpressed(timer, whyBadTimers)
+		return w
+	case t.Detection == w.Detection && t.Restoration == w.Restoration && t.Polling == w.Polling:
+		im.unexpressed(timer, whySameWD)
+		return w
+	}
+	w.Detection, w.Restoration, w.Polling = t.Detection, t.Restoration, t.Polling
+	s.wdLines = append(s.wdLines, timer)
+	return w
+}
+
+// timersOK reports whether wd's timers are within what renderers/eos
+// renders: EOS's ranges of reference/eos.md §3, the polling-interval at
+// most half the timeout and the recovery-time (§1a).
+func timersOK(wd *intent.Watchdog) bool {
+	ok := func(d, lo, hi time.Duration) bool { return d == 0 || d >= lo && d <= hi }
+	half := func(p, other time.Duration) bool { return p == 0 || other == 0 || 2*p <= other }
+	return ok(wd.Detection, 10*time.Millisecond, time.Minute) && ok(wd.Restoration, 10*time.Millisecond, time.Minute) &&
+		ok(wd.Polling, 5*time.Millisecond, 30*time.Second) && half(wd.Polling, wd.Detection) && half(wd.Polling, wd.Restoration)
 }
 
 // qosKey is what a port's QoS says, for grouping the ports that say the

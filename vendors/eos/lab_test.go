@@ -117,6 +117,15 @@ func TestApplyConverges(t *testing.T) {
 		// features-eos eos1 with `no priority-flow-control`), and back.
 		{"PFC on to off per interface", "../../../golden/features-eos/want/eos1.cfg", "features-pfc-off.cfg"},
 		{"PFC off to on per interface", "features-pfc-off.cfg", "../../../golden/features-eos/want/eos1.cfg"},
+		// The trust line from the qos profile to its interfaces
+		// (eos.trust = "interface", corpus blog-roce-spine) and back.
+		{"trust to the interfaces", "profile.cfg", "trust-interface.cfg"},
+		{"trust back to the qos profile", "trust-interface.cfg", "profile.cfg"},
+		// A qos profile's per-port watchdog lines (renderers/eos
+		// portWatchdog): added with the profile, changed, removed.
+		{"port watchdog added", "profile.cfg", "port-watchdog.cfg"},
+		{"port watchdog changed", "port-watchdog.cfg", "port-watchdog2.cfg"},
+		{"port watchdog removed", "port-watchdog.cfg", "profile.cfg"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -863,9 +863,12 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 					}
 					continue
 				}
-				if k.text == unsetLine(id) {
+				if k.text == unsetLine(id) && !strings.HasPrefix(k.text, "priority level ") {
 					continue // what the renderer writes for a class with no scheduling
 				}
+				// A strict queue is said as one, although the renderer
+				// gives q7 strict priority by default: the intent then
+				// reads as the device runs.
 				if v, ok := strings.CutPrefix(k.text, "priority level "); ok {
 					n, err := strconv.Atoi(v)
 					if err != nil || n < 1 || n > 8 {

@@ -1,0 +1,49 @@
+package huaweice
+
+import (
+	"strings"
+	"testing"
+)
+
+// The drop-profile lines of V300R023's WRED and ECN examples (command
+// pages "color" and "ecn", Example_for_Configuring_WRED.md and
+// Example_for_Configuring_ECN.md, WheaterW/INTA-project @ 9308062d):
+// thresholds in percent of the queue and in bytes, per colour, shown
+// after the ECN line in the order green, yellow, red, each undone on its
+// own; a low limit above the high one, a share above 100 and a
+// discard-percentage 0 are refused with the device's errors, a colour the
+// page does not list as an unknown command.
+func TestDropProfileColoursAndPercent(t *testing.T) {
+	d := newTestDevice(t, "")
+	s := typeAll(t, d,
+		"drop-profile dp1",
+		"color red low-limit 40 high-limit 60 discard-percentage 40",
+		"color yellow buffer-size low-limit 102400 high-limit 1048576 discard-percentage 20",
+		"ecn low-limit 50 high-limit 80 discard-percentage 30",
+		"color green low-limit 80 high-limit 100 discard-percentage 10",
+		"quit",
+		"commit",
+	)
+	want := "#\ndrop-profile dp1\n ecn low-limit 50 high-limit 80 discard-percentage 30\n" +
+		" color green low-limit 80 high-limit 100 discard-percentage 10\n" +
+		" color yellow buffer-size low-limit 102400 high-limit 1048576 discard-percentage 20\n" +
+		" color red low-limit 40 high-limit 60 discard-percentage 40\n#\n"
+	if run := string(d.Running()); !strings.Contains(run, want) {
+		t.Errorf("running config lacks\n%s\nin\n%s", want, run)
+	}
+	for line, want := range map[string]string{
+		"ecn low-limit 80 high-limit 50 discard-percentage 30":           "Error: Wrong parameter found at '^' position.",
+		"color yellow low-limit 60 high-limit 101 discard-percentage 20": "Error: Wrong parameter found at '^' position.",
+		"color red low-limit 40 high-limit 60 discard-percentage 0":      "Error: Wrong parameter found at '^' position.",
+		"color blue low-limit 40 high-limit 60 discard-percentage 10":    "Error: Unrecognized command found at '^' position.",
+	} {
+		if out := transcript(s, "drop-profile dp1", line, "quit"); !strings.Contains(out, want) {
+			t.Errorf("%q: %q, want %q", line, out, want)
+		}
+	}
+	typeAll(t, d, "drop-profile dp1", "undo color yellow", "quit", "commit")
+	run := string(d.Running())
+	if strings.Contains(run, "color yellow") || !strings.Contains(run, " color red low-limit 40") {
+		t.Errorf("undo color yellow:\n%s", run)
+	}
+}

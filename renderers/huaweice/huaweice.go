@@ -3,7 +3,10 @@
 // form `display current-configuration` prints it: `#` between sections and
 // `return` at the end (reference/huawei-ce.md §1.1, §1.3). It knows the two
 // syntax families of reference §0 and nothing about transport; it does no
-// I/O.
+// I/O. Beyond the core it renders 802.1p trust and maps, queue shaping,
+// PFC off or auto, ECN at the default probability, WRED drop of yellow
+// and red packets and thresholds in percent of the queue, each from the
+// source its function cites.
 package huaweice
 
 import (

@@ -189,8 +189,11 @@ func (im *importer) sayAll(l *iline, reason string) {
 // (or Saved makes of a saved file), in the form renderers/huaweice renders
 // it: the DiffServ domain's green `ip-dscp-inbound` lines give each
 // class's DSCPs, the default PFC profile's priorities the lossless
-// classes, `qos queue Q wred P` + `qos queue Q ecn` with P's byte `ecn
-// buffer-size` line a class's ECN, `qos drr 0 to E` and the DRR weights
+// classes, `qos queue Q wred P` + `qos queue Q ecn` with P's `ecn` line
+// (in bytes, `ecn buffer-size low-limit …`, or in percent of the queue,
+// `ecn low-limit …`) a class's ECN and P's `color yellow|red` lines its
+// yellow and red WRED (drop = true: those lines drop packets, V300R023
+// command page "color"), `qos drr 0 to E` and the DRR weights
 // the scheduling (queues above E strict), the deadlock lines the PFC
 // watchdog, the headroom pool the buffers. Lines equal to the device's
 // defaults mean what their absence means (defaultLine) and are read as

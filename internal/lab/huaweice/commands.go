@@ -568,6 +568,19 @@ func grammar() []*command {
 	for _, colour := range []string{"green", "yellow", "red", "non-tcp"} {
 		g = append(g, &command{views: dropView, pattern: "undo color " + colour, remove: []string{"color " + colour}})
 	}
+	// Distance-based headroom check: V300R023 command page
+	// "long-distance mode" (Buffer_Optimization_Configuration_Commands/
+	// long-distance_mode.json, WheaterW/INTA-project @ 9308062d): a
+	// level of 1, 10, 25, 50 or 100 km in the interface or interface
+	// group view of the family A and B models the page lists; the
+	// undo form names the level. Example_for_Configuring_the_Buffer_Optimization_Function.md
+	// prints it before `dcb pfc enable mode manual`; its place beside
+	// the trust lines is not shown [I].
+	for _, l := range []string{"level-1", "level-10", "level-25", "level-50", "level-100"} {
+		g = append(g,
+			&command{views: ifView, pattern: "long-distance mode " + l, key: "long-distance mode", rank: 2},
+			&command{views: ifView, pattern: "undo long-distance mode " + l, apply: undoIf("long-distance mode", "long-distance mode "+l)})
+	}
 	// Queue shaping (see the undo entry above): one entry per family, the
 	// rest of the line checked by checkShaping (a pattern per optional
 	// unit would be some 300 entries, each a candidate of every qos line).

@@ -47,3 +47,27 @@ func TestDropProfileColoursAndPercent(t *testing.T) {
 		t.Errorf("undo color yellow:\n%s", run)
 	}
 }
+
+// The distance-based headroom check of V300R023's buffer optimization
+// example (command page "long-distance mode"): shown in the interface
+// before its PFC line, undone only by the undo naming its level, a level
+// the page does not list refused.
+func TestLongDistanceMode(t *testing.T) {
+	d := newTestDevice(t, "", WithModel("CE8850-HAM")) // family A: PFC without a headroom pool
+	s := typeAll(t, d, "interface 100ge 1/0/1", "dcb pfc enable mode manual", "long-distance mode level-100", "quit", "commit")
+	want := "#\ninterface 100GE1/0/1\n long-distance mode level-100\n dcb pfc enable mode manual\n#\n"
+	if run := string(d.Running()); !strings.Contains(run, want) {
+		t.Errorf("running config lacks\n%s\nin\n%s", want, run)
+	}
+	if out := transcript(s, "interface 100ge 1/0/1", "long-distance mode level-90", "quit"); !strings.Contains(out, "Error:") {
+		t.Errorf("level-90 taken:\n%s", out)
+	}
+	typeAll(t, d, "interface 100ge 1/0/1", "undo long-distance mode level-10", "quit", "commit")
+	if run := string(d.Running()); !strings.Contains(run, " long-distance mode level-100\n") {
+		t.Errorf("undo of another level removed the line:\n%s", run)
+	}
+	typeAll(t, d, "interface 100ge 1/0/1", "undo long-distance mode level-100", "quit", "commit")
+	if run := string(d.Running()); strings.Contains(run, "long-distance") {
+		t.Errorf("undo left the line:\n%s", run)
+	}
+}

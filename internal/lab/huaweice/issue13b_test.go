@@ -71,3 +71,40 @@ func TestLongDistanceMode(t *testing.T) {
 		t.Errorf("undo left the line:\n%s", run)
 	}
 }
+
+// NPCC and iQCN of V300R023's lossless-queue examples (their command
+// pages, family A only): shown in the interface and under ai-service in
+// the scripts' order whatever the typing order, ai-service before
+// port-group; queue 6 and an interval outside 200–600 µs refused; undo
+// iqcn enable in the iQCN view deletes the iQCN configuration; a family B
+// switch does not know the commands.
+func TestNPCCAndIQCN(t *testing.T) {
+	d := newTestDevice(t, "", WithModel("CE8850-HAM"))
+	s := typeAll(t, d,
+		"ai-service", "iqcn", "assign queue 4", "rpg-time-reset 400", "iqcn enable", "quit", "npcc", "assign queue 3", "quit", "quit",
+		"interface 100ge 1/0/1", "trust dscp", "iqcn enable", "npcc enable", "quit",
+		"port-group all_using", "group-member 100ge 1/0/1 to 100ge 1/0/2", "quit",
+		"commit")
+	run := string(d.Running())
+	for _, want := range []string{
+		"#\ninterface 100GE1/0/1\n iqcn enable\n npcc enable\n trust dscp\n#\n",
+		"#\nai-service\n npcc\n  assign queue 3\n iqcn\n  iqcn enable\n  assign queue 4\n  rpg-time-reset 400\n#\nport-group all_using\n",
+	} {
+		if !strings.Contains(run, want) {
+			t.Errorf("running config lacks\n%s\nin\n%s", want, run)
+		}
+	}
+	for _, line := range []string{"assign queue 6", "rpg-time-reset 100"} {
+		if out := transcript(s, "ai-service", "iqcn", line, "quit", "quit"); !strings.Contains(out, "Error:") {
+			t.Errorf("%q taken:\n%s", line, out)
+		}
+	}
+	typeAll(t, d, "ai-service", "iqcn", "undo iqcn enable", "quit", "quit", "commit")
+	if run := string(d.Running()); strings.Contains(run, "rpg-time-reset") || strings.Contains(run, "assign queue 4") || !strings.Contains(run, " iqcn\n") {
+		t.Errorf("undo iqcn enable:\n%s", run)
+	}
+	b := newTestDevice(t, "")
+	if out := transcript(b.NewSession("admin", nil), "system-view", "interface 100ge 1/0/1", "npcc enable"); !strings.Contains(out, "Error: Unrecognized command") {
+		t.Errorf("family B took npcc enable:\n%s", out)
+	}
+}

@@ -891,6 +891,13 @@ func (r *renderer) dropProfiles(sets []*profileSet) ([]*config.Node, error) {
 func (r *renderer) ecnLines(c intent.Class, ports []*intent.Port) ([]string, error) {
 	e := c.ECN
 	feature := fmt.Sprintf("ECN of class %q", c.Name)
+	if r.famName == FamilyA && c.ID > 5 {
+		// V300R023 Configuration_Precautions_for_Congestion_Avoidance.md
+		// (WheaterW/INTA-project @ 9308062d), family A models: "The ECN
+		// function cannot be configured for queues 6 and 7", and with
+		// ECN enabled globally no WRED there either.
+		return nil, r.unsupported(feature, "family A takes `qos queue Q ecn` on queues 0–5 only, and no WRED on queues 6 and 7 once `qos ecn enable` is set (V300R023 congestion avoidance precautions); this class is queue %d", c.ID)
+	}
 	if e.Weight != nil {
 		return nil, r.unsupported(feature+" weight", "`ecn weight` exists on V200 and modular CloudEngine only (reference/huawei-ce.md Errata), not on family %s; leave the WRED weight unset", r.famName)
 	}

@@ -249,6 +249,10 @@ func TestUnsupported(t *testing.T) {
 		}, `ECN of class "rdma" max threshold 100µs`, "no speed"},
 		{"ECN weight", FamilyB, func(d *intent.Device) { w := 2; d.QoS.Classes[1].ECN.Weight = &w },
 			`ECN of class "rdma" weight`, "V200"},
+		{"ECN on queue 6 of family A", FamilyA, func(d *intent.Device) {
+			d.Buffers.HeadroomPool = 0
+			d.QoS.Classes[2].ECN = d.QoS.Classes[1].ECN
+		}, `ECN of class "cnp"`, "queues 0–5 only"},
 		{"yellow marked, not dropped", FamilyB, func(d *intent.Device) {
 			d.QoS.Classes[1].ECN.Yellow = &intent.ColorWRED{Min: intent.Threshold{Percent: 60}, Max: intent.Threshold{Percent: 80}, MaxProbability: 20}
 		}, `ECN of class "rdma" yellow`, "one set of thresholds for packets of every colour"},

@@ -4,11 +4,14 @@
 #   an IP header (`8021p-inbound`), a strict queue 0 below the DRR queues
 #   (`qos drr 1 to 5`: PQ queues are served first whatever their number),
 #   queue shaping (`qos queue Q shaping cir C kbps`), PFC negotiated by
-#   DCBX (`dcb pfc enable mode auto`) and ECN at the default marking
-#   probability (`discard-percentage 100`).
+#   DCBX (`dcb pfc enable mode auto`), ECN at the default marking
+#   probability (`discard-percentage 100`) and WRED drop of yellow and red
+#   packets in the ECN queue (`color yellow|red …`, in percent of the
+#   queue and in bytes).
 # - ce-cos (family B): classification by the 802.1p priority (trust cos:
 #   the Layer 2 default, outer 802.1p, bound to the domain) with PFC off
-#   on its ports (no `dcb pfc enable`) while queue 3 still marks ECN.
+#   on its ports (no `dcb pfc enable`) while queue 3 still marks ECN, at
+#   thresholds in percent of the queue (`ecn low-limit 50 high-limit 80`).
 
 qos_profile "roce" {
   trust = "dscp"
@@ -38,6 +41,20 @@ qos_profile "roce" {
     ecn {
       min_threshold = "150KB"
       max_threshold = "3000KB"
+
+      yellow {
+        min_threshold   = "60%"
+        max_threshold   = "80%"
+        max_probability = 20
+        drop            = true
+      }
+
+      red {
+        min_threshold   = "100KB"
+        max_threshold   = "1MB"
+        max_probability = 40
+        drop            = true
+      }
     }
   }
 
@@ -70,9 +87,9 @@ qos_profile "roce-cos" {
     weight   = 60
 
     ecn {
-      min_threshold   = "150KB"
-      max_threshold   = "3000KB"
-      max_probability = 10
+      min_threshold   = "50%"
+      max_threshold   = "80%"
+      max_probability = 30
     }
   }
 

@@ -3,7 +3,10 @@
 // form `display current-configuration` prints it: `#` between sections and
 // `return` at the end (reference/huawei-ce.md §1.1, §1.3). It knows the two
 // syntax families of reference §0 and nothing about transport; it does no
-// I/O.
+// I/O. Beyond the core it renders 802.1p trust and maps, queue shaping,
+// PFC off or auto, ECN at the default probability, WRED drop of yellow
+// and red packets and thresholds in percent of the queue, each from the
+// source its function cites.
 package huaweice
 
 import (
@@ -413,6 +416,11 @@ func qosKey(q *intent.QoS) string {
 			fmt.Fprintf(&b, "%+v:%+v:%d:%v:", c.ECN.Min, c.ECN.Max, c.ECN.MaxProbability, c.ECN.DefaultProbability)
 			if c.ECN.Weight != nil {
 				fmt.Fprintf(&b, "w%d", *c.ECN.Weight)
+			}
+			for _, w := range []*intent.ColorWRED{c.ECN.Yellow, c.ECN.Red} {
+				if w != nil {
+					fmt.Fprintf(&b, "c%+v:", *w)
+				}
 			}
 		}
 		b.WriteByte(';')
@@ -826,10 +834,11 @@ func (r *renderer) dropProfiles(sets []*profileSet) ([]*config.Node, error) {
 			if c.ECN == nil {
 				continue
 			}
-			l, err := r.ecnLine(c, s.ports)
+			lines, err := r.ecnLines(c, s.ports)
 			if err != nil {
 				return nil, err
 			}
+			l := strings.Join(lines, "; ")
 			name, fix := c.Names.DropProfile, "set names.drop_profile"
 			if name == "" {
 				name, fix = s.domain+"-ecn-"+strconv.Itoa(c.ID), "set names.drop_profile or names.classifier"
@@ -849,7 +858,11 @@ func (r *renderer) dropProfiles(sets []*profileSet) ([]*config.Node, error) {
 				return nil, err
 			}
 			byName[name] = owner{s, c.Name, l}
-			out = append(out, &config.Node{Text: "drop-profile " + name, Children: []*config.Node{{Text: l}}})
+			n := &config.Node{Text: "drop-profile " + name}
+			for _, l := range lines {
+				n.Children = append(n.Children, &config.Node{Text: l})
+			}
+			out = append(out, n)
 		}
 	}
 	if len(out) > r.fam.maxDropProfiles-1 {
@@ -858,13 +871,35 @@ func (r *renderer) dropProfiles(sets []*profileSet) ([]*config.Node, error) {
 	return out, nil
 }
 
-// ecnLine writes `ecn buffer-size low-limit L high-limit H
-// discard-percentage P` in bytes (reference §1 unit choices).
-func (r *renderer) ecnLine(c intent.Class, ports []*intent.Port) (string, error) {
+// ecnLines writes a class's drop-profile: the ECN marking line, then
+// the WRED drop of yellow and red packets. The marking line is `ecn
+// buffer-size low-limit L high-limit H discard-percentage P` in bytes
+// (reference §1 unit choices) or, for thresholds given as shares of the
+// queue, `ecn low-limit L high-limit H discard-percentage P` in percent of
+// the queue length (V300R023 command page "ecn", WheaterW/INTA-project @
+// 9308062d, ecn.json: percent 0–100 on every model, high ≥ low; its
+// example and Example_for_Configuring_ECN.md print `ecn low-limit 50
+// high-limit 80 discard-percentage 30`). A colour is `color yellow|red
+// {buffer-size low-limit L high-limit H | low-limit L high-limit H}
+// discard-percentage P` (V300R023 command page "color", color.json: the
+// same byte ranges per family as `ecn`, percent 0–100, discard-percentage
+// 1–100; Example_for_Configuring_WRED.md prints `color yellow low-limit 60
+// high-limit 80 discard-percentage 20`), a drop threshold: "all
+// subsequent packets are discarded". Where the colour lines print beside
+// the ECN line is not shown by a source read [I]: after it, green,
+// yellow, red as the examples list the colours.
+func (r *renderer) ecnLines(c intent.Class, ports []*intent.Port) ([]string, error) {
 	e := c.ECN
 	feature := fmt.Sprintf("ECN of class %q", c.Name)
+	if r.famName == FamilyA && c.ID > 5 {
+		// V300R023 Configuration_Precautions_for_Congestion_Avoidance.md
+		// (WheaterW/INTA-project @ 9308062d), family A models: "The ECN
+		// function cannot be configured for queues 6 and 7", and with
+		// ECN enabled globally no WRED there either.
+		return nil, r.unsupported(feature, "family A takes `qos queue Q ecn` on queues 0–5 only, and no WRED on queues 6 and 7 once `qos ecn enable` is set (V300R023 congestion avoidance precautions); this class is queue %d", c.ID)
+	}
 	if e.Weight != nil {
-		return "", r.unsupported(feature+" weight", "`ecn weight` exists on V200 and modular CloudEngine only (reference/huawei-ce.md Errata), not on family %s; leave the WRED weight unset", r.famName)
+		return nil, r.unsupported(feature+" weight", "`ecn weight` exists on V200 and modular CloudEngine only (reference/huawei-ce.md Errata), not on family %s; leave the WRED weight unset", r.famName)
 	}
 	prob := e.MaxProbability
 	if e.DefaultProbability {
@@ -874,13 +909,58 @@ func (r *renderer) ecnLine(c intent.Class, ports []*intent.Port) (string, error)
 		prob = ecnProbDefault
 	}
 	if prob < ecnProbMin || prob > ecnProbMax {
-		return "", r.unsupported(feature, "discard-percentage %d is outside %d–%d (reference §2.5)", prob, ecnProbMin, ecnProbMax)
+		return nil, r.unsupported(feature, "discard-percentage %d is outside %d–%d (reference §2.5)", prob, ecnProbMin, ecnProbMax)
 	}
-	lo, err := r.thresholdBytes(feature+" min threshold", e.Min, ports)
+	lim, err := r.limits(feature, e.Min, e.Max, ports, "ecn")
+	if err != nil {
+		return nil, err
+	}
+	lines := []string{fmt.Sprintf("ecn %s discard-percentage %d", lim, prob)}
+	for _, col := range []struct {
+		name string
+		w    *intent.ColorWRED
+	}{{"yellow", e.Yellow}, {"red", e.Red}} {
+		if col.w == nil {
+			// No line: the colour keeps the profile's default, drop
+			// thresholds at 100 % of the queue (color.json: "all 100"),
+			// which is no WRED.
+			continue
+		}
+		f := feature + " " + col.name
+		if !col.w.Drop {
+			return nil, r.unsupported(f, "CloudEngine marks ECN at one set of thresholds for packets of every colour (the drop-profile's `ecn` line, V300R023 command page \"ecn\"); its per-colour thresholds, `color %s`, drop packets (command page \"color\"); set drop = true or leave %s out", col.name, col.name)
+		}
+		if col.w.MaxProbability < ecnProbMin || col.w.MaxProbability > ecnProbMax {
+			return nil, r.unsupported(f, "discard-percentage %d is outside %d–%d (V300R023 command page \"color\")", col.w.MaxProbability, ecnProbMin, ecnProbMax)
+		}
+		lim, err := r.limits(f, col.w.Min, col.w.Max, ports, "color "+col.name)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, fmt.Sprintf("color %s %s discard-percentage %d", col.name, lim, col.w.MaxProbability))
+	}
+	return lines, nil
+}
+
+// limits writes a low and a high threshold as a drop-profile line takes
+// them: `buffer-size low-limit L high-limit H` in bytes within the
+// family's range, or `low-limit L high-limit H` in percent of the queue
+// (both or neither a share, as the intent checks).
+func (r *renderer) limits(feature string, minT, maxT intent.Threshold, ports []*intent.Port, cmd string) (string, error) {
+	if minT.Percent != 0 || maxT.Percent != 0 {
+		if minT.Percent == 0 || maxT.Percent == 0 {
+			return "", r.unsupported(feature, "one threshold is a share of the queue and the other is not; `%s low-limit L high-limit H` takes both in percent", cmd)
+		}
+		if minT.Percent > maxT.Percent {
+			return "", r.unsupported(feature, "low limit %s is above high limit %s", minT.Percent, maxT.Percent)
+		}
+		return fmt.Sprintf("low-limit %d high-limit %d", int(minT.Percent), int(maxT.Percent)), nil
+	}
+	lo, err := r.thresholdBytes(feature+" min threshold", minT, ports)
 	if err != nil {
 		return "", err
 	}
-	hi, err := r.thresholdBytes(feature+" max threshold", e.Max, ports)
+	hi, err := r.thresholdBytes(feature+" max threshold", maxT, ports)
 	if err != nil {
 		return "", err
 	}
@@ -889,10 +969,10 @@ func (r *renderer) ecnLine(c intent.Class, ports []*intent.Port) (string, error)
 	}
 	for _, v := range []units.Bytes{lo, hi} {
 		if v < r.fam.ecnMin || v > r.fam.ecnMax {
-			return "", r.unsupported(feature, "%d bytes is outside family %s's %d–%d bytes (`ecn buffer-size`, reference/huawei-ce.md §2.5)", int64(v), r.famName, int64(r.fam.ecnMin), int64(r.fam.ecnMax))
+			return "", r.unsupported(feature, "%d bytes is outside family %s's %d–%d bytes (`%s buffer-size`, reference/huawei-ce.md §2.5)", int64(v), r.famName, int64(r.fam.ecnMin), int64(r.fam.ecnMax), cmd)
 		}
 	}
-	return fmt.Sprintf("ecn buffer-size low-limit %d high-limit %d discard-percentage %d", lo, hi, prob), nil
+	return fmt.Sprintf("buffer-size low-limit %d high-limit %d", lo, hi), nil
 }
 
 // thresholdBytes converts a threshold to bytes. A time needs the speed of

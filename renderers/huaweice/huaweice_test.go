@@ -249,6 +249,23 @@ func TestUnsupported(t *testing.T) {
 		}, `ECN of class "rdma" max threshold 100µs`, "no speed"},
 		{"ECN weight", FamilyB, func(d *intent.Device) { w := 2; d.QoS.Classes[1].ECN.Weight = &w },
 			`ECN of class "rdma" weight`, "V200"},
+		{"ECN on queue 6 of family A", FamilyA, func(d *intent.Device) {
+			d.Buffers.HeadroomPool = 0
+			d.QoS.Classes[2].ECN = d.QoS.Classes[1].ECN
+		}, `ECN of class "cnp"`, "queues 0–5 only"},
+		{"yellow marked, not dropped", FamilyB, func(d *intent.Device) {
+			d.QoS.Classes[1].ECN.Yellow = &intent.ColorWRED{Min: intent.Threshold{Percent: 60}, Max: intent.Threshold{Percent: 80}, MaxProbability: 20}
+		}, `ECN of class "rdma" yellow`, "one set of thresholds for packets of every colour"},
+		{"red drop probability 0", FamilyB, func(d *intent.Device) {
+			d.QoS.Classes[1].ECN.Red = &intent.ColorWRED{Min: intent.Threshold{Percent: 40}, Max: intent.Threshold{Percent: 60}, Drop: true}
+		}, `ECN of class "rdma" red`, "discard-percentage 0 is outside 1–100"},
+		{"red above family A's byte range", FamilyA, func(d *intent.Device) {
+			d.Buffers.HeadroomPool = 0
+			d.QoS.Classes[1].ECN.Red = &intent.ColorWRED{Min: intent.Threshold{Bytes: units.MB}, Max: intent.Threshold{Bytes: 20 * units.MB}, MaxProbability: 40, Drop: true}
+		}, `ECN of class "rdma" red`, "`color red buffer-size`"},
+		{"ECN percent beside bytes", FamilyB, func(d *intent.Device) {
+			d.QoS.Classes[1].ECN.Max = intent.Threshold{Percent: 80}
+		}, `ECN of class "rdma"`, "both in percent"},
 		{"DRR weight out of range", FamilyB, func(d *intent.Device) { d.QoS.Classes[1].Scheduling.Weight = 150 },
 			`DWRR weight of class "rdma"`, "1–100"},
 		{"DWRR class above strict class", FamilyB, func(d *intent.Device) { d.QoS.Classes[2].ID = 2 },
@@ -746,6 +763,22 @@ func TestFeatures(t *testing.T) {
 		{"ecn default probability", func(d *intent.Device) {
 			d.QoS.Classes[1].ECN.MaxProbability, d.QoS.Classes[1].ECN.DefaultProbability = 0, true
 		}, []string{"drop-profile roce-ecn-3: ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 100"}, nil},
+		{"ecn percent", func(d *intent.Device) {
+			d.QoS.Classes[1].ECN.Min, d.QoS.Classes[1].ECN.Max = intent.Threshold{Percent: 50}, intent.Threshold{Percent: 80}
+			d.QoS.Classes[1].ECN.MaxProbability = 30
+		}, []string{"drop-profile roce-ecn-3: ecn low-limit 50 high-limit 80 discard-percentage 30", "interface 100GE1/0/1: qos queue 3 ecn"},
+			[]string{"drop-profile roce-ecn-3: ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10"}},
+		{"wred colours drop", func(d *intent.Device) {
+			d.QoS.Classes[1].ECN.Yellow = &intent.ColorWRED{Min: intent.Threshold{Percent: 60}, Max: intent.Threshold{Percent: 80}, MaxProbability: 20, Drop: true}
+			d.QoS.Classes[1].ECN.Red = &intent.ColorWRED{Min: intent.Threshold{Bytes: 100 * units.KB}, Max: intent.Threshold{Bytes: 1 * units.MB}, MaxProbability: 40, Drop: true}
+		}, []string{
+			"drop-profile roce-ecn-3: ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10",
+			"drop-profile roce-ecn-3: color yellow low-limit 60 high-limit 80 discard-percentage 20",
+			"drop-profile roce-ecn-3: color red buffer-size low-limit 102400 high-limit 1048576 discard-percentage 40",
+		}, []string{"drop-profile roce-ecn-3: color green"}},
+		{"wred colour at line rate", func(d *intent.Device) {
+			d.QoS.Classes[1].ECN.Yellow = &intent.ColorWRED{Min: intent.Threshold{Time: 10 * time.Microsecond}, Max: intent.Threshold{Time: 100 * time.Microsecond}, MaxProbability: 100, Drop: true}
+		}, []string{"drop-profile roce-ecn-3: color yellow buffer-size low-limit 125000 high-limit 1250000 discard-percentage 100"}, nil},
 		{"strict queue 0 below DRR queues", func(d *intent.Device) {
 			d.QoS.Classes[0].Scheduling = intent.Scheduling{Mode: intent.SchedulingStrict}
 			d.QoS.Classes = append(d.QoS.Classes, intent.Class{Name: "bulk2", ID: 1, DSCP: []int{8}, Scheduling: intent.Scheduling{Mode: intent.SchedulingDWRR, Weight: 40}})

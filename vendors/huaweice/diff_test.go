@@ -103,6 +103,33 @@ func TestECNReplacedInOneStep(t *testing.T) {
 	}
 }
 
+// TestECNPercentAndColours: ECN thresholds moving from bytes to percent
+// of the queue are the one new `ecn low-limit` line (the same `ecn`
+// command, V300R023 command page "ecn"); a new colour is its `color`
+// line and a colour no longer wanted is `undo color red` (command page
+// "color"), a changed one its new line alone.
+func TestECNPercentAndColours(t *testing.T) {
+	want := canonicalText(t)
+	old := " ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10\n"
+	running := strings.Replace(want, old, old+" color red low-limit 40 high-limit 60 discard-percentage 40\n color yellow low-limit 50 high-limit 80 discard-percentage 20\n", 1)
+	desired := strings.Replace(want, old, " ecn low-limit 50 high-limit 80 discard-percentage 30\n color yellow low-limit 60 high-limit 80 discard-percentage 20\n", 1)
+	got := commands(t, running, desired)
+	slices.Sort(got[1 : len(got)-1])
+	wantCmds := []string{
+		"drop-profile roce-ecn",
+		"color yellow low-limit 60 high-limit 80 discard-percentage 20",
+		"ecn low-limit 50 high-limit 80 discard-percentage 30",
+		"undo color red",
+		"quit",
+	}
+	if d := cmp.Diff(wantCmds, got); d != "" {
+		t.Errorf("commands (-want +got):\n%s", d)
+	}
+	if cmds := commands(t, desired, desired); len(cmds) != 0 {
+		t.Errorf("equal configs give commands:\n%s", strings.Join(cmds, "\n"))
+	}
+}
+
 // TestDSCPRemapInOneStep: a DSCP moving to another queue is one
 // ip-dscp-inbound line, never an undo first (which would send it to its
 // default queue for a moment); a stale DSCP is undone. When the desired

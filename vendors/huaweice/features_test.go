@@ -17,7 +17,8 @@ import (
 // min-bandwidth (no source gives a guaranteed queue rate beside DRR), a
 // watchdog on some priorities (deadlock detection watches every PFC
 // priority) and ECN probability 0 (discard-percentage 1–100); the
-// features it renders load.
+// features it renders load (WRED colours and thresholds in percent among
+// them).
 func TestUnrenderedFeatures(t *testing.T) {
 	dir := "../../golden/huawei-families"
 	src, err := os.ReadFile(filepath.Join(dir, "intent.hcl"))
@@ -36,6 +37,8 @@ func TestUnrenderedFeatures(t *testing.T) {
 		{"ecn probability 0", "max_probability = 10", "max_probability = 0", "ecn-zero-probability"},
 		{"shape renders", rdma, rdma + "\n    shape = \"10G\"", ""},
 		{"pfc auto renders", "pfc {", "pfc {\n    mode = \"auto\"", ""},
+		{"wred colours render", "max_probability = 10", "max_probability = 10\n      yellow {\n        min_threshold = \"60%\"\n        max_threshold = \"80%\"\n        max_probability = 20\n        drop = true\n      }", ""},
+		{"ecn percent renders", "min_threshold   = \"150KB\"\n      max_threshold   = \"3000KB\"", "min_threshold = \"50%\"\n      max_threshold = \"80%\"", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			text := strings.Replace(string(src), tt.from, tt.to, 1)

@@ -75,10 +75,39 @@ func readLines(text []byte) ([]*iline, error) {
 	return roots, err
 }
 
+// limits reads the thresholds and probability of an `ecn` or `color C`
+// line after its first words: `buffer-size low-limit L high-limit H
+// discard-percentage P` in bytes or `low-limit L high-limit H
+// discard-percentage P` in percent of the queue (V300R023 command pages
+// "ecn" and "color"). ok is false for other forms and for a share of 0,
+// which the intent's shares (1–100 %) cannot say.
+func limits(f []string) (lo, hi intent.Threshold, p units.Percent, ok bool) {
+	bytes := len(f) == 7 && f[0] == "buffer-size"
+	if bytes {
+		f = f[1:]
+	}
+	if len(f) != 6 || f[0] != "low-limit" || f[2] != "high-limit" || f[4] != "discard-percentage" {
+		return lo, hi, 0, false
+	}
+	l, e1 := strconv.ParseInt(f[1], 10, 64)
+	h, e2 := strconv.ParseInt(f[3], 10, 64)
+	pr, e3 := strconv.Atoi(f[5])
+	if e1 != nil || e2 != nil || e3 != nil {
+		return lo, hi, 0, false
+	}
+	if bytes {
+		return intent.Threshold{Bytes: units.Bytes(l)}, intent.Threshold{Bytes: units.Bytes(h)}, units.Percent(pr), true
+	}
+	if l < 1 || h > 100 {
+		return lo, hi, 0, false
+	}
+	return intent.Threshold{Percent: units.Percent(l)}, intent.Threshold{Percent: units.Percent(h)}, units.Percent(pr), true
+}
+
 // dropProfile is a drop-profile of the running config.
 type dropProfile struct {
 	line *iline
-	ecn  *intent.ECN // nil when it has no byte `ecn buffer-size` line
+	ecn  *intent.ECN // nil when it has no `ecn` thresholds line the intent can say
 	used bool
 	bad  []vendors.Unexpressed // its lines the intent cannot say
 }
@@ -160,8 +189,11 @@ func (im *importer) sayAll(l *iline, reason string) {
 // (or Saved makes of a saved file), in the form renderers/huaweice renders
 // it: the DiffServ domain's green `ip-dscp-inbound` lines give each
 // class's DSCPs, the default PFC profile's priorities the lossless
-// classes, `qos queue Q wred P` + `qos queue Q ecn` with P's byte `ecn
-// buffer-size` line a class's ECN, `qos drr 0 to E` and the DRR weights
+// classes, `qos queue Q wred P` + `qos queue Q ecn` with P's `ecn` line
+// (in bytes, `ecn buffer-size low-limit …`, or in percent of the queue,
+// `ecn low-limit …`) a class's ECN and P's `color yellow|red` lines its
+// yellow and red WRED (drop = true: those lines drop packets, V300R023
+// command page "color"), `qos drr 0 to E` and the DRR weights
 // the scheduling (queues above E strict), the deadlock lines the PFC
 // watchdog, the headroom pool the buffers. Lines equal to the device's
 // defaults mean what their absence means (defaultLine) and are read as
@@ -430,28 +462,47 @@ func (im *importer) dropProfile(l *iline) {
 	say := func(k *iline, reason string) {
 		p.bad = append(p.bad, vendors.Unexpressed{Line: k.n, Text: k.text, Reason: reason})
 	}
+	var colours [2]*intent.ColorWRED // yellow, red
+	var colourLines []*iline
 	for _, k := range l.kids {
 		f := strings.Fields(k.text)
-		if len(f) == 8 && f[0] == "ecn" && f[1] == "buffer-size" && f[2] == "low-limit" && f[4] == "high-limit" && f[6] == "discard-percentage" {
-			lo, e1 := strconv.ParseInt(f[3], 10, 64)
-			hi, e2 := strconv.ParseInt(f[5], 10, 64)
-			pr, e3 := strconv.Atoi(f[7])
-			if e1 == nil && e2 == nil && e3 == nil {
-				p.ecn = &intent.ECN{Min: intent.Threshold{Bytes: units.Bytes(lo)}, Max: intent.Threshold{Bytes: units.Bytes(hi)}, MaxProbability: units.Percent(pr)}
+		switch {
+		case len(f) >= 2 && f[0] == "ecn" && f[1] != "weight" && (len(f) < 3 || f[2] != "cell"):
+			lo, hi, pr, ok := limits(f[1:])
+			if !ok {
+				say(k, "ECN thresholds the intent cannot say (a low limit of 0 %, or not a whole number)")
 				continue
 			}
-		}
-		switch {
+			p.ecn = &intent.ECN{Min: lo, Max: hi, MaxProbability: pr}
+		case len(f) >= 2 && f[0] == "color" && (f[1] == "yellow" || f[1] == "red") && (len(f) < 4 || f[3] != "cell"):
+			lo, hi, pr, ok := limits(f[2:])
+			if !ok {
+				say(k, "WRED thresholds the intent cannot say (a low limit of 0 %, or not a whole number)")
+				continue
+			}
+			colours[map[string]int{"yellow": 0, "red": 1}[f[1]]] = &intent.ColorWRED{Min: lo, Max: hi, MaxProbability: pr, Drop: true}
+			colourLines = append(colourLines, k)
+		case len(f) >= 2 && f[0] == "color" && f[1] == "green":
+			say(k, "WRED drop thresholds per colour, green: the intent's green thresholds are the ECN marking (the ecn line), it has no WRED drop of green packets")
+		case len(f) >= 2 && f[0] == "color" && f[1] == "non-tcp":
+			say(k, "WRED drop thresholds per colour, non-tcp: the intent has yellow and red only")
 		case len(f) >= 2 && f[0] == "color":
-			say(k, "WRED drop thresholds per colour: the intent has ECN marking only, no WRED drop")
+			say(k, "WRED drop thresholds per colour in cells: lossless renders bytes or percent")
 		case len(f) >= 2 && f[0] == "ecn" && f[1] == "weight":
 			say(k, "ecn weight: CloudEngine families A and B have no WRED weight (reference Errata), lossless does not render it")
 		case len(f) >= 3 && f[0] == "ecn" && f[2] == "cell":
-			say(k, "ECN thresholds in cells: lossless renders bytes")
-		case len(f) >= 2 && f[0] == "ecn":
-			say(k, "ECN thresholds in percent of the queue: lossless renders bytes")
+			say(k, "ECN thresholds in cells: lossless renders bytes or percent")
 		default:
 			say(k, "a drop-profile line the intent cannot say")
+		}
+	}
+	if p.ecn != nil {
+		// `color yellow|red` drop packets of the colour (V300R023 command
+		// page "color"): the intent's yellow and red with drop = true.
+		p.ecn.Yellow, p.ecn.Red = colours[0], colours[1]
+	} else {
+		for _, k := range colourLines {
+			say(k, "WRED drop of one colour in a drop-profile without ECN thresholds: the intent's colours belong to an ECN profile (ecn …)")
 		}
 	}
 	im.drops[name] = p
@@ -788,7 +839,7 @@ func (im *importer) portQoS(p *port) {
 		d := im.drops[name]
 		if d == nil || d.ecn == nil {
 			p.bad = append(p.bad, l, w)
-			p.reason[l] = "drop-profile " + name + " has no byte ECN thresholds (ecn buffer-size …)"
+			p.reason[l] = "drop-profile " + name + " has no ECN thresholds the intent can say (ecn buffer-size … or ecn low-limit …)"
 			p.reason[w] = p.reason[l]
 			continue
 		}
@@ -860,7 +911,14 @@ func qosText(q *intent.QoS) string {
 	for _, c := range q.Classes {
 		fmt.Fprintf(&b, "%d:%v:%v:%v:%v:%v:%v:%+v:%+v:", c.ID, c.DSCP, c.Default, c.CoS, c.DefaultCoS, c.Lossless, c.CNP, c.Scheduling, c.Names)
 		if c.ECN != nil {
-			fmt.Fprintf(&b, "%+v", *c.ECN)
+			e := *c.ECN
+			e.Yellow, e.Red = nil, nil // pointers: written by value below
+			fmt.Fprintf(&b, "%+v", e)
+			for _, w := range []*intent.ColorWRED{c.ECN.Yellow, c.ECN.Red} {
+				if w != nil {
+					fmt.Fprintf(&b, "|%+v", *w)
+				}
+			}
 		}
 		b.WriteByte(';')
 	}

@@ -112,6 +112,26 @@ func TestImportCases(t *testing.T) {
 				t.Errorf("classes %+v, want queue 1 shaped at 2G taking the default CoS, queue 0 strict", q.Classes)
 			}
 		}},
+		// V300R023 command pages "ecn" and "color": thresholds in percent
+		// of the queue, WRED drop of yellow and red packets.
+		{"ECN in percent of the queue", "B", strings.Replace(roceB, "ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10", "ecn low-limit 50 high-limit 80 discard-percentage 30", 1) + ports(rocePort, rocePort), nil, func(t *testing.T, imp *vendors.Imported) {
+			if e := imp.QoS.Class(3).ECN; e == nil || e.Min.Percent != 50 || e.Max.Percent != 80 || e.MaxProbability != 30 || e.Min.Bytes != 0 {
+				t.Errorf("ECN %+v, want 50%%–80%% at 30%%", e)
+			}
+		}},
+		{"WRED drop of yellow and red", "B", roceB + " color red buffer-size low-limit 102400 high-limit 1048576 discard-percentage 40\n color yellow low-limit 60 high-limit 80 discard-percentage 20\n" + ports(rocePort), nil, func(t *testing.T, imp *vendors.Imported) {
+			e := imp.QoS.Class(3).ECN
+			if e == nil || e.Yellow == nil || e.Red == nil {
+				t.Fatalf("ECN %+v, want yellow and red", e)
+			}
+			if *e.Yellow != (intent.ColorWRED{Min: intent.Threshold{Percent: 60}, Max: intent.Threshold{Percent: 80}, MaxProbability: 20, Drop: true}) ||
+				*e.Red != (intent.ColorWRED{Min: intent.Threshold{Bytes: 102400}, Max: intent.Threshold{Bytes: 1048576}, MaxProbability: 40, Drop: true}) {
+				t.Errorf("yellow %+v, red %+v", *e.Yellow, *e.Red)
+			}
+		}},
+		{"WRED drop of green beside ECN", "B", roceB + " color green low-limit 80 high-limit 100 discard-percentage 10\n" + ports(rocePort), []string{"no WRED drop of green packets"}, nil},
+		{"ECN low limit 0 %", "B", strings.Replace(roceB, "ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10", "ecn low-limit 0 high-limit 80 discard-percentage 30", 1) + ports(rocePort),
+			[]string{"a low limit of 0 %", "has no ECN thresholds the intent can say", "has no ECN thresholds the intent can say"}, nil},
 		{"two-rate queue shaping", "B", roceB + ports(rocePort+" qos queue 0 shaping cir 2000 kbps pir 3000 kbps\n"), []string{"one maximum rate"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

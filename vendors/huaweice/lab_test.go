@@ -334,9 +334,11 @@ func TestKeptAgainstLab(t *testing.T) {
 // TestFeaturesConverge: on the lab, the renderings of golden
 // features-huaweice (CoS trust and maps, a strict queue 0 below DRR,
 // queue shaping, PFC auto with DCBX and PFC off, ECN at the default
-// probability) apply over the canonical config and the next plan is
-// empty; going back to the canonical rendering converges too (the
-// features removed: undo trust, undo qos queue Q shaping, mode manual).
+// probability, WRED drop of yellow and red, ECN thresholds in percent of
+// the queue) apply over the canonical config and the next plan is empty;
+// going back to the canonical rendering converges too (the features
+// removed: undo trust, undo qos queue Q shaping, mode manual, the
+// drop-profile of the colours and percent thresholds).
 func TestFeaturesConverge(t *testing.T) {
 	base := canonical(t)
 	for _, name := range []string{"ce-dscp", "ce-cos"} {
@@ -360,5 +362,35 @@ func TestFeaturesConverge(t *testing.T) {
 				vendortest.Converged(t, again)
 			}
 		})
+	}
+}
+
+// TestColoursConverge: on the lab, one drop-profile moving from byte ECN
+// thresholds to percent with WRED drop of yellow and red, then losing
+// yellow and changing red, then back to the canonical byte line alone:
+// each applies and the next plan is empty (the ecn line replaced in
+// place, undo color yellow|red).
+func TestColoursConverge(t *testing.T) {
+	base := canonicalText(t)
+	old := " ecn buffer-size low-limit 153600 high-limit 3072000 discard-percentage 10\n"
+	if !strings.Contains(base, old) {
+		t.Fatal("canonical config has no byte ECN line")
+	}
+	both := strings.Replace(base, old, " ecn low-limit 50 high-limit 80 discard-percentage 30\n"+
+		" color yellow low-limit 60 high-limit 80 discard-percentage 20\n color red buffer-size low-limit 102400 high-limit 1048576 discard-percentage 40\n", 1)
+	red := strings.Replace(base, old, " ecn low-limit 50 high-limit 80 discard-percentage 30\n color red low-limit 40 high-limit 60 discard-percentage 40\n", 1)
+	ctx := t.Context()
+	_, tgt := vendortest.StartLab(t, Vendor, []byte(base))
+	for i, text := range []string{both, red, base} {
+		d := document(t, text)
+		drv, ch := vendortest.Plan(t, ctx, Dial, tgt, d)
+		if ch.Empty() {
+			t.Fatalf("step %d: plan is empty", i)
+		}
+		if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+			t.Fatalf("step %d: apply: %+v\ncommands:\n%s", i, res, strings.Join(ch.Commands, "\n"))
+		}
+		_, again := vendortest.Plan(t, ctx, Dial, tgt, d)
+		vendortest.Converged(t, again)
 	}
 }

@@ -32,8 +32,12 @@ func init() {
 		// What renderers/huaweice renders beyond the core, each from the
 		// source its rendering cites: 802.1p trust and maps
 		// (`8021p-inbound`), queue shaping (`qos queue Q shaping cir`),
-		// PFC off or auto (`dcb pfc enable mode auto` with DCBX) and the
-		// ECN default probability (discard-percentage 100). Not rendered:
+		// PFC off or auto (`dcb pfc enable mode auto` with DCBX), the
+		// ECN default probability (discard-percentage 100), WRED drop of
+		// yellow and red packets (drop-profile `color yellow|red …`;
+		// drop = true only: the `ecn` line marks every colour alike) and
+		// thresholds in percent of the queue (`ecn low-limit L high-limit
+		// H`, V300R023 command pages "ecn" and "color"). Not rendered:
 		// match-all (a DiffServ domain maps values, it has no match
 		// logic), min-bandwidth (no V300R023 source gives a guaranteed
 		// queue rate beside DRR), a watchdog on some priorities
@@ -43,6 +47,7 @@ func init() {
 		Features: []intent.Feature{
 			intent.FeatureTrustCoS, intent.FeatureCoSMap, intent.FeatureShape,
 			intent.FeaturePFCMode, intent.FeatureECNDefaultProbability,
+			intent.FeatureWREDColors, intent.FeatureECNPercent,
 		},
 	})
 }

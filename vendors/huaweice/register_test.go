@@ -22,6 +22,7 @@ func TestFeatures(t *testing.T) {
 	for f, want := range map[intent.Feature]bool{
 		intent.FeatureTrustCoS: true, intent.FeatureCoSMap: true, intent.FeatureShape: true,
 		intent.FeaturePFCMode: true, intent.FeatureECNDefaultProbability: true,
+		intent.FeatureWREDColors: true, intent.FeatureECNPercent: true,
 		intent.FeatureMatchAll: false, intent.FeatureMinBandwidth: false,
 		intent.FeatureWatchdogPriorities: false, intent.FeatureECNZeroProbability: false,
 	} {

@@ -19,6 +19,8 @@ const (
 	viewPortGroup
 	viewAIService
 	viewAIECN
+	viewNPCC
+	viewIQCN
 	viewETS
 	viewUplink
 	// The views of the common non-QoS configuration (wholeconfig.go).
@@ -118,7 +120,7 @@ func (c *command) usableIn(v view) bool {
 }
 
 var (
-	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewETS, viewUplink, viewLIf, viewVlan, viewVPN, viewVPNAF, viewAAA, viewAAASub, viewBGP, viewBGPAF, viewRoutePolicy, viewACL, viewDragonfly, viewECMP}
+	subView    = []view{viewDCBPFC, viewInterface, viewDomain, viewDrop, viewPortGroup, viewAIService, viewAIECN, viewNPCC, viewIQCN, viewETS, viewUplink, viewLIf, viewVlan, viewVPN, viewVPNAF, viewAAA, viewAAASub, viewBGP, viewBGPAF, viewRoutePolicy, viewACL, viewDragonfly, viewECMP}
 	configView = append([]view{viewSystem}, subView...)
 	anyView    = append([]view{viewUser}, configView...)
 	uplinkView = []view{viewUplink}
@@ -131,6 +133,8 @@ var (
 	groupView = []view{viewPortGroup}
 	aiView    = []view{viewAIService}
 	aiECNView = []view{viewAIECN}
+	npccView  = []view{viewNPCC}
+	iqcnView  = []view{viewIQCN}
 	etsView   = []view{viewETS}
 	domView   = []view{viewDomain}
 	dropView  = []view{viewDrop}
@@ -341,8 +345,17 @@ func grammar() []*command {
 		{views: ifView, pattern: "dcb ets enable <prof:name>", key: "dcb ets enable", rank: 7, check: checkETSEnable},
 		{views: ifView, pattern: "undo dcb ets enable", remove: []string{"dcb ets enable"}},
 
-		// AI ECN (§1.5, §2.7): ai-service › ai-ecn, families A and B.
-		{views: sys, pattern: "ai-service", rank: 100, enter: viewAIService, showEmpty: true},
+		// AI ECN (§1.5, §2.7): ai-service › ai-ecn, families A and B,
+		// shown as §1.5 prints it. The V300R023 configuration guide's
+		// scripts print the section after the interfaces and before
+		// port-group (Example_for_Configuring_AI_ECN.md,
+		// Example_for_Configuring_the_Buffer_Optimization_Function.md,
+		// Example_for_Configuring_iQCN_for_a_Lossless_Queue.md,
+		// WheaterW/INTA-project @ 9308062d); its place beside bgp and
+		// route-policy is not shown [I]. Those scripts also print a " #"
+		// line before each part of the section, which §1.5 does not: the
+		// lab keeps §1.5's form [U].
+		{views: sys, pattern: "ai-service", rank: 89, enter: viewAIService, showEmpty: true},
 		{views: sys, pattern: "undo ai-service", remove: []string{"ai-service"}},
 		{views: aiView, pattern: "ai-ecn", rank: 1, enter: viewAIECN, showEmpty: true},
 		{views: aiView, pattern: "undo ai-ecn", remove: []string{"ai-ecn"}},
@@ -355,6 +368,36 @@ func grammar() []*command {
 		{views: aiECNView, pattern: "assign queue <q:int:0-7> model ai_ecn_hpc", key: "assign queue {q}", rank: 2, check: checkAssignLimit},
 		{views: aiECNView, pattern: "assign queue <q:int:0-7> model ai_ecn_distributedfilestorage", key: "assign queue {q}", rank: 2, check: checkAssignLimit},
 		{views: aiECNView, pattern: "undo assign queue <q:int:0-7>", remove: []string{"assign queue {q}"}},
+		// NPCC and iQCN (family A): V300R023 command pages "npcc", "assign
+		// queue (NPCC view)", "npcc enable", "iqcn", "iqcn enable (iQCN
+		// View)", "assign queue (iQCN View)", "rpg-time-reset" and "iqcn
+		// enable (Interface View)" (Intelligent_Lossless_Network, WheaterW/INTA-project
+		// @ 9308062d), each "supported only on" the family A models:
+		// queues 0–5, rpg-time-reset 200–600 µs (default 300, shown as
+		// typed: no source shows it hidden [I]); undo iqcn enable in the
+		// iQCN view "deletes the iQCN configuration". The scripts of
+		// Example_for_Configuring_NPCC_for_a_Lossless_Queue.md and
+		// Example_for_Configuring_iQCN_for_a_Lossless_Queue.md print
+		// `iqcn enable`, `assign queue 4`, `rpg-time-reset 400` in that
+		// order whatever the typing order, and the interface's `npcc
+		// enable` / `iqcn enable` before its trust and PFC lines. Where
+		// npcc and iqcn print beside ai-ecn is not shown [I].
+		{views: aiView, families: "A", pattern: "npcc", rank: 3, enter: viewNPCC, showEmpty: true},
+		{views: aiView, families: "A", pattern: "undo npcc", remove: []string{"npcc"}},
+		{views: npccView, families: "A", pattern: "assign queue <q:int:0-5>", key: "assign queue {q}", rank: 1},
+		{views: npccView, families: "A", pattern: "undo assign queue <q:int:0-5>", remove: []string{"assign queue {q}"}},
+		{views: aiView, families: "A", pattern: "iqcn", rank: 4, enter: viewIQCN, showEmpty: true},
+		{views: aiView, families: "A", pattern: "undo iqcn", remove: []string{"iqcn"}},
+		{views: iqcnView, families: "A", pattern: "iqcn enable", rank: 1},
+		{views: iqcnView, families: "A", pattern: "undo iqcn enable", remove: []string{"iqcn enable", "assign queue *", "rpg-time-reset"}},
+		{views: iqcnView, families: "A", pattern: "assign queue <q:int:0-5>", key: "assign queue {q}", rank: 2},
+		{views: iqcnView, families: "A", pattern: "undo assign queue <q:int:0-5>", remove: []string{"assign queue {q}"}},
+		{views: iqcnView, families: "A", pattern: "rpg-time-reset <t:int:200-600>", key: "rpg-time-reset", rank: 3},
+		{views: iqcnView, families: "A", pattern: "undo rpg-time-reset <t:int:200-600>", remove: []string{"rpg-time-reset"}},
+		{views: ifView, families: "A", pattern: "npcc enable", rank: 1},
+		{views: ifView, families: "A", pattern: "undo npcc enable", remove: []string{"npcc enable"}},
+		{views: ifView, families: "A", pattern: "iqcn enable", rank: 1},
+		{views: ifView, families: "A", pattern: "undo iqcn enable", remove: []string{"iqcn enable"}},
 
 		// DCB PFC view (§2.1, §2.2).
 		{views: pfcView, families: "B", pattern: "priority <p:ints:0-7:4>", key: "priority", rank: 1, apply: applyPriority(4)},
@@ -567,6 +610,19 @@ func grammar() []*command {
 	}
 	for _, colour := range []string{"green", "yellow", "red", "non-tcp"} {
 		g = append(g, &command{views: dropView, pattern: "undo color " + colour, remove: []string{"color " + colour}})
+	}
+	// Distance-based headroom check: V300R023 command page
+	// "long-distance mode" (Buffer_Optimization_Configuration_Commands/
+	// long-distance_mode.json, WheaterW/INTA-project @ 9308062d): a
+	// level of 1, 10, 25, 50 or 100 km in the interface or interface
+	// group view of the family A and B models the page lists; the
+	// undo form names the level. Example_for_Configuring_the_Buffer_Optimization_Function.md
+	// prints it before `dcb pfc enable mode manual`; its place beside
+	// the trust lines is not shown [I].
+	for _, l := range []string{"level-1", "level-10", "level-25", "level-50", "level-100"} {
+		g = append(g,
+			&command{views: ifView, pattern: "long-distance mode " + l, key: "long-distance mode", rank: 2},
+			&command{views: ifView, pattern: "undo long-distance mode " + l, apply: undoIf("long-distance mode", "long-distance mode "+l)})
 	}
 	// Queue shaping (see the undo entry above): one entry per family, the
 	// rest of the line checked by checkShaping (a pattern per optional

@@ -310,8 +310,8 @@ func suffix(v view, line string) string {
 		return "-ecmp" // [*DeviceA1-ecmp]
 	case viewUplink:
 		return "-dcb-pfc-uplink-group-" + strings.TrimPrefix(line, "dcb pfc uplink group ")
-	case viewAIService, viewAIECN:
-		return "-" + line // [*DeviceA-ai-service], [*DeviceA-ai-service-ai-ecn]
+	case viewAIService, viewAIECN, viewNPCC, viewIQCN:
+		return "-" + line // [*DeviceA-ai-service], [*DeviceA-ai-service-ai-ecn], [*DeviceA-ai-service-npcc]
 	}
 	return ""
 }

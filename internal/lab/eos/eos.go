@@ -548,7 +548,7 @@ func (d *Device) confirm(name string) bool {
 func (d *Device) showRun(t *grammar.Tree) string {
 	var b strings.Builder
 	b.WriteString("! Command: show running-config\n")
-	fmt.Fprintf(&b, deviceLine+"\n", d.host, Model)
+	fmt.Fprintf(&b, deviceLine+"\n", d.host, d.model)
 	b.WriteString("!\n")
 	// the hostname line is the device's own, in its place among the
 	// top-level lines (rankHostname).

@@ -40,9 +40,13 @@ const Name = "eos"
 // Model is the emulated platform.
 const Model = "DCS-7050CX3-32S"
 
+// version is the EOS release the lab emulates [I: a 4.32 release, as
+// eos.md's syntax is].
+const version = "4.32.2F"
+
 // deviceLine is the second line of show running-config (eos.md §2;
 // scrapligo's EOS recording: "! device: ceos (cEOSLab, EOS-…)").
-const deviceLine = "! device: %s (%s, EOS-4.32.2F)"
+const deviceLine = "! device: %s (%s, EOS-" + version + ")"
 
 // Error texts (eos.md §4 Error strings).
 const (

@@ -12,8 +12,8 @@ import (
 // TestDriftOperator: on a switch lossless has converged, an operator
 // logs in over SSH and, in `configure terminal` (reference/eos.md §1c),
 // edits the ECN thresholds of a tx-queue on one port and removes the
-// no-drop line of priority 3 on another. The plan sees exactly those two
-// changes, apply reverts them, the device is back at
+// no-drop line of priority 3 on another, and saves. The plan sees
+// exactly those two changes, apply reverts them, the device is back at
 // the config lossless left it in, and the next plan is empty.
 func TestDriftOperator(t *testing.T) {
 	ctx := t.Context()

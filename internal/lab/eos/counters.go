@@ -3,6 +3,7 @@ package eos
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/lossless-net/lossless/internal/lab/device"
 	"github.com/lossless-net/lossless/internal/lab/grammar"
@@ -68,4 +69,41 @@ func doShowPFCWatchdog(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Ma
 func jsonText(v any) string {
 	b, _ := json.MarshalIndent(v, "", "    ") // maps of plain values: cannot fail
 	return string(b) + "\n"
+}
+
+// doShowVersion prints show version in EOS's form, field for field as
+// public recordings show it (otpjeff/avdsnapshot All-Device-Report.md:
+// a CCS-720XP-48ZC2-F on 4.29.4M and vEOS-lab on 4.26.2F: "Arista
+// MODEL", hardware version, serial number, the two MAC addresses, a
+// blank line, software image version, architecture, internal build
+// version and ID, image format version, a blank line, uptime and
+// memory), naming the device's model and the lab's release. The
+// hardware version, serial number, MAC addresses, build, uptime and
+// memory figures are the lab's own [I].
+func doShowVersion(s *session, _ *grammar.State, _ grammar.Neg, _ grammar.Match) (string, bool) {
+	return fmt.Sprintf(`Arista %s
+Hardware version: 11.00
+Serial number: LAB%08X
+Hardware MAC address: 001c.7300.0001
+System MAC address: 001c.7300.0001
+
+Software image version: %s
+Architecture: i686
+Internal build version: %s-0.%s
+Internal build ID: 00000000-0000-0000-0000-000000000000
+Image format version: 3.0
+
+Uptime: 1 hour and 14 minutes
+Total memory: 8099732 kB
+Free memory: 5044864 kB
+`, s.d.model, serial(s.d.host), version, version, strings.ReplaceAll(version, ".", "")), false
+}
+
+// serial is a stable lab serial number for a hostname.
+func serial(host string) uint32 {
+	var h uint32 = 2166136261
+	for i := 0; i < len(host); i++ {
+		h = (h ^ uint32(host[i])) * 16777619
+	}
+	return h
 }

@@ -40,9 +40,13 @@ const Name = "eos"
 // Model is the emulated platform.
 const Model = "DCS-7050CX3-32S"
 
+// version is the EOS release the lab emulates [I: a 4.32 release, as
+// eos.md's syntax is].
+const version = "4.32.2F"
+
 // deviceLine is the second line of show running-config (eos.md §2;
 // scrapligo's EOS recording: "! device: ceos (cEOSLab, EOS-…)").
-const deviceLine = "! device: %s (%s, EOS-4.32.2F)"
+const deviceLine = "! device: %s (%s, EOS-" + version + ")"
 
 // Error texts (eos.md §4 Error strings).
 const (
@@ -548,7 +552,7 @@ func (d *Device) confirm(name string) bool {
 func (d *Device) showRun(t *grammar.Tree) string {
 	var b strings.Builder
 	b.WriteString("! Command: show running-config\n")
-	fmt.Fprintf(&b, deviceLine+"\n", d.host, Model)
+	fmt.Fprintf(&b, deviceLine+"\n", d.host, d.model)
 	b.WriteString("!\n")
 	// the hostname line is the device's own, in its place among the
 	// top-level lines (rankHostname).

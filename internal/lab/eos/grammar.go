@@ -225,6 +225,7 @@ var entries = func() []e {
 		{Modes: []string{"exec", anyConfig}, Syntax: "show priority-flow-control counters | json", No: []string{}, Do: doShowPFCCounters},
 		{Modes: []string{"exec", anyConfig}, Syntax: "show priority-flow-control counters watchdog | json", No: []string{}, Do: doShowPFCWatchdog},
 		{Modes: []string{"exec"}, Syntax: "write memory", No: []string{}, Do: doWrite},
+		{Modes: []string{"exec", anyConfig}, Syntax: "show version", No: []string{}, Do: doShowVersion},
 		// Inside a session (eos.md §5).
 		{Modes: []string{"config"}, Syntax: "commit", No: []string{}, Do: doCommit, Check: inSession},
 		{Modes: []string{"config"}, Syntax: "commit timer <t:hms>", No: []string{}, Do: doCommit, Check: inSession},

@@ -69,6 +69,7 @@ var entries = []e{
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config", No: []string{}, Do: doShowRun},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config ipqos", No: []string{}, Do: doShowRun},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config interface <if:ifs>", No: []string{}, Do: doShowRun, Check: checkIfs},
+	{Modes: []string{"exec", anyConfig}, Syntax: "show version", No: []string{}, Do: doShowVersion},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show checkpoint summary", No: []string{}, Do: doShowCheckpoints},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show interface priority-flow-control detail", No: []string{}, Do: doShowPFC},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show interface <if:ifs> priority-flow-control detail", No: []string{}, Do: doShowPFC, Check: checkCounterIfs},

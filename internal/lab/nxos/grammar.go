@@ -71,6 +71,8 @@ var entries = []e{
 	{Modes: []string{"exec", anyConfig}, Syntax: "show running-config interface <if:ifs>", No: []string{}, Do: doShowRun, Check: checkIfs},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show version", No: []string{}, Do: doShowVersion},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show checkpoint summary", No: []string{}, Do: doShowCheckpoints},
+	{Modes: []string{"exec", anyConfig}, Syntax: "show interface priority-flow-control", No: []string{}, Do: doShowPFCSummary},
+	{Modes: []string{"exec", anyConfig}, Syntax: "show interface <if:ifs> priority-flow-control", No: []string{}, Do: doShowPFCSummary, Check: checkCounterIfs},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show interface priority-flow-control detail", No: []string{}, Do: doShowPFC},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show interface <if:ifs> priority-flow-control detail", No: []string{}, Do: doShowPFC, Check: checkCounterIfs},
 	{Modes: []string{"exec", anyConfig}, Syntax: "show queuing pfc-queue detail", No: []string{}, Do: doShowPFCQueue},

@@ -1,6 +1,7 @@
 package nxos
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"sort"
@@ -215,7 +216,7 @@ func Diff(device string, running []byte, desired *config.Document) (*vendors.Cha
 	// haveBy indexes have before filter, which keeps the stanzas of
 	// every key of want.
 	clidiff.PairByKey(want, have, wantBy, haveBy)
-	d := clidiff.New(rules{}, dialect)
+	d := clidiff.New(rules{spelled: spelledMatches(running)}, dialect)
 	engineWant, engineHave := sc.retype(d, want, have, all)
 	d.Diff(engineWant, engineHave)
 
@@ -345,7 +346,47 @@ func dscpList(s string) string {
 }
 
 // rules are NX-OS's answers to the diff engine (reference/nxos.md §3).
-type rules struct{}
+// spelled holds the match dscp lines the running config spells otherwise
+// than canon (a range "24-31", names "cs3"), by class-map and canonical
+// line: a removal negates the line as the device shows it, which is the
+// line it stores, not the canonical list (a switch seeded with
+// `match dscp 24-31` kept it under `no match dscp 24,25,…,31`).
+type rules struct{ spelled map[string]string }
+
+// spelledMatches finds the match dscp lines of running whose text is
+// not their canonical one, keyed as rules.spelled: the canonical
+// class-map line, a newline, the canonical match line. It reads running
+// in place: a diff of a large switch copies nothing.
+func spelledMatches(running []byte) map[string]string {
+	var m map[string]string
+	match := []byte("\n  match dscp ")
+	for off := 0; ; {
+		i := bytes.Index(running[off:], match)
+		if i < 0 {
+			return m
+		}
+		i += off + 1
+		end := bytes.IndexByte(running[i:], '\n')
+		if end < 0 {
+			end = len(running) - i
+		}
+		off = i + end
+		raw := strings.Join(strings.Fields(string(running[i:off])), " ")
+		c := canonSpaced(raw)
+		if c == raw {
+			continue
+		}
+		top := bytes.LastIndex(running[:i], []byte("\nclass-map ")) + 1
+		if top == 0 && !bytes.HasPrefix(running, []byte("class-map ")) {
+			continue
+		}
+		topEnd := top + bytes.IndexByte(running[top:], '\n')
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[canon(string(running[top:topEnd]))+"\n"+c] = raw
+	}
+}
 
 // Key is keyOf's identity.
 func (rules) Key(text string) string {
@@ -389,8 +430,8 @@ func (rules) Set(d *clidiff.Differ, phase int, path []string, have, want *node) 
 	}
 }
 
-// Remove negates the line with "no".
-func (rules) Remove(d *clidiff.Differ, phase int, path []string, have *node) {
+// Remove negates the line with "no", as the device spells it.
+func (r rules) Remove(d *clidiff.Differ, phase int, path []string, have *node) {
 	switch {
 	case isStanza(have.Text):
 		// A class leaves its policy (before any class-map it uses
@@ -404,6 +445,8 @@ func (rules) Remove(d *clidiff.Differ, phase int, path []string, have *node) {
 		d.Add(phase, stepShrink, path, "no "+have.Text)
 	case single(have):
 		d.Add(phase, stepRemove, path, "no "+have.Text)
+	case len(path) == 1 && r.spelled[path[0]+"\n"+have.Text] != "":
+		d.Add(phase, stepRemoveMulti, path, "no "+r.spelled[path[0]+"\n"+have.Text])
 	default:
 		d.Add(phase, stepRemoveMulti, path, "no "+have.Text)
 	}

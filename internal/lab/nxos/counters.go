@@ -3,6 +3,7 @@ package nxos
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/lossless-net/lossless/internal/lab/device"
@@ -18,24 +19,25 @@ var pfcRule = "    " + strings.Repeat("-", 117) + "\n"
 
 // doShowPFC prints `show interface [IFS] priority-flow-control detail` for
 // the named ports or every front-panel port, in the layout of reference/nxos.md "Counters for
-// health checks" (Nexus 93180FX2 transcript [C:hc-zartbot]). Admin and
-// Oper Mode follow the port's priority-flow-control mode line; the VL
-// bitmap is CoS 3 (8) when PFC is on [I: bitmap meaning per the
-// reference].
+// health checks" (Nexus 93180FX2 transcript [C:hc-zartbot]). Admin Mode
+// is the port's priority-flow-control mode line (On, Off, or Auto
+// without one); Oper Mode is On or Off: the lab has no DCBX peer to
+// agree PFC with, so Auto operates Off (the reference's summary row
+// "Ethernet1/47  Auto Off" [C:hc-n5k]). The VL bitmap is the PFC CoS set
+// in hex, from the pause pfc-cos lines of the network-qos policy under
+// system qos, when PFC operates (nxos.md: "20" = CoS 5, CoS 3 → "8" [I]).
 func doShowPFC(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
 	var b strings.Builder
+	vl := pfcBitmap(s.d.tree)
 	for _, name := range s.shown(m) {
-		mode, bitmap := "Auto", "0"
-		if pfcOn(s.d.tree, "interface "+name) {
-			mode, bitmap = "On", "8"
-		}
+		admin, oper, bitmap := pfcModes(s.d.tree, "interface "+name, vl)
 		c := s.d.counters.Read(name)
 		var rx, tx uint64
 		for i := range 8 {
 			rx += c.PauseRx[i]
 			tx += c.PauseTx[i]
 		}
-		fmt.Fprintf(&b, "%s\n    Admin Mode: %s\n    Oper Mode: %s\n    VL bitmap: (%s)\n    Total Rx PFC Frames: %d\n    Total Tx PFC Frames: %d\n", name, mode, mode, bitmap, rx, tx)
+		fmt.Fprintf(&b, "%s\n    Admin Mode: %s\n    Oper Mode: %s\n    VL bitmap: (%s)\n    Total Rx PFC Frames: %d\n    Total Tx PFC Frames: %d\n", name, admin, oper, bitmap, rx, tx)
 		b.WriteString(pfcRule)
 		b.WriteString("        |")
 		for i := range 8 {
@@ -58,6 +60,112 @@ func doShowPFC(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (st
 		row("Tx", c.PauseTx)
 	}
 	return b.String(), false
+}
+
+// pfcSummaryRule is the rule of show interface priority-flow-control.
+var pfcSummaryRule = strings.Repeat("=", 60) + "\n"
+
+// doShowPFCSummary prints `show interface [IFS] priority-flow-control`:
+// per port its mode, oper state with the VL bitmap, and the PFC frames
+// received and sent, between "====" rules (reference/nxos.md "Counters
+// for health checks": "Port  Mode Oper(VL bmap)  RxPPP  TxPPP", rows like
+// "Ethernet1/47  Auto Off  7316  762946" [C:hc-n5k]; the column widths
+// and "On (8)" for an operating port's bitmap are [I]).
+func doShowPFCSummary(s *session, _ *grammar.State, _ grammar.Neg, m grammar.Match) (string, bool) {
+	var b strings.Builder
+	vl := pfcBitmap(s.d.tree)
+	b.WriteString(pfcSummaryRule)
+	fmt.Fprintf(&b, "%-19s%-5s%-15s%-11s%s\n", "Port", "Mode", "Oper(VL bmap)", "RxPPP", "TxPPP")
+	b.WriteString(pfcSummaryRule + "\n")
+	for _, name := range s.shown(m) {
+		admin, oper, bitmap := pfcModes(s.d.tree, "interface "+name, vl)
+		if oper == "On" {
+			oper += " (" + bitmap + ")"
+		}
+		c := s.d.counters.Read(name)
+		var rx, tx uint64
+		for i := range 8 {
+			rx += c.PauseRx[i]
+			tx += c.PauseTx[i]
+		}
+		fmt.Fprintf(&b, "%-19s%-5s%-15s%-11d%d\n", name, admin, oper, rx, tx)
+	}
+	return b.String(), false
+}
+
+// pfcModes are a port's admin and oper PFC modes and its VL bitmap (vl
+// when PFC operates, else 0): see doShowPFC.
+func pfcModes(t *grammar.Tree, stanza, vl string) (admin, oper, bitmap string) {
+	admin, oper, bitmap = "Auto", "Off", "0"
+	for _, n := range t.Root.Sorted() {
+		if n.Text != stanza {
+			continue
+		}
+		for _, k := range n.Sorted() {
+			switch {
+			case strings.HasPrefix(k.Text, "priority-flow-control mode on"):
+				admin, oper, bitmap = "On", "On", vl
+			case k.Text == "priority-flow-control mode off":
+				admin = "Off"
+			}
+		}
+	}
+	return admin, oper, bitmap
+}
+
+// pfcBitmap is the PFC CoS set of the network-qos policy system qos
+// attaches, in hex ("8" for CoS 3), "0" when there is none.
+func pfcBitmap(t *grammar.Tree) string {
+	policy := ""
+	for _, n := range t.Root.Children {
+		if n.Text != "system qos" {
+			continue
+		}
+		for _, k := range n.Children {
+			if v, ok := strings.CutPrefix(k.Text, "service-policy type network-qos "); ok {
+				policy = "policy-map type network-qos " + v
+			}
+		}
+	}
+	bits := 0
+	for _, n := range t.Root.Children {
+		if policy == "" || n.Text != policy {
+			continue
+		}
+		for _, c := range n.Children {
+			for _, l := range c.Children {
+				f := strings.Fields(l.Text)
+				for i, w := range f {
+					if w == "pfc-cos" && i+1 < len(f) {
+						bits |= cosBits(f[i+1])
+					}
+				}
+			}
+		}
+	}
+	return strconv.FormatInt(int64(bits), 16)
+}
+
+// cosBits is a CoS list ("3", "3,4", "2-4") as a bit mask.
+func cosBits(list string) int {
+	bits := 0
+	for _, part := range strings.Split(list, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			continue
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil {
+				continue
+			}
+		}
+		for v := a; v <= b && v >= 0 && v < 8; v++ {
+			bits |= 1 << v
+		}
+	}
+	return bits
 }
 
 // checkCounterIfs is checkIfs for the counter commands, whose interface
@@ -95,21 +203,6 @@ func (s *session) shown(m grammar.Match) []string {
 		out[p] = fmt.Sprintf("Ethernet1/%d", p+1)
 	}
 	return out
-}
-
-// pfcOn reports whether the stanza has priority-flow-control mode on.
-func pfcOn(t *grammar.Tree, stanza string) bool {
-	for _, n := range t.Root.Sorted() {
-		if n.Text != stanza {
-			continue
-		}
-		for _, k := range n.Sorted() {
-			if k.Text == "priority-flow-control mode on" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // doShowPFCQueue prints `show queuing pfc-queue [interface IFS] detail`:

@@ -40,13 +40,17 @@ func corpusFixtures(t *testing.T) []string {
 //     (sonic-cfggen main, `--print-data`).
 //   - Tables and keys print in the order the device sorts them into,
 //     whatever the order of the file that was loaded: natural order at the
-//     first two levels (reference/sonic.md §7.4 [C]), fields by name
-//     (swss-common common/configdb.cpp: ConfigDBConnector_Native::get_config
-//     returns a std::map of std::map, so --print-data sees the fields of a
-//     key sorted, not in the order they were written). The corpus
+//     first two levels (reference/sonic.md §7.4 [C]), and the fields of a
+//     key in natural order too, as the reference's §5 form prints them
+//     (DSCP_TO_TC_MAP "2" before "10"), not in the order they were
+//     written. The corpus
 //     fixtures are already in that order, so they print back byte for
 //     byte; the same content loaded in another order and form (compact,
 //     Go's byte order) prints back as the fixture.
+//   - A key loaded as {} is stored as the placeholder field NULL=NULL and
+//     prints as {} again: get_config reads every hash through raw_to_typed,
+//     which skips NULL (swss-common common/configdb.h). The corpus has no
+//     such key; TestConfigLoadMergesWithoutValidation checks it.
 //   - Nothing else: no default is added or dropped (redis keeps what
 //     sonic-cfggen -j wrote, every value a string, reference/sonic.md §1,
 //     §7.1).

@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf16"
 )
@@ -129,14 +130,21 @@ func writeObj[V map[string]string | map[string]map[string]string](b *strings.Bui
 	b.WriteString("\n" + strings.Repeat("    ", depth) + "}")
 }
 
+// writeFields prints a key's fields. The placeholder field NULL, which
+// stands in redis for a key without fields (reference/sonic.md §7.1), is
+// not printed: ConfigDBConnector.get_config reads each hash through
+// raw_to_typed, which skips it (swss-common common/configdb.h), so
+// sonic-cfggen -d --print-data shows such a key as {}.
 func writeFields(b *strings.Builder, m map[string]string, depth int) {
-	if len(m) == 0 {
+	keys := sortedKeys(m)
+	keys = slices.DeleteFunc(keys, func(k string) bool { return k == "NULL" })
+	if len(keys) == 0 {
 		b.WriteString("{}")
 		return
 	}
 	ind := strings.Repeat("    ", depth+1)
 	b.WriteString("{")
-	for i, k := range sortedKeys(m) {
+	for i, k := range keys {
 		if i > 0 {
 			b.WriteString(",")
 		}

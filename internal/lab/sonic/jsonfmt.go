@@ -43,7 +43,9 @@ func digitRun(s string) string {
 }
 
 // quote writes a JSON string as Python's json.dumps does (ASCII only,
-// "/" and "<" left alone).
+// "/" and "<" left alone; CPython Lib/json/encoder.py: ESCAPE_DCT's short
+// escapes for \b, \f, \n, \r and \t, \u00XX for the other characters
+// outside ' '…'~', surrogate pairs above U+FFFF).
 func quote(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for _, r := range s {
@@ -58,6 +60,10 @@ func quote(b *strings.Builder, s string) {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(b, `\u%04x`, r)
 		case r > 0x7f:

@@ -136,11 +136,13 @@ func writeObj[V map[string]string | map[string]map[string]string](b *strings.Bui
 	b.WriteString("\n" + strings.Repeat("    ", depth) + "}")
 }
 
-// writeFields prints a key's fields. The placeholder field NULL, which
-// stands in redis for a key without fields (reference/sonic.md §7.1), is
-// not printed: ConfigDBConnector.get_config reads each hash through
-// raw_to_typed, which skips it (swss-common common/configdb.h), so
-// sonic-cfggen -d --print-data shows such a key as {}.
+// writeFields prints a key's fields as ConfigDBConnector.get_config reads
+// each hash, through raw_to_typed (swss-common common/configdb.h): the
+// placeholder field NULL, which stands in redis for a key without fields
+// (reference/sonic.md §7.1), is skipped, so sonic-cfggen -d --print-data
+// shows such a key as {}; a field whose name ends in "@" is a leaf-list,
+// printed under the name without "@" as the list of its ","-separated
+// items (json.dumps indent=4: one item a line).
 func writeFields(b *strings.Builder, m map[string]string, depth int) {
 	keys := sortedKeys(m)
 	keys = slices.DeleteFunc(keys, func(k string) bool { return k == "NULL" })
@@ -155,6 +157,19 @@ func writeFields(b *strings.Builder, m map[string]string, depth int) {
 			b.WriteString(",")
 		}
 		b.WriteString("\n" + ind)
+		if name, ok := strings.CutSuffix(k, "@"); ok {
+			quote(b, name)
+			b.WriteString(": [")
+			for j, item := range strings.Split(m[k], ",") {
+				if j > 0 {
+					b.WriteString(",")
+				}
+				b.WriteString("\n" + ind + "    ")
+				quote(b, item)
+			}
+			b.WriteString("\n" + ind + "]")
+			continue
+		}
 		quote(b, k)
 		b.WriteString(": ")
 		quote(b, m[k])

@@ -36,8 +36,9 @@ type genKey struct {
 // "value"}}}, multi-part keys joined by "|"), with the tables of a
 // deployed switch around the QoS ones (sonic-yang-models' DEVICE_METADATA,
 // PORT, LOOPBACK_INTERFACE, INTERFACE, VLAN, VLAN_MEMBER, BGP_NEIGHBOR,
-// ACL_TABLE, NTP_SERVER, SYSLOG_SERVER; the QoS tables of §2) and free
-// text with the characters json.dumps escapes.
+// ACL_TABLE, NTP_SERVER, SYSLOG_SERVER; the QoS tables of §2), leaf-lists
+// (ACL_TABLE ports, VLAN dhcp_servers: a field named "name@" here, a JSON
+// list in the file) and free text with the characters json.dumps escapes.
 func randomConfig(r *rand.Rand) genConfig {
 	pick := func() bool { return r.IntN(2) == 0 }
 	nPorts := 1 + r.IntN(16)
@@ -76,7 +77,11 @@ func randomConfig(r *rand.Rand) genConfig {
 		add("ACL_RULE", keys...)
 	}
 	if pick() {
-		add("ACL_TABLE", genKey{"DATAACL", f("policy_desc", text(r), "stage", "ingress", "type", "L3")})
+		fs := f("policy_desc", text(r))
+		if u := used(); len(u) > 0 {
+			fs = append(fs, [2]string{"ports@", strings.Join(u, ",")})
+		}
+		add("ACL_TABLE", genKey{"DATAACL", append(fs, f("stage", "ingress", "type", "L3")...)})
 	}
 	if pick() {
 		var keys []genKey
@@ -161,7 +166,11 @@ func randomConfig(r *rand.Rand) genConfig {
 			vlans = append(vlans, v)
 		}
 		for _, v := range vlans {
-			keys = append(keys, genKey{fmt.Sprintf("Vlan%d", v), f("vlanid", fmt.Sprint(v))})
+			var fs [][2]string
+			if pick() {
+				fs = f("dhcp_servers@", fmt.Sprintf("192.0.0.%d,192.0.0.%d", v%250+1, v%250+2))
+			}
+			keys = append(keys, genKey{fmt.Sprintf("Vlan%d", v), append(fs, f("vlanid", fmt.Sprint(v))...)})
 		}
 		add("VLAN", keys...)
 		var members []genKey
@@ -241,6 +250,18 @@ func (c genConfig) shown() string {
 			for j, f := range k.fields {
 				if j > 0 {
 					b.WriteString(",")
+				}
+				if name, ok := strings.CutSuffix(f[0], "@"); ok {
+					// A leaf-list: json.dumps indent=4, one item a line.
+					b.WriteString("\n            " + pyQuote(name) + ": [")
+					for i, item := range strings.Split(f[1], ",") {
+						if i > 0 {
+							b.WriteString(",")
+						}
+						b.WriteString("\n                " + pyQuote(item))
+					}
+					b.WriteString("\n            ]")
+					continue
 				}
 				b.WriteString("\n            " + pyQuote(f[0]) + ": " + pyQuote(f[1]))
 			}
@@ -336,6 +357,10 @@ func (c genConfig) files(r *rand.Rand, n int) []string {
 					v := pyQuote(f[1])
 					if r.IntN(2) == 0 && !strings.ContainsAny(f[1], "\"\\\x00\x01\x02\x03\x04\x05\x06\x07\b\t\n\v\f\r\x0e\x0f\x10\x7f") {
 						v = `"` + f[1] + `"`
+					}
+					if name, ok := strings.CutSuffix(f[0], "@"); ok {
+						v = `["` + strings.ReplaceAll(f[1], ",", `", "`) + `"]`
+						f[0] = name
 					}
 					b.WriteString(pyQuote(f[0]) + ": " + v)
 				}

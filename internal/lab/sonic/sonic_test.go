@@ -711,3 +711,37 @@ func TestRejectPattern(t *testing.T) {
 		t.Error("a rejected command changed the config")
 	}
 }
+
+// A leaf-list in config_db.json (a JSON list, as deployed switches have
+// in ACL_TABLE ports and VLAN dhcp_servers) is stored as sonic-cfggen -j
+// writes it, the field "ports@" with the items joined by ",", and prints
+// back as the list (swss-common configdb.h typed_to_raw, raw_to_typed). A
+// value that is neither a string nor a list of strings is refused.
+func TestLeafListsInConfigDBJSON(t *testing.T) {
+	seed := `{"ACL_TABLE": {"DATAACL": {"policy_desc": "DATAACL", "ports": ["Ethernet0", "Ethernet4"], "stage": "ingress", "type": "L3"}}}`
+	d := newTestDevice(t, []byte(seed))
+	if got := d.DB()["ACL_TABLE"]["DATAACL"]["ports@"]; got != "Ethernet0,Ethernet4" {
+		t.Errorf("ACL_TABLE|DATAACL ports@ = %q", got)
+	}
+	want := `{
+    "ACL_TABLE": {
+        "DATAACL": {
+            "policy_desc": "DATAACL",
+            "ports": [
+                "Ethernet0",
+                "Ethernet4"
+            ],
+            "stage": "ingress",
+            "type": "L3"
+        }
+    },
+    "bgpraw": ""
+}
+`
+	if diff := cmp.Diff(want, string(d.Running())); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if _, err := defaultKind.New("sonic", []byte(`{"PORT": {"Ethernet0": {"mtu": 9100}}}`)); err == nil || !strings.Contains(err.Error(), "field mtu: not a string or a list of strings") {
+		t.Errorf("a number value: %v", err)
+	}
+}

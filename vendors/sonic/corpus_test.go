@@ -112,3 +112,33 @@ func TestConvergeFromCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestConvergeWithLeafLists: a switch whose config outside QoS has
+// leaf-lists, printed by `show runningconfiguration all` as JSON lists
+// (ACL_TABLE ports, VLAN dhcp_servers: sonic-cfggen's form of a field
+// stored as "ports@", swss-common configdb.h raw_to_typed), converges as
+// any other: the driver reads them, apply leaves them byte for byte, and
+// the next plan is empty.
+func TestConvergeWithLeafLists(t *testing.T) {
+	want := canonical(t)
+	seed := strings.TrimRight(string(LabSeed(want.Text)), "\n")
+	seed = strings.TrimSuffix(seed, "}") + `, "ACL_TABLE": {"DATAACL": {"policy_desc": "DATAACL", "ports": ["Ethernet0", "Ethernet4"], "stage": "ingress", "type": "L3"}},
+	"VLAN": {"Vlan1000": {"dhcp_servers": ["192.0.0.1", "192.0.0.2"], "vlanid": "1000"}}}`
+	ctx := t.Context()
+	n, tgt := vendortest.StartLab(t, Vendor, []byte(seed))
+	before := dbOf(n)
+	if got := before["ACL_TABLE"]["DATAACL"]["ports@"]; got != "Ethernet0,Ethernet4" {
+		t.Fatalf("the seed's leaf-list is not stored as sonic-cfggen writes it: ports@ %q", got)
+	}
+	drv, ch := vendortest.Plan(t, ctx, Dial, tgt, want)
+	if res := drv.Apply(ctx, ch, vendors.ApplyOptions{}); res.Err != nil || !res.Applied {
+		t.Fatalf("apply: %+v", res)
+	}
+	after := dbOf(n)
+	vendortest.OutsideUnchanged(t, outside(t, before, want), outside(t, after, want))
+	if !cmp.Equal(before["ACL_TABLE"], after["ACL_TABLE"]) || !cmp.Equal(before["VLAN"], after["VLAN"]) {
+		t.Errorf("the leaf-lists changed: ACL_TABLE %v, VLAN %v", after["ACL_TABLE"], after["VLAN"])
+	}
+	_, again := vendortest.Plan(t, ctx, Dial, tgt, want)
+	vendortest.Converged(t, again)
+}

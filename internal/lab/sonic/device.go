@@ -200,7 +200,8 @@ func (k *Kind) loadSchema() (*schema, error) {
 }
 
 // New implements device.Kind. The seed is CONFIG_DB JSON (the
-// config_db.json form; a "bgpraw" key is ignored); it is loaded as `config
+// config_db.json form, leaf-lists as lists of strings; a "bgpraw" key is
+// ignored); it is loaded as `config
 // load` does, without YANG validation (reference/sonic.md §7.1). A nil seed
 // gives a factory device: DEVICE_METADATA, the ports, the SKU's buffer
 // pools and platform buffer profiles, and PFC watchdog counter polling.
@@ -277,7 +278,11 @@ func (k *Kind) newSpecDevice(hostname string, seed []byte, spec device.Spec) (*D
 	return d, nil
 }
 
-// parseDB decodes CONFIG_DB JSON; every value must be a string.
+// parseDB decodes CONFIG_DB JSON as sonic-cfggen -j writes it to redis:
+// every value a string, or a leaf-list given as a list of strings, which
+// is stored as the field name with "@" appended and the items joined by
+// "," (swss-common common/configdb.h, ConfigDBConnector.typed_to_raw;
+// reference/sonic.md §1).
 func parseDB(b []byte) (db, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
@@ -286,16 +291,28 @@ func parseDB(b []byte) (db, error) {
 	delete(raw, "bgpraw")
 	d := db{}
 	for tn, r := range raw {
-		var keys map[string]map[string]string
+		var keys map[string]map[string]json.RawMessage
 		if err := json.Unmarshal(r, &keys); err != nil {
 			return nil, fmt.Errorf("parse config_db json: table %s: %w", tn, err)
 		}
-		for k, f := range keys {
-			if f == nil {
-				keys[k] = map[string]string{}
+		t := make(map[string]map[string]string, len(keys))
+		for k, fields := range keys {
+			f := make(map[string]string, len(fields))
+			for name, v := range fields {
+				var s string
+				if err := json.Unmarshal(v, &s); err == nil {
+					f[name] = s
+					continue
+				}
+				var list []string
+				if err := json.Unmarshal(v, &list); err != nil {
+					return nil, fmt.Errorf("parse config_db json: table %s: key %s: field %s: not a string or a list of strings", tn, k, name)
+				}
+				f[name+"@"] = strings.Join(list, ",")
 			}
+			t[k] = f
 		}
-		d[tn] = keys
+		d[tn] = t
 	}
 	return d, nil
 }

@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf16"
 )
@@ -42,7 +43,9 @@ func digitRun(s string) string {
 }
 
 // quote writes a JSON string as Python's json.dumps does (ASCII only,
-// "/" and "<" left alone).
+// "/" and "<" left alone; CPython Lib/json/encoder.py: ESCAPE_DCT's short
+// escapes for \b, \f, \n, \r and \t, \u00XX for the other characters
+// outside ' '…'~', surrogate pairs above U+FFFF).
 func quote(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for _, r := range s {
@@ -57,6 +60,10 @@ func quote(b *strings.Builder, s string) {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(b, `\u%04x`, r)
 		case r > 0x7f:
@@ -129,18 +136,40 @@ func writeObj[V map[string]string | map[string]map[string]string](b *strings.Bui
 	b.WriteString("\n" + strings.Repeat("    ", depth) + "}")
 }
 
+// writeFields prints a key's fields as ConfigDBConnector.get_config reads
+// each hash, through raw_to_typed (swss-common common/configdb.h): the
+// placeholder field NULL, which stands in redis for a key without fields
+// (reference/sonic.md §7.1), is skipped, so sonic-cfggen -d --print-data
+// shows such a key as {}; a field whose name ends in "@" is a leaf-list,
+// printed under the name without "@" as the list of its ","-separated
+// items (json.dumps indent=4: one item a line).
 func writeFields(b *strings.Builder, m map[string]string, depth int) {
-	if len(m) == 0 {
+	keys := sortedKeys(m)
+	keys = slices.DeleteFunc(keys, func(k string) bool { return k == "NULL" })
+	if len(keys) == 0 {
 		b.WriteString("{}")
 		return
 	}
 	ind := strings.Repeat("    ", depth+1)
 	b.WriteString("{")
-	for i, k := range sortedKeys(m) {
+	for i, k := range keys {
 		if i > 0 {
 			b.WriteString(",")
 		}
 		b.WriteString("\n" + ind)
+		if name, ok := strings.CutSuffix(k, "@"); ok {
+			quote(b, name)
+			b.WriteString(": [")
+			for j, item := range strings.Split(m[k], ",") {
+				if j > 0 {
+					b.WriteString(",")
+				}
+				b.WriteString("\n" + ind + "    ")
+				quote(b, item)
+			}
+			b.WriteString("\n" + ind + "]")
+			continue
+		}
 		quote(b, k)
 		b.WriteString(": ")
 		quote(b, m[k])

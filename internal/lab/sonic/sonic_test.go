@@ -674,6 +674,11 @@ func TestConfigLoadMergesWithoutValidation(t *testing.T) {
 	if db["FOO"]["x"]["NULL"] != "NULL" {
 		t.Error("an empty key was not written as NULL")
 	}
+	// sonic-cfggen reads the hash through raw_to_typed, which skips the
+	// placeholder: the key prints as {}.
+	if out, _ := s.Handle("show runningconfiguration all"); !strings.Contains(out, "\"FOO\": {\n        \"x\": {}\n    },") {
+		t.Errorf("the empty key does not print as {}:\n%s", out)
+	}
 	if err := d.Patch([]byte(`[{"op":"replace","path":"/SCHEDULER/ROCE_LOSSY/weight","value":"20"}]`)); err == nil {
 		t.Error("a patch over an invalid config was accepted")
 	}
@@ -704,5 +709,39 @@ func TestRejectPattern(t *testing.T) {
 	}
 	if string(d.Running()) != before {
 		t.Error("a rejected command changed the config")
+	}
+}
+
+// A leaf-list in config_db.json (a JSON list, as deployed switches have
+// in ACL_TABLE ports and VLAN dhcp_servers) is stored as sonic-cfggen -j
+// writes it, the field "ports@" with the items joined by ",", and prints
+// back as the list (swss-common configdb.h typed_to_raw, raw_to_typed). A
+// value that is neither a string nor a list of strings is refused.
+func TestLeafListsInConfigDBJSON(t *testing.T) {
+	seed := `{"ACL_TABLE": {"DATAACL": {"policy_desc": "DATAACL", "ports": ["Ethernet0", "Ethernet4"], "stage": "ingress", "type": "L3"}}}`
+	d := newTestDevice(t, []byte(seed))
+	if got := d.DB()["ACL_TABLE"]["DATAACL"]["ports@"]; got != "Ethernet0,Ethernet4" {
+		t.Errorf("ACL_TABLE|DATAACL ports@ = %q", got)
+	}
+	want := `{
+    "ACL_TABLE": {
+        "DATAACL": {
+            "policy_desc": "DATAACL",
+            "ports": [
+                "Ethernet0",
+                "Ethernet4"
+            ],
+            "stage": "ingress",
+            "type": "L3"
+        }
+    },
+    "bgpraw": ""
+}
+`
+	if diff := cmp.Diff(want, string(d.Running())); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if _, err := defaultKind.New("sonic", []byte(`{"PORT": {"Ethernet0": {"mtu": 9100}}}`)); err == nil || !strings.Contains(err.Error(), "field mtu: not a string or a list of strings") {
+		t.Errorf("a number value: %v", err)
 	}
 }

@@ -164,6 +164,7 @@ Enter system view, return user view with return command.
 [*HUAWEI]commit
 [~HUAWEI]display current-configuration | begin ai-service
 ai-service
+ #
  ai-ecn
   ai-ecn enable
   assign queue 3

@@ -35,8 +35,9 @@ func vlanRuns(vs []int) string {
 // randomConfig writes a random valid whole config in the display order
 // of display current-configuration (the grammar's ranks, each from the
 // sources cited in commands.go and wholeconfig.go), "#" lines left out:
-// management lines, the §1.1 QoS sections, VPN instances, ACLs, routed
-// and Layer 2 ports with their QoS, a loopback, BGP with groups, prefix
+// management lines, the §1.1 QoS sections, VPN instances, ACLs, a
+// Vlanif, an Eth-Trunk and its members, routed and Layer 2 ports with
+// their QoS, a loopback, lldp enable, BGP with groups, prefix
 // lists and route policies.
 func randomConfig(r *rand.Rand, qos string) string {
 	i, j := strings.Index(qos, "diffserv domain"), strings.Index(qos, "drop-profile")
@@ -88,8 +89,30 @@ func randomConfig(r *rand.Rand, qos string) string {
 		line("vlan %d", v)
 		line(" description v%d", v)
 	}
+	if len(vlans) > 0 && pick() {
+		v := vlans[r.IntN(len(vlans))]
+		line("interface Vlanif%d", v)
+		line(" ip address 10.%d.0.1 255.255.255.0", v)
+	}
+	trunk := pick()
+	if trunk {
+		line("interface Eth-Trunk1")
+		line(" undo portswitch")
+		line(" description uplink")
+		line(" ip address 10.254.0.1 255.255.255.252")
+		line(" mode lacp-dynamic")
+		if pick() {
+			line(" lacp timeout fast")
+		}
+	}
 	for p := 1; p <= 32; p++ {
 		if r.IntN(3) != 0 {
+			continue
+		}
+		if trunk && r.IntN(4) == 0 {
+			line("interface 100GE1/0/%d", p)
+			line(" description member-%d", p)
+			line(" eth-trunk 1")
 			continue
 		}
 		var ls []string
@@ -129,6 +152,9 @@ func randomConfig(r *rand.Rand, qos string) string {
 	if pick() {
 		line("interface LoopBack0")
 		line(" ip address 10.255.0.%d 255.255.255.255", 1+r.IntN(254))
+	}
+	if withQoS && pick() {
+		line("lldp enable")
 	}
 	if pick() {
 		line("bgp %d", 64512+r.IntN(1000))

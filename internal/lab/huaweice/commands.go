@@ -290,9 +290,15 @@ func grammar() []*command {
 		{views: sys, pattern: "port-group <name:name>", rank: 90, enter: viewPortGroup, showEmpty: true},
 		{views: sys, pattern: "undo port-group <name:name>", remove: []string{"port-group {name}"}},
 		{views: groupView, pattern: "group-member <a:iface>", rank: 0, check: checkMembers},
-		{views: groupView, pattern: "group-member <a:iface> to <b:iface>", rank: 0, check: checkMembers},
+		// A range is stored and printed member by member:
+		// Example_for_Configuring_PFC_Deadlock_Prevention.md (V300R023
+		// configuration guide, WheaterW/INTA-project @ 9308062d) types
+		// `group-member 100ge 1/0/1 to 100ge 1/0/2` in port-group
+		// all_using and in the uplink group, and its script prints one
+		// `group-member` line per port in both.
+		{views: groupView, pattern: "group-member <a:iface> to <b:iface>", rank: 0, check: checkMembers, apply: eachMember("group-member ", 0)},
 		{views: groupView, pattern: "undo group-member <a:iface>", remove: []string{"group-member {a}"}},
-		{views: groupView, pattern: "undo group-member <a:iface> to <b:iface>", remove: []string{"group-member {a} to {b}"}},
+		{views: groupView, pattern: "undo group-member <a:iface> to <b:iface>", apply: undoEachMember("group-member ")},
 
 		// ETS (§2.6). An ETS profile cannot go on a port with WRED, shaping
 		// or non-PQ qos scheduling, and ETS and qos queue scheduling do not
@@ -309,9 +315,9 @@ func grammar() []*command {
 		{views: sys, pattern: "dcb pfc uplink group <name:name>", rank: 88, enter: viewUplink, showEmpty: true, check: checkOneUplinkGroup},
 		{views: sys, pattern: "undo dcb pfc uplink group <name:name>", remove: []string{"dcb pfc uplink group {name}"}},
 		{views: uplinkView, pattern: "group-member interface <a:iface>", key: "group-member interface {a}", rank: 3, check: checkMembers},
-		{views: uplinkView, pattern: "group-member interface <a:iface> to <b:iface>", key: "group-member interface {a}", rank: 3, check: checkMembers},
+		{views: uplinkView, pattern: "group-member interface <a:iface> to <b:iface>", rank: 3, check: checkMembers, apply: eachMember("group-member interface ", 3)},
 		{views: uplinkView, pattern: "undo group-member interface <a:iface>", remove: []string{"group-member interface {a}"}},
-		{views: uplinkView, pattern: "undo group-member interface <a:iface> to <b:iface>", remove: []string{"group-member interface {a}"}},
+		{views: uplinkView, pattern: "undo group-member interface <a:iface> to <b:iface>", apply: undoEachMember("group-member interface ")},
 		{views: uplinkView, pattern: "adjust original-dscp <o:int:0-63> to priority <p:int:0-7> dscp <d:int:0-63>", key: "adjust original-dscp {o}", rank: 2},
 		{views: uplinkView, pattern: "undo adjust original-dscp <o:int:0-63> to priority <p:int:0-7> dscp <d:int:0-63>", remove: []string{"adjust original-dscp {o}"}},
 		{views: sys, pattern: "dcb ets-profile <name:name>", rank: 25, enter: viewETS, showEmpty: true},
@@ -691,6 +697,47 @@ func memberRange(name string) (string, int) {
 		n = n*10 + int(c-'0')
 	}
 	return name[:i+1], n
+}
+
+// memberNames expands a checked member range A to B into the ports the
+// device has.
+func memberNames(e *edit, a args) []string {
+	p, lo := memberRange(a["a"])
+	_, hi := memberRange(a["b"])
+	var out []string
+	for n := lo; n <= hi; n++ {
+		if name := fmt.Sprintf("%s%d", p, n); e.ports[name] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// eachMember stores a member range as one prefix+port line per port.
+func eachMember(prefix string, rank int) func(*edit, args) string {
+	return func(e *edit, a args) string {
+		for _, name := range memberNames(e, a) {
+			e.cur.put(&node{line: prefix + name, key: prefix + name, rank: rank})
+		}
+		return ""
+	}
+}
+
+// undoEachMember removes the lines of each port of a member range.
+func undoEachMember(prefix string) func(*edit, args) string {
+	return func(e *edit, a args) string {
+		if b := a["b"]; b != "" {
+			pa, _ := memberRange(a["a"])
+			pb, _ := memberRange(b)
+			if pa != pb {
+				return "b"
+			}
+		}
+		for _, name := range memberNames(e, a) {
+			e.cur.remove(prefix + name)
+		}
+		return ""
+	}
 }
 
 // checkMembers: members exist; a range stays on one card and goes up.

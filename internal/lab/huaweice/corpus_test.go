@@ -111,3 +111,30 @@ func TestCorpusPrintsBack(t *testing.T) {
 		})
 	}
 }
+
+// The commands Example_for_Configuring_PFC_Deadlock_Prevention.md
+// (V300R023 configuration guide, WheaterW/INTA-project @ 9308062d) types
+// on Leaf1, as it types them (ranges, lower-case names, the uplink
+// group's members before its adjust lines), give the running config its
+// "Configuration Scripts" print: the v300-pfc-deadlock-prevention
+// fixture.
+func TestDeadlockExampleTypedPrintsScript(t *testing.T) {
+	want := readFile(t, filepath.Join(corpusDir, "v300-pfc-deadlock-prevention", "running.cfg"))
+	d := newTestDevice(t, "")
+	typeAll(t, d,
+		"sysname Leaf1", "commit",
+		"qos buffer headroom-pool size 4 mbytes slot 1",
+		"dcb pfc", "priority 3 4", "quit",
+		"port-group all_using", "group-member 100ge 1/0/1 to 100ge 1/0/2", "dcb pfc enable mode manual", "quit",
+		"commit",
+		"dcb pfc dscp-mapping enable slot 1", "commit",
+		"diffserv domain ds1", "ip-dscp-inbound 24 phb af3 green", "quit",
+		"port-group all_using", "trust dscp", "trust upstream ds1", "quit",
+		"commit",
+		"dcb pfc uplink group myuplink", "group-member interface 100ge 1/0/1 to 100ge 1/0/2", "quit", "commit",
+		"dcb pfc uplink group myuplink", "adjust original-dscp 24 to priority 4 dscp 32", "adjust original-dscp 32 to priority 2 dscp 16", "quit",
+		"commit")
+	if diff := cmp.Diff(normaliseCorpus(want), normaliseCorpus(string(d.Running()))); diff != "" {
+		t.Errorf("typed example differs from its script (-script +lab):\n%s", diff)
+	}
+}

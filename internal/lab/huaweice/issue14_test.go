@@ -49,7 +49,7 @@ func TestIssue14QoSLines(t *testing.T) {
 		// Printed after the interfaces, the adjust lines before the
 		// members, as Example_for_Configuring_PFC_Deadlock_Prevention.md
 		// (V300R023, WheaterW/INTA-project @ 9308062d) prints it.
-		"#\ndcb pfc uplink group myuplink\n adjust original-dscp 10 to priority 4 dscp 32\n group-member interface 100GE1/0/1 to 100GE1/0/4\n#\nreturn",
+		"#\ndcb pfc uplink group myuplink\n adjust original-dscp 10 to priority 4 dscp 32\n group-member interface 100GE1/0/1\n group-member interface 100GE1/0/2\n group-member interface 100GE1/0/3\n group-member interface 100GE1/0/4\n#\nreturn",
 	} {
 		if !strings.Contains(run, want) {
 			t.Errorf("running config lacks\n%s\nin\n%s", want, run)

@@ -148,24 +148,6 @@ func is(n, v string) func(a args) bool {
 // always is the default test of a line that only restates a default.
 func always(args) bool { return true }
 
-// defaultDSCP is the built-in DiffServ inbound map a new domain starts
-// with, as far as the reference confirms it (reference/huawei-ce.md §1.1:
-// DSCP 24–27, 29, 31 → af3 green, 28 → af3 yellow, 30 → af3 red, 48–55 →
-// cs6 green). Other DSCPs are never hidden: their default is not given.
-func defaultDSCP(d int64) string {
-	switch {
-	case d == 28:
-		return "af3 yellow"
-	case d == 30:
-		return "af3 red"
-	case d >= 24 && d <= 31:
-		return "af3 green"
-	case d >= 48 && d <= 55:
-		return "cs6 green"
-	}
-	return ""
-}
-
 // phbs are the per-hop behaviours, queues 0..7 in this order (§1.1).
 var phbs = []string{"be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7"}
 
@@ -224,16 +206,22 @@ func grammar() []*command {
 		{views: sys, pattern: "sysname <host:text>", key: "sysname", rank: 0},
 		{views: sys, pattern: "dcb pfc global disable", rank: 5},
 		// §2.1: DCBX, needed only by dcb pfc enable mode auto.
-		{views: sys, pattern: "lldp enable", rank: 3},
+		// Printed after the interfaces: Example_for_Configuring_DCB.md
+		// (V300R023 configuration guide, WheaterW/INTA-project @
+		// 9308062d); its place beside bgp is not shown [I].
+		{views: sys, pattern: "lldp enable", rank: 84},
 		{views: sys, pattern: "undo lldp enable", remove: []string{"lldp enable"}},
 		{views: sys, pattern: "dcb compliance intel-oui", rank: 4},
 		{views: sys, pattern: "undo dcb compliance intel-oui", remove: []string{"dcb compliance intel-oui"}},
-		{views: ifView, pattern: "lldp tlv-enable dcbx", rank: 2},
+		// The DCB example prints lldp tlv-enable dcbx, dcb compliance,
+		// dcb ets enable, dcb pfc enable in that order (the orders "a",
+		// "b" below place them among the trust lines' ranks).
+		{views: ifView, pattern: "lldp tlv-enable dcbx", rank: 2, order: "a"},
 		// §2.1 lists the DCBX version in the interface view too, and
 		// Huawei's Example_for_Configuring_DCB.md (V300R023
 		// configuration guide, WheaterW/INTA-project @ 9308062d) types
 		// and prints it there, after the DCBX TLV.
-		{views: ifView, pattern: "dcb compliance intel-oui", rank: 2},
+		{views: ifView, pattern: "dcb compliance intel-oui", rank: 2, order: "b"},
 		{views: ifView, pattern: "undo dcb compliance intel-oui", remove: []string{"dcb compliance intel-oui"}},
 		{views: ifView, pattern: "undo lldp tlv-enable dcbx", remove: []string{"lldp tlv-enable dcbx"}},
 		{views: sys, pattern: "undo dcb pfc global disable", remove: []string{"dcb pfc global disable"}},
@@ -302,9 +290,15 @@ func grammar() []*command {
 		{views: sys, pattern: "port-group <name:name>", rank: 90, enter: viewPortGroup, showEmpty: true},
 		{views: sys, pattern: "undo port-group <name:name>", remove: []string{"port-group {name}"}},
 		{views: groupView, pattern: "group-member <a:iface>", rank: 0, check: checkMembers},
-		{views: groupView, pattern: "group-member <a:iface> to <b:iface>", rank: 0, check: checkMembers},
+		// A range is stored and printed member by member:
+		// Example_for_Configuring_PFC_Deadlock_Prevention.md (V300R023
+		// configuration guide, WheaterW/INTA-project @ 9308062d) types
+		// `group-member 100ge 1/0/1 to 100ge 1/0/2` in port-group
+		// all_using and in the uplink group, and its script prints one
+		// `group-member` line per port in both.
+		{views: groupView, pattern: "group-member <a:iface> to <b:iface>", rank: 0, check: checkMembers, apply: eachMember("group-member ", 0)},
 		{views: groupView, pattern: "undo group-member <a:iface>", remove: []string{"group-member {a}"}},
-		{views: groupView, pattern: "undo group-member <a:iface> to <b:iface>", remove: []string{"group-member {a} to {b}"}},
+		{views: groupView, pattern: "undo group-member <a:iface> to <b:iface>", apply: undoEachMember("group-member ")},
 
 		// ETS (§2.6). An ETS profile cannot go on a port with WRED, shaping
 		// or non-PQ qos scheduling, and ETS and qos queue scheduling do not
@@ -313,13 +307,17 @@ func grammar() []*command {
 		// command reference pages "dcb pfc uplink group", "group-member
 		// interface" and "adjust original-dscp"): one uplink group in the
 		// system, physical member interfaces, prompt
-		// [*HUAWEI-dcb-pfc-uplink-group-NAME]. Display position [U].
-		{views: sys, pattern: "dcb pfc uplink group <name:name>", rank: 22, enter: viewUplink, showEmpty: true, check: checkOneUplinkGroup},
+		// [*HUAWEI-dcb-pfc-uplink-group-NAME]. Printed after the
+		// interfaces and before port-group, the adjust lines before the
+		// members whatever the typing order, as
+		// Example_for_Configuring_PFC_Deadlock_Prevention.md (V300R023
+		// configuration guide, WheaterW/INTA-project @ 9308062d) prints it.
+		{views: sys, pattern: "dcb pfc uplink group <name:name>", rank: 88, enter: viewUplink, showEmpty: true, check: checkOneUplinkGroup},
 		{views: sys, pattern: "undo dcb pfc uplink group <name:name>", remove: []string{"dcb pfc uplink group {name}"}},
-		{views: uplinkView, pattern: "group-member interface <a:iface>", key: "group-member interface {a}", rank: 1, check: checkMembers},
-		{views: uplinkView, pattern: "group-member interface <a:iface> to <b:iface>", key: "group-member interface {a}", rank: 1, check: checkMembers},
+		{views: uplinkView, pattern: "group-member interface <a:iface>", key: "group-member interface {a}", rank: 3, check: checkMembers},
+		{views: uplinkView, pattern: "group-member interface <a:iface> to <b:iface>", rank: 3, check: checkMembers, apply: eachMember("group-member interface ", 3)},
 		{views: uplinkView, pattern: "undo group-member interface <a:iface>", remove: []string{"group-member interface {a}"}},
-		{views: uplinkView, pattern: "undo group-member interface <a:iface> to <b:iface>", remove: []string{"group-member interface {a}"}},
+		{views: uplinkView, pattern: "undo group-member interface <a:iface> to <b:iface>", apply: undoEachMember("group-member interface ")},
 		{views: uplinkView, pattern: "adjust original-dscp <o:int:0-63> to priority <p:int:0-7> dscp <d:int:0-63>", key: "adjust original-dscp {o}", rank: 2},
 		{views: uplinkView, pattern: "undo adjust original-dscp <o:int:0-63> to priority <p:int:0-7> dscp <d:int:0-63>", remove: []string{"adjust original-dscp {o}"}},
 		{views: sys, pattern: "dcb ets-profile <name:name>", rank: 25, enter: viewETS, showEmpty: true},
@@ -333,7 +331,8 @@ func grammar() []*command {
 		// Kept as one line per PG, as typed [I].
 		{views: etsView, pattern: "priority-group <pg:int:0-15> queue <s:int:0-7> <runs:rest>", key: "priority-group {pg} queue runs", rank: 1, check: checkQueueRuns},
 		{views: etsView, pattern: "undo priority-group queue <s:int:0-7>", remove: []string{"priority-group queue {s}"}},
-		{views: etsView, pattern: "priority-group <pg:int:0-15> drr weight <w:int:1-100>", key: "priority-group {pg} drr weight", rank: 2, isDefault: func(a args) bool { return (a["pg"] == "0" || a["pg"] == "1") && a["w"] == "50" }},
+		// The weights print before the queue lines (Example_for_Configuring_DCB.md).
+		{views: etsView, pattern: "priority-group <pg:int:0-15> drr weight <w:int:1-100>", key: "priority-group {pg} drr weight", rank: 0, isDefault: func(a args) bool { return (a["pg"] == "0" || a["pg"] == "1") && a["w"] == "50" }},
 		{views: etsView, pattern: "undo priority-group <pg:int:0-15> drr weight <w:int:1-100>", remove: []string{"priority-group {pg} drr weight"}},
 		{views: etsView, pattern: "priority-group 15 pq", rank: 3},
 		{views: etsView, pattern: "queue <s:int:0-7> pq", key: "queue {s}", rank: 4},
@@ -342,7 +341,7 @@ func grammar() []*command {
 		{views: etsView, pattern: "queue <s:int:0-7> drr weight <w:int:1-100>", key: "queue {s}", rank: 4},
 		{views: etsView, pattern: "undo queue <s:int:0-7> lpq", remove: []string{"queue {s}"}},
 		{views: etsView, pattern: "undo queue <s:int:0-7> drr weight <w:int:1-100>", remove: []string{"queue {s}"}},
-		{views: ifView, pattern: "dcb ets enable <prof:name>", key: "dcb ets enable", rank: 7, check: checkETSEnable},
+		{views: ifView, pattern: "dcb ets enable <prof:name>", key: "dcb ets enable", rank: 3, order: "a", check: checkETSEnable},
 		{views: ifView, pattern: "undo dcb ets enable", remove: []string{"dcb ets enable"}},
 
 		// AI ECN (§1.5, §2.7): ai-service › ai-ecn, families A and B,
@@ -352,14 +351,15 @@ func grammar() []*command {
 		// Example_for_Configuring_the_Buffer_Optimization_Function.md,
 		// Example_for_Configuring_iQCN_for_a_Lossless_Queue.md,
 		// WheaterW/INTA-project @ 9308062d); its place beside bgp and
-		// route-policy is not shown [I]. Those scripts also print a " #"
-		// line before each part of the section, which §1.5 does not: the
-		// lab keeps §1.5's form [U].
+		// route-policy is not shown [I]. Those scripts, the device's own
+		// display, also print a " #" line before each part of the
+		// section, which §1.5's typed-form sketch leaves out: the lab
+		// prints the scripts' form (issue 14, TestCorpusPrintsBack).
 		{views: sys, pattern: "ai-service", rank: 89, enter: viewAIService, showEmpty: true},
 		{views: sys, pattern: "undo ai-service", remove: []string{"ai-service"}},
-		{views: aiView, pattern: "ai-ecn", rank: 1, enter: viewAIECN, showEmpty: true},
+		{views: aiView, pattern: "ai-ecn", rank: 1, enter: viewAIECN, showEmpty: true, sep: true},
 		{views: aiView, pattern: "undo ai-ecn", remove: []string{"ai-ecn"}},
-		{views: aiView, pattern: "buffer optimization mode long-distance", rank: 2, check: checkNoBurstModeAnywhere},
+		{views: aiView, pattern: "buffer optimization mode long-distance", rank: 2, sep: true, check: checkNoBurstModeAnywhere},
 		{views: aiView, pattern: "undo buffer optimization mode long-distance", remove: []string{"buffer optimization mode long-distance"}},
 		{views: aiECNView, pattern: "ai-ecn enable", rank: 1},
 		{views: aiECNView, pattern: "undo ai-ecn enable", remove: []string{"ai-ecn enable"}},
@@ -382,11 +382,11 @@ func grammar() []*command {
 		// order whatever the typing order, and the interface's `npcc
 		// enable` / `iqcn enable` before its trust and PFC lines. Where
 		// npcc and iqcn print beside ai-ecn is not shown [I].
-		{views: aiView, families: "A", pattern: "npcc", rank: 3, enter: viewNPCC, showEmpty: true},
+		{views: aiView, families: "A", pattern: "npcc", rank: 3, enter: viewNPCC, showEmpty: true, sep: true},
 		{views: aiView, families: "A", pattern: "undo npcc", remove: []string{"npcc"}},
 		{views: npccView, families: "A", pattern: "assign queue <q:int:0-5>", key: "assign queue {q}", rank: 1},
 		{views: npccView, families: "A", pattern: "undo assign queue <q:int:0-5>", remove: []string{"assign queue {q}"}},
-		{views: aiView, families: "A", pattern: "iqcn", rank: 4, enter: viewIQCN, showEmpty: true},
+		{views: aiView, families: "A", pattern: "iqcn", rank: 4, enter: viewIQCN, showEmpty: true, sep: true},
 		{views: aiView, families: "A", pattern: "undo iqcn", remove: []string{"iqcn"}},
 		{views: iqcnView, families: "A", pattern: "iqcn enable", rank: 1},
 		{views: iqcnView, families: "A", pattern: "undo iqcn enable", remove: []string{"iqcn enable", "assign queue *", "rpg-time-reset"}},
@@ -413,8 +413,11 @@ func grammar() []*command {
 
 		// Interface view: trust (§2.4).
 		{views: ifView, pattern: "trust dscp", key: "trust", rank: 1},
-		{views: ifView, pattern: "trust 8021p inner", key: "trust", rank: 1},
-		{views: ifView, pattern: "trust 8021p outer", key: "trust", rank: 1, isDefault: always},
+		// After trust upstream: Huawei's PQ+WDRR example prints
+		// `trust upstream ds1` then `trust 8021p inner` (V300R023
+		// configuration guide, WheaterW/INTA-project @ 9308062d).
+		{views: ifView, pattern: "trust 8021p inner", key: "trust", rank: 2, order: "z"},
+		{views: ifView, pattern: "trust 8021p outer", key: "trust", rank: 2, order: "z", isDefault: always},
 		{views: ifView, pattern: "undo trust", remove: []string{"trust"}},
 		// The undo form naming the trusted field, as public VRP automation
 		// types it ("undo trust dscp"): it removes the line only when it
@@ -426,12 +429,12 @@ func grammar() []*command {
 		{views: ifView, pattern: "undo trust upstream", remove: []string{"trust upstream"}},
 
 		// Interface view: PFC (§2.1, §2.2).
-		{views: ifView, pattern: "dcb pfc enable", line: "dcb pfc enable mode manual", key: "dcb pfc enable", rank: 3, check: checkPFCEnable},
-		{views: ifView, pattern: "dcb pfc enable mode manual", key: "dcb pfc enable", rank: 3, check: checkPFCEnable},
-		{views: ifView, pattern: "dcb pfc enable mode auto", key: "dcb pfc enable", rank: 3, check: checkPFCAuto},
-		{views: ifView, pattern: "dcb pfc enable <prof:name>", line: "dcb pfc enable {prof} mode manual", key: "dcb pfc enable", rank: 3, check: checkPFCEnable},
-		{views: ifView, pattern: "dcb pfc enable <prof:name> mode manual", key: "dcb pfc enable", rank: 3, check: checkPFCEnable},
-		{views: ifView, pattern: "dcb pfc enable <prof:name> mode auto", key: "dcb pfc enable", rank: 3, check: checkPFCAuto},
+		{views: ifView, pattern: "dcb pfc enable", line: "dcb pfc enable mode manual", key: "dcb pfc enable", rank: 3, order: "b", check: checkPFCEnable},
+		{views: ifView, pattern: "dcb pfc enable mode manual", key: "dcb pfc enable", rank: 3, order: "b", check: checkPFCEnable},
+		{views: ifView, pattern: "dcb pfc enable mode auto", key: "dcb pfc enable", rank: 3, order: "b", check: checkPFCAuto},
+		{views: ifView, pattern: "dcb pfc enable <prof:name>", line: "dcb pfc enable {prof} mode manual", key: "dcb pfc enable", rank: 3, order: "b", check: checkPFCEnable},
+		{views: ifView, pattern: "dcb pfc enable <prof:name> mode manual", key: "dcb pfc enable", rank: 3, order: "b", check: checkPFCEnable},
+		{views: ifView, pattern: "dcb pfc enable <prof:name> mode auto", key: "dcb pfc enable", rank: 3, order: "b", check: checkPFCAuto},
 		{views: ifView, pattern: "undo dcb pfc enable", remove: []string{"dcb pfc enable"}},
 		{views: ifView, pattern: "undo dcb pfc enable mode manual", remove: []string{"dcb pfc enable"}},
 		{views: ifView, pattern: "undo dcb pfc enable <prof:name>", remove: []string{"dcb pfc enable"}},
@@ -571,13 +574,13 @@ func grammar() []*command {
 			if colour == "" {
 				line += "green"
 			}
-			want := phb + " " + colour
-			if colour == "" {
-				want += "green"
-			}
 			g = append(g,
-				&command{views: domView, pattern: "ip-dscp-inbound <d:int:0-63> phb " + c, line: line, key: "ip-dscp-inbound {d}", rank: 1,
-					isDefault: func(a args) bool { return defaultDSCP(a.int("d")) == want }},
+				// Shown as typed, a value equal to the built-in map too:
+				// Example_for_Configuring_PFC_Deadlock_Prevention.md
+				// (V300R023 configuration guide, WheaterW/INTA-project @
+				// 9308062d) prints `ip-dscp-inbound 24 phb af3 green` in
+				// domain ds1 on both leaves (§1.1's "may be hidden" was [I]).
+				&command{views: domView, pattern: "ip-dscp-inbound <d:int:0-63> phb " + c, line: line, key: "ip-dscp-inbound {d}", rank: 1},
 				// Shown as typed, a value equal to the built-in map (p →
 				// queue p, Default_Settings_for_Priority_Mapping.md) too:
 				// Example_for_Configuring_Traffic_Shaping_Based_on_Priority_Mapping_in_a_DiffServ_Domain.md
@@ -694,6 +697,47 @@ func memberRange(name string) (string, int) {
 		n = n*10 + int(c-'0')
 	}
 	return name[:i+1], n
+}
+
+// memberNames expands a checked member range A to B into the ports the
+// device has.
+func memberNames(e *edit, a args) []string {
+	p, lo := memberRange(a["a"])
+	_, hi := memberRange(a["b"])
+	var out []string
+	for n := lo; n <= hi; n++ {
+		if name := fmt.Sprintf("%s%d", p, n); e.ports[name] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// eachMember stores a member range as one prefix+port line per port.
+func eachMember(prefix string, rank int) func(*edit, args) string {
+	return func(e *edit, a args) string {
+		for _, name := range memberNames(e, a) {
+			e.cur.put(&node{line: prefix + name, key: prefix + name, rank: rank})
+		}
+		return ""
+	}
+}
+
+// undoEachMember removes the lines of each port of a member range.
+func undoEachMember(prefix string) func(*edit, args) string {
+	return func(e *edit, a args) string {
+		if b := a["b"]; b != "" {
+			pa, _ := memberRange(a["a"])
+			pb, _ := memberRange(b)
+			if pa != pb {
+				return "b"
+			}
+		}
+		for _, name := range memberNames(e, a) {
+			e.cur.remove(prefix + name)
+		}
+		return ""
+	}
 }
 
 // checkMembers: members exist; a range stays on one card and goes up.

@@ -192,6 +192,9 @@ func (n *node) lines(m mode) []string {
 			}
 			continue
 		}
+		if c.sep {
+			out = append(out, " #")
+		}
 		out = append(out, " "+c.text(m))
 	}
 	return out

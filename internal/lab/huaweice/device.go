@@ -427,6 +427,9 @@ func (d *Device) applyConfig(e *edit, m *matchResult) string {
 		n.section, n.showEmpty, n.view, n.children = true, c.showEmpty, c.enter, []*node{}
 	}
 	e.entered = e.cur.put(n)
+	if bgp := e.root.find("bgp"); bgp != nil && (e.cur == bgp || e.cur.view == viewBGPAF) {
+		orderBGP(bgp)
+	}
 	return ""
 }
 

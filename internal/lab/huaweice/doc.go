@@ -25,8 +25,11 @@
 // normalisation of a whole running config is written down there: the
 // header lines are the lab's own, sections print in the lab's rank order,
 // runs of spaces in free text become one, VLAN lists print sorted with runs
-// as "A to B", and interfaces with nothing configured are not printed
-// unless they are logical ones the config created.
+// as "A to B", a group-member range prints port by port, and interfaces
+// with nothing configured are not printed unless they are logical ones the
+// config created. Every fixture of the real-world corpus
+// (testdata/realworld/huaweice) prints back equal modulo the rules
+// written down at normaliseCorpus (corpus_test.go), each with its source.
 //
 // It registers the kind "huawei-ce" with [device.Register]. It knows nothing
 // of SSH: the lab server feeds typed lines to a [device.Session] and pages

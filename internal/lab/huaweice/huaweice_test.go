@@ -139,7 +139,7 @@ func TestPortGroupBulkForm(t *testing.T) {
 	if strings.Contains(out, "Error") || !strings.Contains(out, "[*HUAWEI-port-group-all_using]trust dscp\n") {
 		t.Fatalf("bulk push:\n%s", out)
 	}
-	want := strings.Replace(canonical(t), "#\nreturn\n", "#\nport-group all_using\n group-member 100GE1/0/1 to 100GE1/0/2\n#\nreturn\n", 1)
+	want := strings.Replace(canonical(t), "#\nreturn\n", "#\nport-group all_using\n group-member 100GE1/0/1\n group-member 100GE1/0/2\n#\nreturn\n", 1)
 	got, _ := s.Handle("display current-configuration include-default")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -164,6 +164,7 @@ Enter system view, return user view with return command.
 [*HUAWEI]commit
 [~HUAWEI]display current-configuration | begin ai-service
 ai-service
+ #
  ai-ecn
   ai-ecn enable
   assign queue 3

@@ -88,7 +88,7 @@ func TestNPCCAndIQCN(t *testing.T) {
 	run := string(d.Running())
 	for _, want := range []string{
 		"#\ninterface 100GE1/0/1\n iqcn enable\n npcc enable\n trust dscp\n#\n",
-		"#\nai-service\n npcc\n  assign queue 3\n iqcn\n  iqcn enable\n  assign queue 4\n  rpg-time-reset 400\n#\nport-group all_using\n",
+		"#\nai-service\n #\n npcc\n  assign queue 3\n #\n iqcn\n  iqcn enable\n  assign queue 4\n  rpg-time-reset 400\n#\nport-group all_using\n",
 	} {
 		if !strings.Contains(run, want) {
 			t.Errorf("running config lacks\n%s\nin\n%s", want, run)

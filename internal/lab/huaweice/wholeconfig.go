@@ -252,8 +252,11 @@ func wholeGrammar() []*command {
 		{views: sys, pattern: "ssh user <u:text> service-type stelnet", key: "ssh user {u} service-type", rank: 95, group: true, order: "2"},
 		{views: sys, pattern: "ssh authorization-type default aaa", rank: 95, group: true, order: "3"},
 
-		// VLAN sections [U: position, after the VPN instances].
-		{views: sys, pattern: "vlan <v:int:1-4094>", rank: 56, enter: viewVlan, showEmpty: true},
+		// VLAN sections: after the drop-profiles, as the V300R023 ECN
+		// example prints "vlan 100" (Example_for_Configuring_ECN.md,
+		// WheaterW/INTA-project @ 9308062d); their place beside acl and
+		// aaa is not shown [U].
+		{views: sys, pattern: "vlan <v:int:1-4094>", rank: 61, enter: viewVlan, showEmpty: true},
 		{views: sys, pattern: "undo vlan <v:int:1-4094>", remove: []string{"vlan {v}"}},
 		{views: vlanV, pattern: "description <d:rest>", key: "description", rank: 1},
 		{views: vlanV, pattern: "undo description", remove: []string{"description"}},
@@ -341,23 +344,23 @@ func wholeGrammar() []*command {
 		{views: bgpV, pattern: "router-id <id:ip>", key: "router-id", rank: 1},
 		{views: bgpV, pattern: "group <g:name> external", key: "group {g}", rank: 2},
 		{views: bgpV, pattern: "group <g:name> internal", key: "group {g}", rank: 2},
-		{views: bgpV, pattern: "peer <p:ip> as-number <as:int:1-4294967295>", key: "peer {p} as-number", rank: 3},
+		{views: bgpV, pattern: "peer <p:ip> as-number <as:int:1-4294967295>", key: "peer {p} as-number", rank: 2},
 		{views: bgpV, pattern: "peer <g:name> as-number <as:int:1-4294967295>", key: "peer {g} as-number", rank: 2},
-		{views: bgpV, pattern: "peer <p:ip> group <g:name>", key: "peer {p} group", rank: 3},
-		{views: bgpV, pattern: "peer <p:ip> description <d:rest>", key: "peer {p} description", rank: 3},
-		{views: bgpV, pattern: "peer <p:ip> connect-interface <src:liface>", key: "peer {p} connect-interface", rank: 3},
+		{views: bgpV, pattern: "peer <p:ip> group <g:name>", key: "peer {p} group", rank: 2},
+		{views: bgpV, pattern: "peer <p:ip> description <d:rest>", key: "peer {p} description", rank: 2},
+		{views: bgpV, pattern: "peer <p:ip> connect-interface <src:liface>", key: "peer {p} connect-interface", rank: 2},
 		{views: bgpV, pattern: "undo peer <p:ip>", remove: []string{"peer {p} *"}},
 		{views: bgpV, pattern: "ipv4-family unicast", rank: 10, enter: viewBGPAF, showEmpty: true, sep: true},
 		{views: bgpV, pattern: "ipv4-family vpn-instance <vpn:name>", rank: 11, enter: viewBGPAF, showEmpty: true, sep: true},
-		{views: bgpAF, pattern: "network <a:ip> <m:ip>", rank: 2, check: checkMask},
-		{views: bgpAF, pattern: "network <a:ip> <len:int:0-32>", rank: 2},
-		{views: bgpAF, pattern: "import-route direct", rank: 1},
-		{views: bgpAF, pattern: "import-route direct route-policy <rp:name>", key: "import-route direct", rank: 1},
-		{views: bgpAF, pattern: "maximum load-balancing <n:int:1-128>", key: "maximum load-balancing", rank: 1},
-		{views: bgpAF, pattern: "peer <p:ip> enable", key: "peer {p} enable", rank: 3},
-		{views: bgpAF, pattern: "peer <g:name> enable", key: "peer {g} enable", rank: 3},
-		{views: bgpAF, pattern: "peer <p:ip> route-policy <rp:name> import", key: "peer {p} route-policy import", rank: 3},
-		{views: bgpAF, pattern: "peer <p:ip> route-policy <rp:name> export", key: "peer {p} route-policy export", rank: 3},
+		{views: bgpAF, pattern: "network <a:ip> <m:ip>", rank: 0, check: checkMask},
+		{views: bgpAF, pattern: "network <a:ip> <len:int:0-32>", rank: 0},
+		{views: bgpAF, pattern: "import-route direct", rank: 7},
+		{views: bgpAF, pattern: "import-route direct route-policy <rp:name>", key: "import-route direct", rank: 7},
+		{views: bgpAF, pattern: "maximum load-balancing <n:int:1-128>", key: "maximum load-balancing", rank: 3},
+		{views: bgpAF, pattern: "peer <p:ip> enable", key: "peer {p} enable", rank: 20},
+		{views: bgpAF, pattern: "peer <g:name> enable", key: "peer {g} enable", rank: 20},
+		{views: bgpAF, pattern: "peer <p:ip> route-policy <rp:name> import", key: "peer {p} route-policy import", rank: 20},
+		{views: bgpAF, pattern: "peer <p:ip> route-policy <rp:name> export", key: "peer {p} route-policy export", rank: 20},
 		{views: bgpAny, pattern: "undo peer <p:ip> enable", remove: []string{"peer {p} enable"}},
 
 		// Prefix lists, then routing policies ([ctreepo]), after bgp [U].
@@ -470,24 +473,120 @@ func adaptiveRoutingGrammar(sys, phys, lif, bgpAF, rpV, dfV, ecmpV []view) []*co
 		// BGP, [arex] ipv4-family unicast and vpn-instance families.
 		{views: bgpAF, pattern: "reflector cluster-id <id:int:0-4294967295>", key: "reflector cluster-id", rank: -2},
 		{views: bgpAF, pattern: "reflect change-path-attribute", rank: -1},
-		{views: bgpAF, pattern: "auto-frr", rank: 1},
+		{views: bgpAF, pattern: "auto-frr", rank: 6},
 		{views: bgpAF, pattern: "load-balancing med-ignore", rank: 1},
-		{views: bgpAF, pattern: "load-balancing adaptive-routing", rank: 1},
-		{views: bgpAF, pattern: "load-balancing as-path-ignore", rank: 1},
-		{views: bgpAF, pattern: "load-balancing eibgp", rank: 1},
-		{views: bgpAF, pattern: "import-rib public valid-route route-policy <rp:name>", key: "import-rib public", rank: 1},
-		{views: bgpAF, pattern: "import-rib vpn-instance <vpn:name> valid-route route-policy <rp:name>", key: "import-rib vpn-instance {vpn}", rank: 1},
-		{views: bgpAF, pattern: "group <g:name> internal", key: "group {g}", rank: 2},
-		{views: bgpAF, pattern: "group <g:name> external", key: "group {g}", rank: 2},
-		{views: bgpAF, pattern: "peer <p:ip> as-number <as:int:1-4294967295>", key: "peer {p} as-number", rank: 3},
-		{views: bgpAF, pattern: "peer <p:ip> group <g:name>", key: "peer {p} group", rank: 3},
-		{views: bgpAF, pattern: "peer <g:name> route-policy <rp:name> import", key: "peer {g} route-policy import", rank: 3},
-		{views: bgpAF, pattern: "peer <g:name> route-policy <rp:name> export", key: "peer {g} route-policy export", rank: 3},
-		{views: bgpAF, pattern: "peer <g:name> reflect-client", key: "peer {g} reflect-client", rank: 3},
+		{views: bgpAF, pattern: "load-balancing adaptive-routing", rank: 2},
+		{views: bgpAF, pattern: "load-balancing as-path-ignore", rank: 4},
+		{views: bgpAF, pattern: "load-balancing eibgp", rank: 5},
+		{views: bgpAF, pattern: "import-rib public valid-route route-policy <rp:name>", key: "import-rib public", rank: 8},
+		{views: bgpAF, pattern: "import-rib vpn-instance <vpn:name> valid-route route-policy <rp:name>", key: "import-rib vpn-instance {vpn}", rank: 9},
+		{views: bgpAF, pattern: "group <g:name> internal", key: "group {g}", rank: 20},
+		{views: bgpAF, pattern: "group <g:name> external", key: "group {g}", rank: 20},
+		{views: bgpAF, pattern: "peer <p:ip> as-number <as:int:1-4294967295>", key: "peer {p} as-number", rank: 20},
+		{views: bgpAF, pattern: "peer <p:ip> group <g:name>", key: "peer {p} group", rank: 20},
+		{views: bgpAF, pattern: "peer <g:name> route-policy <rp:name> import", key: "peer {g} route-policy import", rank: 20},
+		{views: bgpAF, pattern: "peer <g:name> route-policy <rp:name> export", key: "peer {g} route-policy export", rank: 20},
+		{views: bgpAF, pattern: "peer <g:name> reflect-client", key: "peer {g} reflect-client", rank: 20},
 		// Route-policy matches.
 		{views: rpV, pattern: "if-match cost <c:int:0-4294967295>", key: "if-match cost", rank: 1},
 		{views: rpV, pattern: "if-match cost greater-equal <a:int:0-4294967295> less-equal <b:int:0-4294967295>", key: "if-match cost", rank: 1},
 		{views: rpV, pattern: "if-match route-type ibgp", key: "if-match route-type", rank: 1},
 		{views: rpV, pattern: "if-match route-type ebgp", key: "if-match route-type", rank: 1},
 	}
+}
+
+// peerAttrs are the peer settings in the order the V300R023 adaptive
+// routing example's script prints a peer's or a group's lines
+// (Example_for_Configuring_Adaptive_Routing.md, WheaterW/INTA-project @
+// 9308062d): as-number before group, enable before group, route-policy
+// import before export, then reflect-client; description and
+// connect-interface after group [I].
+var peerAttrs = []string{"as-number", "enable", "group", "description", "connect-interface", "route-policy import", "route-policy export", "reflect-client"}
+
+// orderBGP sorts the group and peer lines of the bgp section and its
+// address families as the V300R023 adaptive routing example's script
+// prints them (Example_for_Configuring_Adaptive_Routing.md,
+// WheaterW/INTA-project @ 9308062d), group by group in name order: the
+// group's own line, the group's as-number, the members' definitions
+// (as-number, and their group line where the section defines the group),
+// the group's policies (enable, route-policy, reflect-client), then the
+// members' policies (enable, and their group line where the group is
+// defined elsewhere); members in address order, a peer of no group
+// after the groups [I]. Membership is the family's own "peer IP group G"
+// line, else the bgp view's.
+func orderBGP(bgp *node) {
+	member := map[string]string{}
+	orderPeers(bgp, member)
+	for _, af := range bgp.children {
+		if af.section {
+			inner := map[string]string{}
+			for k, v := range member {
+				inner[k] = v
+			}
+			orderPeers(af, inner)
+		}
+	}
+}
+
+// orderPeers sets the order of a section's group and peer lines; member
+// maps a peer address to its group and is extended by the section's own
+// "peer IP group G" lines.
+func orderPeers(sec *node, member map[string]string) {
+	groups := map[string]bool{}
+	for _, c := range sec.children {
+		if f := strings.Fields(c.line); len(f) >= 3 && f[0] == "group" {
+			groups[f[1]] = true
+		}
+		if f := strings.Fields(c.line); len(f) == 4 && f[0] == "peer" && f[2] == "group" {
+			member[f[1]] = f[3]
+		}
+	}
+	for _, c := range sec.children {
+		f := strings.Fields(c.line)
+		switch {
+		case len(f) >= 3 && f[0] == "group":
+			c.order = f[1] + " 0"
+		case len(f) >= 3 && f[0] == "peer":
+			attr := attrIndex(strings.Join(f[2:], " "))
+			if groups[f[1]] || net.ParseIP(f[1]) == nil {
+				phase := 3
+				if f[2] == "as-number" {
+					phase = 1
+				}
+				c.order = fmt.Sprintf("%s %d %d", f[1], phase, attr)
+				continue
+			}
+			g := member[f[1]]
+			if g == "" {
+				g = "~"
+			}
+			phase := 4
+			switch f[2] {
+			case "as-number", "description", "connect-interface":
+				phase = 2
+			case "group":
+				if groups[g] {
+					phase = 2
+				}
+			}
+			c.order = fmt.Sprintf("%s %d %s %d", g, phase, f[1], attr)
+		}
+	}
+	sortNodes(sec.children)
+}
+
+// attrIndex is a peer setting's place in peerAttrs ("route-policy P
+// import" counts as route-policy import).
+func attrIndex(rest string) int {
+	f := strings.Fields(rest)
+	key := f[0]
+	if key == "route-policy" && len(f) == 3 {
+		key += " " + f[2]
+	}
+	for i, a := range peerAttrs {
+		if a == key {
+			return i
+		}
+	}
+	return len(peerAttrs)
 }

@@ -1,6 +1,7 @@
 package nxos
 
 import (
+	"flag"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -11,12 +12,17 @@ import (
 	render "github.com/lossless-net/lossless/renderers/nxos"
 )
 
+var mutations = flag.Int("nxos.mutations", 10000, "mutations TestImportMutations runs")
+
 // TestImportMutations: configs mutated at random from the corpus, the
 // golden renderings and the lab seed (lines dropped, repeated, swapped,
 // a word replaced by a number or keyword) never make Import panic; what
 // it returns renders; and when it lists nothing as unexpressed, the
 // rendering diffs empty against the config: no line is dropped silently.
 // Deterministic (a fixed seed); FuzzImport explores further.
+//
+// go test runs 10,000 mutations; -nxos.mutations=1000000 runs more by
+// hand.
 func TestImportMutations(t *testing.T) {
 	read := func(path string) string {
 		b, err := os.ReadFile(path)
@@ -44,7 +50,7 @@ func TestImportMutations(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	dev := &inventory.Device{Name: "leaf1", Vendor: Vendor}
 	nums := []string{"0", "1", "3", "7", "8", "100", "101", "9216", "4000", "24", "50", "60", "15", "16", "64", "-1", "1099511627777", "kbytes", "mbytes", "ecn", "level", "match-all", "QOS_CLASSIFICATION", "QOS_EGRESS_PORT_x", "on", "off", "c-8q-nq3", "c-out-8q-q3"}
-	for i := 0; i < 30000; i++ {
+	for i := 0; i < *mutations; i++ {
 		lines := strings.Split(seeds[r.Intn(len(seeds))], "\n")
 		for m := 0; m < 1+r.Intn(4); m++ {
 			j := r.Intn(len(lines))

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,6 +32,7 @@ type fleetFlags struct {
 	targets     stringsFlag
 	parallelism int
 	lab         bool
+	labSeeds    stringsFlag
 	insecure    bool
 	skipVerify  bool
 	plaintext   bool
@@ -46,6 +48,7 @@ func (f *fleetFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.targets, "target", "limit to a device `NAME`, role:R or tag:T (repeatable)")
 	fs.IntVar(&f.parallelism, "parallelism", plan.DefaultParallelism, "devices worked on at once")
 	fs.BoolVar(&f.lab, "lab", false, "run against the embedded lab, started for the inventory")
+	fs.Var(&f.labSeeds, "lab-seed", "with -lab, seed `DEVICE=FILE`'s emulated switch with a saved running config (repeatable)")
 	fs.BoolVar(&f.insecure, "insecure-ignore-host-key", false, "do not check host keys against known_hosts")
 	fs.BoolVar(&f.skipVerify, "insecure-skip-verify", false, "do not check gNMI server certificates")
 	fs.BoolVar(&f.plaintext, "plaintext", false, "speak gNMI without TLS (the password crosses the network in clear)")
@@ -79,6 +82,11 @@ const fleetUsage = `  -target NAME|role:R|tag:T
                     declared ports, seeded with a stale pre-existing
                     config) and run against it instead of the inventory's
                     addresses
+  -lab-seed DEVICE=FILE
+                    with -lab, start DEVICE's emulated switch from FILE, a
+                    saved running config (show running-config text or
+                    config_db.json), instead of the stale seed: a
+                    rehearsal against a real switch's config; repeatable
   -insecure-ignore-host-key
                     skip the known_hosts check of device host keys
   -insecure-skip-verify
@@ -113,6 +121,8 @@ type fleet struct {
 
 	// identity is the loaded fabric's identity.
 	identity *plan.Identity
+	// seeds are the -lab-seed files by device.
+	seeds map[string][]byte
 }
 
 func (fl *fleet) close() {
@@ -155,6 +165,10 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 		return nil, false
 	}
 	fl := &fleet{source: src, log: log}
+	if len(f.labSeeds) > 0 && !src.Lab {
+		fmt.Fprintln(stderr, "lossless: -lab-seed needs -lab")
+		return nil, false
+	}
 	warnInsecure(stderr, f)
 	in, password := access(f.insecure, f.skipVerify, f.plaintext, src.Lab, log)
 	loaded, diags := load.Fabric(src.Dir, load.Options{Inventory: src.Inventory, Vars: src.Vars, VarFiles: src.VarFiles, Targets: f.targets})
@@ -173,6 +187,12 @@ func loadFleet(src *plan.Source, f *fleetFlags, stderr io.Writer) (*fleet, bool)
 	}
 	fl.devs = devs
 	if src.Lab {
+		seeds, err := readLabSeeds(f.labSeeds, fl.devs)
+		if err != nil {
+			fmt.Fprintf(stderr, "lossless: %v\n", err)
+			return nil, false
+		}
+		fl.seeds = seeds
 		if err := fl.startLab(password); err != nil {
 			fl.close()
 			fmt.Fprintf(stderr, "lossless: %v\n", err)
@@ -209,7 +229,7 @@ func (fl *fleet) startLab(password vendors.Secret) error {
 		return err
 	}
 	fl.lab = l
-	nodes, err := seedLab(l, fl.devs, fl.loaded.Inventory, fl.log)
+	nodes, err := seedLabFrom(l, fl.devs, fl.loaded.Inventory, fl.seeds, fl.log)
 	if err != nil {
 		return err
 	}
@@ -251,11 +271,32 @@ func pointAtLab(l *lab.Lab, devs []plan.Device, nodes map[string]*lab.Node) (str
 // the lab kind that emulates its vendor and built as the model with the
 // ports inv says, seeded by the vendor's LabSeed from its rendering.
 func seedLab(l *lab.Lab, devs []plan.Device, inv *inventory.Inventory, log *slog.Logger) (map[string]*lab.Node, error) {
+	return seedLabFrom(l, devs, inv, nil, log)
+}
+
+// seedLabFrom is seedLab with saved running configs (-lab-seed) for some
+// devices: such a device starts from its file, built as its model with
+// the ports its config has, and a file the emulator refuses is an error
+// (it is the user's real config, not a seed of lossless').
+func seedLabFrom(l *lab.Lab, devs []plan.Device, inv *inventory.Inventory, files map[string][]byte, log *slog.Logger) (map[string]*lab.Node, error) {
 	nodes := map[string]*lab.Node{}
 	for _, d := range devs {
 		v, ok := vendors.Lookup(d.Intent.Vendor)
 		if !ok || v.LabKind == "" {
 			return nil, fmt.Errorf("-lab: device %s: the lab emulates no %s device", d.Intent.Name, d.Intent.Vendor)
+		}
+		invDev := inv.Device(d.Intent.Name)
+		if file, ok := files[d.Intent.Name]; ok {
+			model := invDev.Model
+			if invDev.Platform != nil {
+				model = invDev.Platform.Model
+			}
+			n, err := l.Add(v.LabKind, d.Intent.Name, file, specOptions(model, nil)...)
+			if err != nil {
+				return nil, fmt.Errorf("-lab-seed %s: %w", d.Intent.Name, err)
+			}
+			nodes[d.Intent.Name] = n
+			continue
 		}
 		var seed []byte
 		if v.LabSeed != nil {
@@ -263,7 +304,7 @@ func seedLab(l *lab.Lab, devs []plan.Device, inv *inventory.Inventory, log *slog
 				seed = v.LabSeed(doc.Text)
 			}
 		}
-		spec := labSpec(inv.Device(d.Intent.Name))
+		spec := labSpec(invDev)
 		n, err := l.Add(v.LabKind, d.Intent.Name, seed, spec...)
 		if err != nil && seed != nil {
 			// A seed the emulator refuses is the seed's bug, not a
@@ -277,6 +318,27 @@ func seedLab(l *lab.Lab, devs []plan.Device, inv *inventory.Inventory, log *slog
 		nodes[d.Intent.Name] = n
 	}
 	return nodes, nil
+}
+
+// readLabSeeds reads the -lab-seed DEVICE=FILE values: each a selected
+// device, each file bounded as import's -from.
+func readLabSeeds(vals []string, devs []plan.Device) (map[string][]byte, error) {
+	paths, err := parseFrom(vals)
+	if err != nil {
+		return nil, errors.New(strings.Replace(err.Error(), "-from", "-lab-seed", 1))
+	}
+	out := map[string][]byte{}
+	for name, path := range paths {
+		if !slices.ContainsFunc(devs, func(d plan.Device) bool { return d.Intent.Name == name }) {
+			return nil, fmt.Errorf("-lab-seed %s: no selected device is named %s", name, name)
+		}
+		b, err := readBounded(path)
+		if err != nil {
+			return nil, fmt.Errorf("-lab-seed %s: %w", name, err)
+		}
+		out[name] = b
+	}
+	return out, nil
 }
 
 // options builds the plan options of the flags, with a progress display

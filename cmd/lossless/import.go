@@ -63,7 +63,8 @@ Options:
   -lab              start the embedded lab for the selected devices, each
                     seeded with its -from file (factory defaults without
                     one), and import from it over SSH: a rehearsal of the
-                    import of real devices
+                    import of real devices (then plan -lab -lab-seed
+                    DEVICE=FILE shows the plan against the same config)
   -o DIR            write the intent to DIR (the same as giving DIR)
   -force            overwrite DIR/qos.hcl
   -target NAME|role:R|tag:T

@@ -53,6 +53,10 @@ func TestImportLabSeeded(t *testing.T) {
 			if r := cli(t, "validate", dir); r.code != 0 {
 				t.Errorf("validate of the imported intent:\n%s", r)
 			}
+			// plan itself, against the lab seeded with the same config.
+			if r := cli(t, "plan", "-lab", "-lab-seed", d.Name+"="+seed, "-target", d.Name, "-detailed-exitcode", dir); r.code != 0 || !strings.Contains(r.stdout, "0 to change, 1 unchanged, 0 failed") {
+				t.Errorf("plan of the imported intent against the seeded lab:\n%s", r)
+			}
 		})
 	}
 	if len(seen) < 4 {
@@ -62,9 +66,11 @@ func TestImportLabSeeded(t *testing.T) {
 
 // TestImportRealWorld imports every fixture of testdata/realworld/<vendor>/
 // (real switches' configs, each with its inventory and source) from the
-// lab seeded with it: one whose unexpressed.txt is empty round-trips and
-// exits 0; every fixture writes an intent that validates, and lists each
-// line of its unexpressed.txt.
+// lab seeded with it: one whose unexpressed.txt is empty round-trips,
+// exits 0, and `plan -lab -lab-seed` of the written intent against the
+// lab seeded with the fixture shows 0 changes; every fixture writes an
+// intent that validates, and its report lists as many lines as its
+// unexpressed.txt.
 func TestImportRealWorld(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the lab")
@@ -114,6 +120,13 @@ func TestImportRealWorld(t *testing.T) {
 			if r := cli(t, "validate", dir); r.code != 0 {
 				t.Errorf("validate of the imported intent:\n%s", r)
 			}
+			// A fixture that round-trips plans to nothing with plan
+			// itself, against the lab seeded with it.
+			if want == "" {
+				if r := cli(t, "plan", "-lab", "-lab-seed", name+"="+running, "-detailed-exitcode", dir); r.code != 0 || !strings.Contains(r.stdout, "0 to change, 1 unchanged, 0 failed") {
+					t.Errorf("plan of the imported intent against the seeded lab:\n%s", r)
+				}
+			}
 		})
 	}
 	for _, v := range vendors.Names() {
@@ -131,5 +144,25 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLabSeedFlags: -lab-seed needs -lab, a selected device and a
+// readable file; each mistake is exit 1 with why.
+func TestLabSeedFlags(t *testing.T) {
+	canon := filepath.Join("..", "..", "golden", "canonical")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-lab-seed", "nxos1=x.cfg", canon}, "-lab-seed needs -lab"},
+		{[]string{"-lab", "-lab-seed", "nosuch=x.cfg", canon}, "no selected device is named nosuch"},
+		{[]string{"-lab", "-lab-seed", "nxos1", canon}, "want DEVICE=FILE"},
+		{[]string{"-lab", "-lab-seed", "nxos1=" + filepath.Join(t.TempDir(), "missing.cfg"), canon}, "missing.cfg"},
+	} {
+		r := cli(t, append([]string{"plan"}, tt.args...)...)
+		if r.code != 1 || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("plan %q: want exit 1 and %q:\n%s", tt.args, tt.want, r)
+		}
 	}
 }

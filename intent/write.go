@@ -3,6 +3,7 @@ package intent
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2/hclwrite"
@@ -475,3 +476,19 @@ func bufferKVs(b *Buffers) []kv {
 }
 
 func sizeValue(b units.Bytes) cty.Value { return cty.StringVal(b.String()) }
+
+// String is the names given, as the intent's attributes: "classifier=X
+// maps=Y" ("" for none).
+func (n Names) String() string { return kvText(qosNameKVs(n)) }
+
+// String is the names given, as the intent's attributes: "class_map=X
+// scheduler=Y" ("" for none).
+func (n ClassNames) String() string { return kvText(classNameKVs(n)) }
+
+func kvText(kvs []kv) string {
+	parts := make([]string, len(kvs))
+	for i, k := range kvs {
+		parts[i] = k.name + "=" + k.v.AsString()
+	}
+	return strings.Join(parts, " ")
+}

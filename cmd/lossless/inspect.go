@@ -155,11 +155,27 @@ func writeQoS(w io.Writer, indent string, q *intent.QoSJSON) {
 	if q == nil {
 		return
 	}
-	fmt.Fprintf(w, "%sqos %q: trust %s, lossless priorities %v\n", indent, q.Profile, q.Trust, q.LosslessPriorities)
+	fmt.Fprintf(w, "%sqos %q: trust %s, lossless priorities %v", indent, q.Profile, q.Trust, q.LosslessPriorities)
+	if q.PFCMode != "" {
+		fmt.Fprintf(w, ", pfc %s", q.PFCMode)
+	}
+	if q.Names != nil {
+		fmt.Fprintf(w, ", names %s", q.Names)
+	}
+	fmt.Fprintln(w)
 	for _, c := range q.Classes {
 		fmt.Fprintf(w, "%s  class %d %q: dscp %v", indent, c.ID, c.Name, c.DSCP)
 		if c.Default {
 			fmt.Fprint(w, " + default")
+		}
+		if len(c.CoS) > 0 || c.DefaultCoS {
+			fmt.Fprintf(w, ", cos %v", c.CoS)
+			if c.DefaultCoS {
+				fmt.Fprint(w, " + default")
+			}
+		}
+		if c.MatchAll {
+			fmt.Fprint(w, ", match all")
 		}
 		if c.Lossless {
 			fmt.Fprint(w, ", lossless")
@@ -175,25 +191,63 @@ func writeQoS(w io.Writer, indent string, q *intent.QoSJSON) {
 		case s.Weight > 0:
 			fmt.Fprintf(w, ", weight %d", s.Weight)
 		}
+		if s := c.Scheduling; s.MinBandwidthPercent > 0 {
+			fmt.Fprintf(w, ", min bandwidth %d%%", s.MinBandwidthPercent)
+		}
+		if s := c.Scheduling; s.ShapeBps > 0 {
+			fmt.Fprintf(w, ", shape %s", s.ShapeBps)
+		}
 		if c.MTUBytes > 0 {
 			fmt.Fprintf(w, ", mtu %d", c.MTUBytes)
 		}
 		if e := c.ECN; e != nil {
-			fmt.Fprintf(w, ", ecn %s–%s at %d%%", thresholdText(e.MinBytes, e.MinTime), thresholdText(e.MaxBytes, e.MaxTime), e.MaxProbabilityPercent)
+			fmt.Fprintf(w, ", ecn %s–%s at %s", thresholdText(e.MinBytes, e.MinTime, e.MinPercent), thresholdText(e.MaxBytes, e.MaxTime, e.MaxPercent), probabilityText(e.MaxProbabilityPercent))
 			if e.Weight != nil {
 				fmt.Fprintf(w, " weight %d", *e.Weight)
 			}
+			for _, col := range []struct {
+				name string
+				c    *intent.ColorJSON
+			}{{"yellow", e.Yellow}, {"red", e.Red}} {
+				if col.c == nil {
+					continue
+				}
+				verb := "marks"
+				if col.c.Drop {
+					verb = "drops"
+				}
+				fmt.Fprintf(w, "; %s %s %s–%s at %d%%", col.name, verb, thresholdText(col.c.MinBytes, col.c.MinTime, col.c.MinPercent), thresholdText(col.c.MaxBytes, col.c.MaxTime, col.c.MaxPercent), col.c.MaxProbabilityPercent)
+			}
+		}
+		if c.Names != nil {
+			fmt.Fprintf(w, ", names %s", c.Names)
 		}
 		fmt.Fprintln(w)
 	}
 	if wd := q.Watchdog; wd != nil {
-		fmt.Fprintf(w, "%s  pfc watchdog: detection %s, restoration %s, polling %s, action %s\n", indent,
+		fmt.Fprintf(w, "%s  pfc watchdog: detection %s, restoration %s, polling %s, action %s", indent,
 			orDefault(wd.Detection), orDefault(wd.Restoration), orDefault(wd.Polling), orDefault(wd.Action))
+		if len(wd.Priorities) > 0 {
+			fmt.Fprintf(w, ", priorities %v", wd.Priorities)
+		}
+		fmt.Fprintln(w)
 	}
 }
 
-func thresholdText(b interface{ String() string }, t string) string {
-	if t != "" {
+// probabilityText is a marking probability, or the vendor's default.
+func probabilityText(p *int) string {
+	if p == nil {
+		return "the vendor's default probability"
+	}
+	return fmt.Sprintf("%d%%", *p)
+}
+
+// thresholdText is a threshold in the one unit it has.
+func thresholdText(b interface{ String() string }, t string, percent int) string {
+	switch {
+	case percent != 0:
+		return fmt.Sprintf("%d%%", percent)
+	case t != "":
 		return t
 	}
 	return b.String()

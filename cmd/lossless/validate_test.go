@@ -546,3 +546,31 @@ func TestValidateExample(t *testing.T) {
 		t.Errorf("syntax error: exit %d, stderr:\n%s", code, stderr)
 	}
 }
+
+// TestInspectTextFeatures: inspect -text shows the features beyond the
+// core as the intent says them, and a probability left to the vendor as
+// such (not a number).
+func TestInspectTextFeatures(t *testing.T) {
+	for _, tt := range []struct {
+		device, dir string
+		want        []string
+	}{
+		{"sonic1", "../../golden/features-sonic", []string{"min bandwidth 10%, shape 40G", "at the vendor's default probability", "ecn 300KB–2MB at 0%", "priorities [3]"}},
+		{"sonic3", "../../golden/features-sonic", []string{"red drops 100KB–1MB at 100%", "yellow marks 250KB–2MB at 20%"}},
+		{"tor1", "../../golden/features-nxos", []string{"trust cos", "names classifier=AZS_SERVICES network_qos=QOS_NETWORK", `cos [3], match all`}},
+		{"leaf1", "../../examples/ai-fabric", []string{"ecn 150KB–3000KB at 7% weight 0"}},
+	} {
+		code, stdout, stderr := runCmd(t, "inspect", "-text", tt.device, tt.dir)
+		if code != 0 {
+			t.Fatalf("inspect -text %s %s: exit %d\n%s", tt.device, tt.dir, code, stderr)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("inspect -text %s lacks %q:\n%s", tt.device, w, stdout)
+			}
+		}
+		if strings.Contains(stdout, "%!") {
+			t.Errorf("inspect -text %s has a formatting error:\n%s", tt.device, stdout)
+		}
+	}
+}

@@ -287,11 +287,7 @@ func seedLabFrom(l *lab.Lab, devs []plan.Device, inv *inventory.Inventory, files
 		}
 		invDev := inv.Device(d.Intent.Name)
 		if file, ok := files[d.Intent.Name]; ok {
-			model := invDev.Model
-			if invDev.Platform != nil {
-				model = invDev.Platform.Model
-			}
-			n, err := l.Add(v.LabKind, d.Intent.Name, file, specOptions(model, nil)...)
+			n, err := l.Add(v.LabKind, d.Intent.Name, file, seededSpec(invDev)...)
 			if err != nil {
 				return nil, fmt.Errorf("-lab-seed %s: %w", d.Intent.Name, err)
 			}

@@ -233,16 +233,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 				fmt.Fprintf(stderr, "lossless import: -lab: device %s: the lab emulates no %s device\n", d.Intent.Name, d.Intent.Vendor)
 				return 1
 			}
-			// A seeded device is built as the model with the ports its
-			// seed configures; an unseeded one with the inventory's.
-			invDev := inv.Device(d.Intent.Name)
-			spec := labSpec(invDev)
+			spec := labSpec(inv.Device(d.Intent.Name))
 			if _, seeded := files[d.Intent.Name]; seeded {
-				model := invDev.Model
-				if invDev.Platform != nil {
-					model = invDev.Platform.Model
-				}
-				spec = specOptions(model, nil)
+				spec = seededSpec(inv.Device(d.Intent.Name))
 			}
 			n, err := l.Add(v.LabKind, d.Intent.Name, files[d.Intent.Name], spec...)
 			if err != nil {

@@ -195,15 +195,26 @@ type labDevice struct {
 // catalog's name for it when known) with its declared ports, one name
 // each.
 func labSpec(d *inventory.Device) []lab.AddOption {
-	model := d.Model
-	if d.Platform != nil {
-		model = d.Platform.Model
-	}
 	ports := make([]string, len(d.Ports))
 	for i, p := range d.Ports {
 		ports[i] = p.Name
 	}
-	return specOptions(model, ports)
+	return specOptions(labModel(d), ports)
+}
+
+// seededSpec is the lab build of a device seeded from a saved running
+// config: its model, with the ports its config has rather than the
+// inventory's (a real config names ports of modular models the catalog
+// stands in for).
+func seededSpec(d *inventory.Device) []lab.AddOption { return specOptions(labModel(d), nil) }
+
+// labModel is the model the lab builds for d: its catalog entry's, else
+// as written.
+func labModel(d *inventory.Device) string {
+	if d.Platform != nil {
+		return d.Platform.Model
+	}
+	return d.Model
 }
 
 func specOptions(model string, ports []string) []lab.AddOption {

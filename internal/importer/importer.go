@@ -142,13 +142,13 @@ type assign struct {
 	ports         string // a pattern, "" for every inventory port
 	options       map[string]string
 	devs          []*Device
-	overrides     map[string][]byte // device → qos override body
+	overrides     map[string]*hclwrite.File // device → qos override body
 	portOverrides map[string][]portOverride
 }
 
 type portOverride struct {
 	pattern string
-	body    []byte
+	body    *hclwrite.File
 }
 
 func write(devs []*Device) []byte {
@@ -355,7 +355,7 @@ func groupAssigns(devs []*Device, profiles []*profile, bufLabels map[*Device]str
 		key := strings.Join([]string{d.Profile, bufLabels[d], ports, optionsText(d.imp.Options)}, "\x00")
 		a, ok := byKey[key]
 		if !ok {
-			a = &assign{qos: d.Profile, buffers: bufLabels[d], ports: ports, options: d.imp.Options, overrides: map[string][]byte{}, portOverrides: map[string][]portOverride{}}
+			a = &assign{qos: d.Profile, buffers: bufLabels[d], ports: ports, options: d.imp.Options, overrides: map[string]*hclwrite.File{}, portOverrides: map[string][]portOverride{}}
 			byKey[key] = a
 			out = append(out, a)
 		}
@@ -363,7 +363,7 @@ func groupAssigns(devs []*Device, profiles []*profile, bufLabels map[*Device]str
 		if d.Override {
 			ov := hclwrite.NewEmptyFile()
 			intent.WriteQoSOverride(ov.Body(), p.qos, d.imp.QoS)
-			a.overrides[d.Name] = ov.Bytes()
+			a.overrides[d.Name] = ov
 		}
 		a.portOverrides[d.Name] = portOverrides(d)
 	}
@@ -418,6 +418,7 @@ func portsPattern(d *Device) string {
 // their override.
 func portOverrides(d *Device) []portOverride {
 	byBody := map[string][]string{}
+	bodies := map[string]*hclwrite.File{}
 	var order []string
 	for _, p := range d.imp.Ports {
 		if p.QoS == nil {
@@ -431,12 +432,13 @@ func portOverrides(d *Device) []portOverride {
 		k := string(ov.Bytes())
 		if _, ok := byBody[k]; !ok {
 			order = append(order, k)
+			bodies[k] = ov
 		}
 		byBody[k] = append(byBody[k], p.Name)
 	}
 	var out []portOverride
 	for _, k := range order {
-		out = append(out, portOverride{pattern: inventory.CompactPorts(byBody[k]), body: []byte(k)})
+		out = append(out, portOverride{pattern: inventory.CompactPorts(byBody[k]), body: bodies[k]})
 	}
 	return out
 }
@@ -478,28 +480,19 @@ func (a *assign) block() []byte {
 	}
 	for _, d := range a.devs {
 		ov, pos := a.overrides[d.Name], a.portOverrides[d.Name]
-		if len(bytes.TrimSpace(ov)) == 0 && len(pos) == 0 {
+		hasOv := ov != nil && len(bytes.TrimSpace(ov.Bytes())) > 0
+		if !hasOv && len(pos) == 0 {
 			continue
 		}
 		db := body.AppendNewBlock("device", []string{d.Name}).Body()
-		if len(bytes.TrimSpace(ov)) > 0 {
-			db.AppendNewBlock("qos", nil).Body().AppendUnstructuredTokens(tokens(ov))
+		if hasOv {
+			db.AppendNewBlock("qos", nil).Body().AppendUnstructuredTokens(ov.Body().BuildTokens(nil))
 		}
 		for _, po := range pos {
-			db.AppendNewBlock("port", []string{po.pattern}).Body().AppendNewBlock("qos", nil).Body().AppendUnstructuredTokens(tokens(po.body))
+			db.AppendNewBlock("port", []string{po.pattern}).Body().AppendNewBlock("qos", nil).Body().AppendUnstructuredTokens(po.body.Body().BuildTokens(nil))
 		}
 	}
 	return f.Bytes()
-}
-
-func tokens(src []byte) hclwrite.Tokens {
-	f, diags := hclwrite.ParseConfig(src, "override", hclStart)
-	if diags.HasErrors() {
-		// What WriteQoSOverride wrote always parses; an error here is a
-		// bug of this package, and the check after import reports it.
-		return hclwrite.Tokens{{Type: 0, Bytes: src}}
-	}
-	return f.Body().BuildTokens(nil)
 }
 
 var hclStart = hcl.Pos{Line: 1, Column: 1}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lossless-net/lossless/intent"
 	"github.com/lossless-net/lossless/internal/load"
+	"github.com/lossless-net/lossless/internal/plan"
 	"github.com/lossless-net/lossless/vendors"
 )
 
@@ -52,11 +53,10 @@ func check(d *Device, id *intent.Device) error {
 		}
 		return fmt.Errorf("check %s: the written intent does not assign it", d.Name)
 	}
-	doc, err := v.Render(id)
+	_, doc, err := plan.Desired(plan.Device{Intent: id}, plan.Options{})
 	if err != nil {
 		return fmt.Errorf("check %s: render the written intent: %w", d.Name, err)
 	}
-	doc.Prune = id.Unmanaged == intent.UnmanagedPrune
 	c, err := v.Diff(d.Name, d.src.Running, doc)
 	if err != nil {
 		return fmt.Errorf("check %s: %w", d.Name, err)

@@ -217,8 +217,13 @@ func sorted(devs []Device) []Device {
 	return out
 }
 
-// desired renders d with its vendor's renderer and checks it against the
-// approved golden file when opts.Golden is set.
+// Desired is the rendering a plan diffs d's running config against: d
+// rendered by its vendor's renderer, with the intent's unmanaged choice
+// set on it, checked against the approved golden file when opts.Golden
+// is set. Import's round trip uses it too.
+func Desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) { return desired(d, opts) }
+
+// desired is Desired.
 func desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) {
 	v, err := vendor(d)
 	if err != nil {

@@ -221,7 +221,9 @@ func sorted(devs []Device) []Device {
 // rendered by its vendor's renderer, with the intent's unmanaged choice
 // set on it, checked against the approved golden file when opts.Golden
 // is set. Import's round trip uses it too.
-func Desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) { return desired(d, opts) }
+func Desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) {
+	return desired(d, opts)
+}
 
 // desired is Desired.
 func desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) {

@@ -113,7 +113,7 @@ func applyDevice(ctx context.Context, d Device, drv vendors.Driver, saved *Plan,
 			return fail(fmt.Errorf("%s: the saved plan has no change for it (planning failed: %s)", d.Intent.Name, entry.Error))
 		}
 	}
-	v, doc, err := desired(d, opts)
+	v, doc, err := Desired(d, opts)
 	if err != nil {
 		return fail(err)
 	}

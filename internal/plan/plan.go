@@ -222,11 +222,6 @@ func sorted(devs []Device) []Device {
 // set on it, checked against the approved golden file when opts.Golden
 // is set. Import's round trip uses it too.
 func Desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) {
-	return desired(d, opts)
-}
-
-// desired is Desired.
-func desired(d Device, opts Options) (vendors.Vendor, *config.Document, error) {
 	v, err := vendor(d)
 	if err != nil {
 		return v, nil, err
@@ -295,7 +290,7 @@ func planOne(ctx context.Context, d Device, opts Options) DevicePlan {
 		dp.Err, dp.Error = err, err.Error()
 		return dp
 	}
-	v, doc, err := desired(d, opts)
+	v, doc, err := Desired(d, opts)
 	if err != nil {
 		return fail(err)
 	}

@@ -1,6 +1,9 @@
 package intent
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Feature names a capability of the intent beyond its core (DSCP
 // classification, strict or weighted queues, one ECN profile per queue,
@@ -101,15 +104,7 @@ func (d *Device) Features() []FeatureUse {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b FeatureUse) int {
-		switch {
-		case a.Feature < b.Feature:
-			return -1
-		case a.Feature > b.Feature:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b FeatureUse) int { return cmp.Compare(a.Feature, b.Feature) })
 	return out
 }
 

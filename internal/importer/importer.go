@@ -247,7 +247,7 @@ func groupQoS(devs []*Device) []*profile {
 			if !intent.WriteQoSOverride(ov.Body(), k.qos, p.qos) {
 				continue
 			}
-			if lines(ov.Bytes())*2 > lines([]byte(p.text)) {
+			if lines(raw(ov))*2 > lines([]byte(p.text)) {
 				continue
 			}
 			for _, d := range p.devs {
@@ -272,8 +272,12 @@ func groupQoS(devs []*Device) []*profile {
 func qosText(q *intent.QoS) string {
 	f := hclwrite.NewEmptyFile()
 	intent.WriteQoS(f.Body(), q)
-	return string(f.Bytes())
+	return string(raw(f))
 }
+
+// raw is f's text before formatting: what it says, as the grouping keys
+// and sizes need; the written file is formatted once, as a whole.
+func raw(f *hclwrite.File) []byte { return f.BuildTokens(nil).Bytes() }
 
 func lines(b []byte) int { return bytes.Count(bytes.TrimSpace(b), []byte("\n")) + 1 }
 
@@ -326,7 +330,7 @@ func groupBuffers(devs []*Device) (map[*Device]string, [][]byte) {
 		}
 		f := hclwrite.NewEmptyFile()
 		intent.WriteBuffers(f.Body(), d.imp.Buffers)
-		t := string(f.Bytes())
+		t := string(raw(f))
 		l, ok := byText[t]
 		if !ok {
 			l = uniqueLabel(suggest(cmp.Or(d.imp.Buffers.Profile, "buffers")), used)
@@ -429,7 +433,7 @@ func portOverrides(d *Device) []portOverride {
 			d.Problems = append(d.Problems, fmt.Sprintf("port %s: its QoS differs from the device's in a way no port override can say (a setting the device has and the port leaves unset); it gets the device's", p.Name))
 			continue
 		}
-		k := string(ov.Bytes())
+		k := string(raw(ov))
 		if _, ok := byBody[k]; !ok {
 			order = append(order, k)
 			bodies[k] = ov
@@ -480,7 +484,7 @@ func (a *assign) block() []byte {
 	}
 	for _, d := range a.devs {
 		ov, pos := a.overrides[d.Name], a.portOverrides[d.Name]
-		hasOv := ov != nil && len(bytes.TrimSpace(ov.Bytes())) > 0
+		hasOv := ov != nil && len(bytes.TrimSpace(raw(ov))) > 0
 		if !hasOv && len(pos) == 0 {
 			continue
 		}

@@ -1,6 +1,7 @@
 package nxos
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -589,10 +590,10 @@ func (im *importer) profile(key profileKey, base *intent.QoS) *intent.QoS {
 		}
 	} else {
 		// A port's: the device's names where its objects are the device's.
-		if key.qos == cmpOr(base.Names.Classifier, render.DefaultClassifier) {
+		if key.qos == cmp.Or(base.Names.Classifier, render.DefaultClassifier) {
 			q.Names.Classifier = base.Names.Classifier
 		}
-		if key.queuing == cmpOr(base.Names.Queuing, render.DefaultQueuing) {
+		if key.queuing == cmp.Or(base.Names.Queuing, render.DefaultQueuing) {
 			q.Names.Queuing = base.Names.Queuing
 		}
 		q.Names.NetworkQoS = base.Names.NetworkQoS
@@ -613,13 +614,6 @@ func orEmpty(name, def string) string {
 		return ""
 	}
 	return name
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // nameRE is the intent's name rule (LL009).
@@ -719,7 +713,7 @@ func (im *importer) classify(qp *iline, classes map[int]*intent.Class, device bo
 		}
 		classes[id] = c
 	}
-	trust = cmpOr(trust, intent.TrustDSCP)
+	trust = cmp.Or(trust, intent.TrustDSCP)
 	switch {
 	case !haveDefault && device && classes[0] == nil:
 		// Unclassified traffic is qos-group 0 (reference/nxos.md §0

@@ -146,20 +146,29 @@ func pfcBitmap(t *grammar.Tree) string {
 	return strconv.FormatInt(int64(bits), 16)
 }
 
+// listPart reads one part of an NX-OS value list ("3" or "2-4", as in
+// VLAN and CoS lists): its first and last value, ok false when either is
+// not a number.
+func listPart(part string) (first, last int, ok bool) {
+	lo, hi, isRange := strings.Cut(part, "-")
+	a, err := strconv.Atoi(lo)
+	if err != nil {
+		return 0, 0, false
+	}
+	if !isRange {
+		return a, a, true
+	}
+	b, err := strconv.Atoi(hi)
+	return a, b, err == nil
+}
+
 // cosBits is a CoS list ("3", "3,4", "2-4") as a bit mask.
 func cosBits(list string) int {
 	bits := 0
 	for _, part := range strings.Split(list, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
+		a, b, ok := listPart(part)
+		if !ok {
 			continue
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil {
-				continue
-			}
 		}
 		for v := a; v <= b && v >= 0 && v < 8; v++ {
 			bits |= 1 << v

@@ -356,16 +356,9 @@ func vlanList(tok string) (string, *grammar.Error) {
 func vlanIDs(tok string) ([]int, *grammar.Error) {
 	var ids []int
 	for _, part := range strings.Split(tok, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
+		a, b, ok := listPart(part)
+		if !ok {
 			return nil, &grammar.Error{Kind: grammar.Invalid}
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil {
-				return nil, &grammar.Error{Kind: grammar.Invalid}
-			}
 		}
 		if a < 1 || b > 4094 || b < a {
 			return nil, &grammar.Error{Kind: grammar.OutOfRange, Lo: 1, Hi: 4094}

@@ -703,31 +703,25 @@ func defaultCoSClass(q *intent.QoS) *intent.Class {
 
 // unclaimedCoS returns the CoS values no class claims, ascending.
 func unclaimedCoS(q *intent.QoS) []int {
-	claimed := map[int]bool{}
-	for _, c := range q.Classes {
-		for _, v := range c.CoS {
-			claimed[v] = true
-		}
-	}
-	var out []int
-	for v := range 8 {
-		if !claimed[v] {
-			out = append(out, v)
-		}
-	}
-	return out
+	return unclaimed(q, 8, func(c intent.Class) []int { return c.CoS })
 }
 
 // unclaimedDSCP returns the DSCPs no class claims, ascending.
 func unclaimedDSCP(q *intent.QoS) []int {
+	return unclaimed(q, 64, func(c intent.Class) []int { return c.DSCP })
+}
+
+// unclaimed returns the values 0 to n-1 that no class claims in the
+// field of gives (a class's DSCP or CoS values), ascending.
+func unclaimed(q *intent.QoS, n int, of func(intent.Class) []int) []int {
 	claimed := map[int]bool{}
 	for _, c := range q.Classes {
-		for _, v := range c.DSCP {
+		for _, v := range of(c) {
 			claimed[v] = true
 		}
 	}
 	var out []int
-	for v := range 64 {
+	for v := range n {
 		if !claimed[v] {
 			out = append(out, v)
 		}

@@ -715,20 +715,27 @@ func (r *renderer) anyECN(sets []*profileSet) bool {
 func (r *renderer) domain(s *profileSet) (*config.Node, error) {
 	type line struct{ dscp, id int }
 	var lines []line
+	claimed := map[int]bool{}
 	for _, c := range s.qos.Classes {
 		for _, v := range c.DSCP {
 			lines = append(lines, line{v, c.ID})
+			claimed[v] = true
 		}
 	}
-	if dc := s.qos.DefaultClass(); dc != nil && r.fullDSCP {
-		claimed := map[int]bool{}
-		for _, l := range lines {
-			claimed[l.dscp] = true
-		}
-		for v := range 64 {
-			if !claimed[v] {
-				lines = append(lines, line{v, dc.ID})
-			}
+	dc := s.qos.DefaultClass()
+	var off []int // unclaimed DSCPs the built-in map sends elsewhere
+	for v := range 64 {
+		switch {
+		case dc == nil || claimed[v]:
+		case r.fullDSCP:
+			lines = append(lines, line{v, dc.ID})
+		case v/8 != dc.ID:
+			// A new domain starts with Huawei's default table (reference
+			// §1.1), which sends DSCP d to queue d/8 (0–7 be, 8–15 af1, …
+			// 56–63 cs7). The reference restates only the claimed DSCPs,
+			// so the unclaimed ones whose built-in queue is not the
+			// default class's are named.
+			off = append(off, v)
 		}
 	}
 	sort.Slice(lines, func(i, j int) bool { return lines[i].dscp < lines[j].dscp })
@@ -737,24 +744,8 @@ func (r *renderer) domain(s *profileSet) (*config.Node, error) {
 		n.Children = append(n.Children, &config.Node{Text: fmt.Sprintf("ip-dscp-inbound %d phb %s green", l.dscp, phbs[l.id])})
 	}
 	n.Children = append(n.Children, r.cosLines(s.qos)...)
-	if dc := s.qos.DefaultClass(); dc != nil && s.qos.Trust != intent.TrustCoS {
-		// A new domain starts with Huawei's default table (reference §1.1),
-		// which sends DSCP d to queue d/8 (0–7 be, 8–15 af1, … 56–63 cs7).
-		// The reference restates only the claimed DSCPs, so the unclaimed
-		// ones whose built-in queue is not the default class's are named.
-		claimed := map[int]bool{}
-		for _, l := range lines {
-			claimed[l.dscp] = true
-		}
-		var off []int
-		for v := range 64 {
-			if !claimed[v] && v/8 != dc.ID {
-				off = append(off, v)
-			}
-		}
-		if len(off) > 0 {
-			r.warn(renderers.RuleDefaultChosen, "default class %q (queue %d): DSCPs %s keep DiffServ domain %s's built-in mapping (DSCP/8 → queue, reference/huawei-ce.md §1.1), not queue %d; option %q = %q lists all 64", dc.Name, dc.ID, runs(off), s.domain, dc.ID, OptionDSCPMap, DSCPMapFull)
-		}
+	if len(off) > 0 && s.qos.Trust != intent.TrustCoS {
+		r.warn(renderers.RuleDefaultChosen, "default class %q (queue %d): DSCPs %s keep DiffServ domain %s's built-in mapping (DSCP/8 → queue, reference/huawei-ce.md §1.1), not queue %d; option %q = %q lists all 64", dc.Name, dc.ID, runs(off), s.domain, dc.ID, OptionDSCPMap, DSCPMapFull)
 	}
 	return n, nil
 }

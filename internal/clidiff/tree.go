@@ -198,3 +198,35 @@ func (b *builder) level(nodes []*config.Node) []*Node {
 	}
 	return out
 }
+
+// Line is one line of a running config read by ParseLines: its 1-based
+// line number, its text as the device shows it and as canon makes it,
+// and the lines of the mode it opens, for readers that must say where a
+// line is (an importer's unexpressed lines).
+type Line struct {
+	N    int
+	Raw  string
+	Text string
+	Kids []*Line
+}
+
+// ParseLines reads the lines scan finds in text into a tree of Lines,
+// each Text canon(Raw). A line indented below no parent is an error.
+func ParseLines(text []byte, scan Scanner, canon func(string) string) ([]*Line, error) {
+	var roots, stack []*Line
+	err := scan(text, func(n, depth int, body string) error {
+		if depth > len(stack) {
+			return depthError(n, body, len(stack))
+		}
+		l := &Line{N: n, Raw: body, Text: canon(body)}
+		stack = stack[:depth]
+		if depth == 0 {
+			roots = append(roots, l)
+		} else {
+			stack[depth-1].Kids = append(stack[depth-1].Kids, l)
+		}
+		stack = append(stack, l)
+		return nil
+	})
+	return roots, err
+}

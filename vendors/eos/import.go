@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/units"
 	"github.com/lossless-net/lossless/inventory"
 	render "github.com/lossless-net/lossless/renderers/eos"
@@ -59,18 +60,16 @@ const (
 )
 
 // iline is a canonical config line with its line number in the text.
-type iline struct {
-	n    int
-	text string
-	kids []*iline
-}
+type iline = clidiff.Line
 
-func (l *iline) child(prefix string) *iline {
+// child is l's first line that is prefix or starts with prefix and a
+// space; nil for none (or a nil l).
+func child(l *iline, prefix string) *iline {
 	if l == nil {
 		return nil
 	}
-	for _, k := range l.kids {
-		if k.text == prefix || strings.HasPrefix(k.text, prefix+" ") {
+	for _, k := range l.Kids {
+		if k.Text == prefix || strings.HasPrefix(k.Text, prefix+" ") {
 			return k
 		}
 	}
@@ -78,26 +77,7 @@ func (l *iline) child(prefix string) *iline {
 }
 
 // readLines parses text into canonical lines with their numbers.
-func readLines(text []byte) ([]*iline, error) {
-	var roots []*iline
-	var stack []*iline
-	err := scan(text, func(n, depth int, body string) error {
-		if depth > len(stack) {
-			return fmt.Errorf("parse running config line %d %q: indented too deep", n, body)
-		}
-		l := &iline{n: n, text: canon(body)}
-		stack = stack[:depth]
-		if depth == 0 {
-			roots = append(roots, l)
-		} else {
-			p := stack[depth-1]
-			p.kids = append(p.kids, l)
-		}
-		stack = append(stack, l)
-		return nil
-	})
-	return roots, err
-}
+func readLines(text []byte) ([]*iline, error) { return clidiff.ParseLines(text, scan, canon) }
 
 // Import reads a device's QoS from its running config (what Running
 // returns, or a whole show running-config) into the intent's terms, the
@@ -133,13 +113,13 @@ type importer struct {
 }
 
 func (im *importer) unexpressed(l *iline, why string) {
-	im.out.Unexpressed = append(im.out.Unexpressed, vendors.Unexpressed{Line: l.n, Text: l.text, Reason: why})
+	im.out.Unexpressed = append(im.out.Unexpressed, vendors.Unexpressed{Line: l.N, Text: l.Text, Reason: why})
 }
 
 // unexpressedAll lists l and every line under it.
 func (im *importer) unexpressedAll(l *iline, why string) {
 	im.unexpressed(l, why)
-	for _, k := range l.kids {
+	for _, k := range l.Kids {
 		im.unexpressedAll(k, why)
 	}
 }
@@ -148,26 +128,26 @@ func (im *importer) unexpressedAll(l *iline, why string) {
 func (im *importer) read(roots []*iline) {
 	im.profiles, im.used = map[string]*iline{}, map[string]bool{}
 	for _, l := range roots {
-		t := l.text
+		t := l.Text
 		switch {
 		case isProfile(t):
 			im.profiles[strings.TrimPrefix(t, "qos profile ")] = l
 		case isInterface(t):
-			c := &iline{n: l.n, text: t}
-			for _, k := range l.kids {
-				if portLine(k.text) {
-					c.kids = append(c.kids, k)
+			c := &iline{N: l.N, Raw: l.Raw, Text: t}
+			for _, k := range l.Kids {
+				if portLine(k.Text) {
+					c.Kids = append(c.Kids, k)
 				}
 			}
 			switch {
-			case slices.ContainsFunc(c.kids, qosLine):
+			case slices.ContainsFunc(c.Kids, qosLine):
 				im.ports = append(im.ports, c)
 			default:
 				// Classification lossless cannot say, on a port that
 				// has none it can: not one of lossless' ports.
-				for _, k := range c.kids {
+				for _, k := range c.Kids {
 					why := whyPortLine
-					if k.text == "no qos trust" || strings.HasPrefix(k.text, "qos trust") {
+					if k.Text == "no qos trust" || strings.HasPrefix(k.Text, "qos trust") {
 						why = whyTrust
 					}
 					im.unexpressedAll(k, why)
@@ -183,9 +163,9 @@ func (im *importer) read(roots []*iline) {
 			if vals, to, ok := tcMap.parse(t); ok && slices.ContainsFunc(vals, func(v int) bool { return v != to }) {
 				im.unexpressed(l, whyTCMap)
 			}
-		case len(l.kids) == 0 && strings.HasPrefix(t, "priority-flow-control pause watchdog default "), strings.HasPrefix(t, "priority-flow-control pause watchdog action "):
+		case len(l.Kids) == 0 && strings.HasPrefix(t, "priority-flow-control pause watchdog default "), strings.HasPrefix(t, "priority-flow-control pause watchdog action "):
 			im.timers = append(im.timers, l)
-		case len(l.kids) == 0 && (strings.HasPrefix(t, "priority-flow-control ") || strings.HasPrefix(t, "no priority-flow-control ")):
+		case len(l.Kids) == 0 && (strings.HasPrefix(t, "priority-flow-control ") || strings.HasPrefix(t, "no priority-flow-control ")):
 			im.unexpressed(l, whyGlobalPFC)
 		case isPolicyMap(t), isClassMap(t):
 			im.unexpressedAll(l, whyPolicy)
@@ -199,13 +179,13 @@ func (im *importer) read(roots []*iline) {
 // queue block the lines other than the ECN counters (outside the scope,
 // never touched).
 func (im *importer) ownLine(l *iline) {
-	if !scopedQueue(l.text) {
+	if !scopedQueue(l.Text) {
 		im.unexpressedAll(l, whyOwnLines)
 		return
 	}
 	var kids []*iline
-	for _, k := range l.kids {
-		if k.text != "random-detect ecn count" {
+	for _, k := range l.Kids {
+		if k.Text != "random-detect ecn count" {
 			kids = append(kids, k)
 		}
 	}
@@ -221,7 +201,7 @@ func (im *importer) ownLine(l *iline) {
 // qosLine reports a port line of the kinds the renderer writes, which
 // makes the port one of lossless' QoS ports.
 func qosLine(l *iline) bool {
-	t := l.text
+	t := l.Text
 	return strings.HasPrefix(t, "service-profile ") || t == "qos trust dscp" || t == "qos trust cos" || strings.HasPrefix(t, "priority-flow-control") ||
 		strings.HasPrefix(t, "no priority-flow-control") || scopedQueue(t)
 }
@@ -240,7 +220,7 @@ func (im *importer) finish() *vendors.Imported {
 	// The layout: a qos profile when most QoS ports apply one.
 	withProfile := 0
 	for _, p := range im.ports {
-		if p.child("service-profile") != nil {
+		if child(p, "service-profile") != nil {
 			withProfile++
 		}
 	}
@@ -258,22 +238,22 @@ func (im *importer) finish() *vendors.Imported {
 	var names []string
 	byKey := map[string]*source{}
 	for _, p := range im.ports {
-		name := p.text[len("interface "):]
-		sp := p.child("service-profile")
+		name := p.Text[len("interface "):]
+		sp := child(p, "service-profile")
 		switch {
 		case style == render.StyleQoSProfile && sp == nil, style == render.StyleInterface && sp != nil:
-			for _, k := range p.kids {
+			for _, k := range p.Kids {
 				im.unexpressedAll(k, whyStyle)
 			}
 			continue
 		case sp != nil:
-			pname := strings.TrimPrefix(sp.text, "service-profile ")
+			pname := strings.TrimPrefix(sp.Text, "service-profile ")
 			prof := im.profiles[pname]
 			trust := (*iline)(nil)
 			if ifTrust {
-				trust = p.child("qos trust")
+				trust = child(p, "qos trust")
 			}
-			for _, k := range p.kids {
+			for _, k := range p.Kids {
 				if k != sp && k != trust {
 					im.ownLine(k)
 				}
@@ -284,7 +264,7 @@ func (im *importer) finish() *vendors.Imported {
 			}
 			s := byKey["profile "+pname]
 			if s == nil {
-				lines := prof.kids
+				lines := prof.Kids
 				if trust != nil {
 					// The ports' trust line, read as the profile's
 					// (option eos.trust = "interface").
@@ -302,7 +282,7 @@ func (im *importer) finish() *vendors.Imported {
 			im.used[pname] = true
 			portQoS[name] = s
 		default:
-			s := im.source(p.kids, classes, wd)
+			s := im.source(p.Kids, classes, wd)
 			if len(s.wdLines) > 0 {
 				im.globalWatchdog(s, wd, whyPortWDIface)
 			}
@@ -388,14 +368,14 @@ func (im *importer) finish() *vendors.Imported {
 	}
 	if len(sources) > 0 && !byDSCP {
 		for _, l := range im.dscp {
-			if !slices.ContainsFunc(out.Unexpressed, func(u vendors.Unexpressed) bool { return u.Line == l.n }) {
+			if !slices.ContainsFunc(out.Unexpressed, func(u vendors.Unexpressed) bool { return u.Line == l.N }) {
 				im.unexpressed(l, whyDSCPUnused)
 			}
 		}
 	}
 	if len(sources) == 0 {
 		for _, l := range slices.Concat(im.dscp, im.cos) {
-			if !slices.ContainsFunc(out.Unexpressed, func(u vendors.Unexpressed) bool { return u.Line == l.n }) {
+			if !slices.ContainsFunc(out.Unexpressed, func(u vendors.Unexpressed) bool { return u.Line == l.N }) {
 				im.unexpressed(l, "no port of the device has QoS lossless can say, so neither has this map")
 			}
 		}
@@ -412,19 +392,19 @@ func (im *importer) finish() *vendors.Imported {
 func (im *importer) interfaceTrust() bool {
 	byProfile := map[string]string{}
 	for _, p := range im.ports {
-		sp, trust := p.child("service-profile"), p.child("qos trust")
-		if sp == nil || trust == nil || trust.text != "qos trust dscp" && trust.text != "qos trust cos" {
+		sp, trust := child(p, "service-profile"), child(p, "qos trust")
+		if sp == nil || trust == nil || trust.Text != "qos trust dscp" && trust.Text != "qos trust cos" {
 			return false
 		}
-		name := strings.TrimPrefix(sp.text, "service-profile ")
+		name := strings.TrimPrefix(sp.Text, "service-profile ")
 		prof := im.profiles[name]
-		if prof == nil || prof.child("qos trust") != nil || slices.ContainsFunc(prof.kids, func(k *iline) bool { return k.text == "no qos trust" }) {
+		if prof == nil || child(prof, "qos trust") != nil || slices.ContainsFunc(prof.Kids, func(k *iline) bool { return k.Text == "no qos trust" }) {
 			return false
 		}
-		if t, seen := byProfile[name]; seen && t != trust.text {
+		if t, seen := byProfile[name]; seen && t != trust.Text {
 			return false
 		}
-		byProfile[name] = trust.text
+		byProfile[name] = trust.Text
 	}
 	return len(byProfile) > 0
 }
@@ -453,7 +433,7 @@ func (im *importer) options(style string, sources []*source, classes *dscpClasse
 	case trusted < len(sources):
 		for _, s := range sources {
 			for _, l := range s.lines {
-				im.out.Unexpressed = append(im.out.Unexpressed, vendors.Unexpressed{Line: l.n, Text: l.text, Reason: whyMixedTrust})
+				im.out.Unexpressed = append(im.out.Unexpressed, vendors.Unexpressed{Line: l.N, Text: l.Text, Reason: whyMixedTrust})
 			}
 		}
 	}
@@ -482,11 +462,11 @@ func (im *importer) valueMap(lines []*iline, m *valueMap) *dscpClasses {
 	c := &dscpClasses{dscp: map[int][]int{}, def: -1}
 	at := map[int]int{}
 	for _, l := range lines {
-		vals, to, ok := m.parse(l.text)
+		vals, to, ok := m.parse(l.Text)
 		switch {
 		case !ok:
 			why := whyDropPrec
-			if !strings.Contains(l.text, " drop-precedence ") {
+			if !strings.Contains(l.Text, " drop-precedence ") {
 				why = "not a `" + strings.TrimSpace(m.prefix) + " … to traffic-class TC` line lossless can read"
 			}
 			im.unexpressed(l, why)
@@ -531,9 +511,9 @@ func (im *importer) watchdog() *intent.Watchdog {
 	}
 	wd := &intent.Watchdog{}
 	for _, l := range im.timers {
-		word := strings.Fields(l.text)
+		word := strings.Fields(l.Text)
 		last := word[len(word)-1]
-		if strings.HasPrefix(l.text, "priority-flow-control pause watchdog action ") {
+		if strings.HasPrefix(l.Text, "priority-flow-control pause watchdog action ") {
 			wd.Action = last
 			continue
 		}
@@ -559,7 +539,7 @@ func (im *importer) watchdog() *intent.Watchdog {
 	// and the ranges of §3) are listed rather than read.
 	if !timersOK(wd) {
 		for _, l := range im.timers {
-			if !strings.HasPrefix(l.text, "priority-flow-control pause watchdog action ") {
+			if !strings.HasPrefix(l.Text, "priority-flow-control pause watchdog action ") {
 				im.unexpressed(l, whyBadTimers)
 			}
 		}
@@ -584,7 +564,7 @@ func (im *importer) source(lines []*iline, classes *dscpClasses, wd *intent.Watc
 	var wdAction, wdTimer *iline
 	var noDrop []*iline
 	for _, l := range lines {
-		t := l.text
+		t := l.Text
 		switch {
 		case t == "qos trust dscp":
 			s.trusted = true
@@ -699,7 +679,7 @@ func (im *importer) portWatchdog(s *source, wd *intent.Watchdog, action, timer *
 		*w = *wd
 	}
 	if action != nil {
-		a := action.text[strings.LastIndexByte(action.text, ' ')+1:]
+		a := action.Text[strings.LastIndexByte(action.Text, ' ')+1:]
 		if a == cmp.Or(w.Action, "errdisable") {
 			im.unexpressed(action, whySameWD)
 		} else {
@@ -711,7 +691,7 @@ func (im *importer) portWatchdog(s *source, wd *intent.Watchdog, action, timer *
 		return w
 	}
 	// timeout S polling-interval S|auto recovery-time S [forced]
-	f := strings.Fields(strings.TrimPrefix(timer.text, "priority-flow-control pause watchdog port timer "))
+	f := strings.Fields(strings.TrimPrefix(timer.Text, "priority-flow-control pause watchdog port timer "))
 	if len(f) == 7 && f[6] == "forced" {
 		im.unexpressed(timer, whyForced)
 		return w
@@ -821,7 +801,7 @@ func (im *importer) defaultClass(byID map[int]*intent.Class, classes *dscpClasse
 
 // queue reads a tx-queue block into its class.
 func (im *importer) queue(l *iline, class func(int) *intent.Class) {
-	word, num, _ := strings.Cut(l.text, " ")
+	word, num, _ := strings.Cut(l.Text, " ")
 	id, err := strconv.Atoi(num)
 	switch {
 	case err != nil || id < 0 || id > 7:
@@ -840,8 +820,8 @@ func (im *importer) queue(l *iline, class func(int) *intent.Class) {
 	var rr, strict, bw, guaranteed *iline
 	var minBW units.Percent
 	var shape units.BitRate
-	for _, k := range l.kids {
-		switch t := k.text; {
+	for _, k := range l.Kids {
+		switch t := k.Text; {
 		case t == "priority strict":
 			strict = k
 		case t == "no priority":
@@ -880,7 +860,7 @@ func (im *importer) queue(l *iline, class func(int) *intent.Class) {
 	}
 	switch {
 	case rr != nil && bw != nil:
-		p, err := strconv.Atoi(strings.TrimPrefix(bw.text, "bandwidth percent "))
+		p, err := strconv.Atoi(strings.TrimPrefix(bw.Text, "bandwidth percent "))
 		if err != nil || p < 1 || p > 100 {
 			im.unexpressed(bw, "not a bandwidth share lossless can read")
 			return

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lossless-net/lossless/intent"
+	"github.com/lossless-net/lossless/internal/clidiff"
 	"github.com/lossless-net/lossless/internal/units"
 	"github.com/lossless-net/lossless/inventory"
 	"github.com/lossless-net/lossless/renderers"
@@ -49,31 +50,10 @@ func Saved(file []byte) ([]byte, error) {
 }
 
 // iline is one line of a running config with its 1-based line number.
-type iline struct {
-	n    int
-	text string // canonical text (canon)
-	kids []*iline
-}
+type iline = clidiff.Line
 
 // readLines reads text into lines with their numbers, as Parse does.
-func readLines(text []byte) ([]*iline, error) {
-	var roots, stack []*iline
-	err := scan(text, func(n, depth int, body string) error {
-		if depth > len(stack) {
-			return fmt.Errorf("line %d %q: indented under a line at depth %d", n, body, len(stack)-1)
-		}
-		l := &iline{n: n, text: canon(body)}
-		stack = stack[:depth]
-		if depth == 0 {
-			roots = append(roots, l)
-		} else {
-			stack[depth-1].kids = append(stack[depth-1].kids, l)
-		}
-		stack = append(stack, l)
-		return nil
-	})
-	return roots, err
-}
+func readLines(text []byte) ([]*iline, error) { return clidiff.ParseLines(text, scan, canon) }
 
 // limits reads the thresholds and probability of an `ecn` or `color C`
 // line after its first words: `buffer-size low-limit L high-limit H
@@ -174,13 +154,13 @@ type importer struct {
 }
 
 func (im *importer) say(l *iline, reason string) {
-	im.un = append(im.un, vendors.Unexpressed{Line: l.n, Text: l.text, Reason: reason})
+	im.un = append(im.un, vendors.Unexpressed{Line: l.N, Text: l.Text, Reason: reason})
 }
 
 // sayAll lists a section and all its lines.
 func (im *importer) sayAll(l *iline, reason string) {
 	im.say(l, reason)
-	for _, k := range l.kids {
+	for _, k := range l.Kids {
 		im.say(k, reason)
 	}
 }
@@ -273,7 +253,7 @@ func devName(dev *inventory.Device) string {
 
 // top reads one top-level section or line.
 func (im *importer) top(l *iline) {
-	t := l.text
+	t := l.Text
 	f := strings.Fields(t)
 	switch {
 	case strings.HasPrefix(t, "interface "):
@@ -333,10 +313,10 @@ func (im *importer) top(l *iline) {
 
 // pfcProfile reads the default PFC profile.
 func (im *importer) pfcProfile(l *iline) {
-	for _, k := range l.kids {
-		f := strings.Fields(k.text)
+	for _, k := range l.Kids {
+		f := strings.Fields(k.Text)
 		switch {
-		case len(f) >= 2 && f[0] == "priority" && !strings.Contains(k.text, "-") && allInts(f[1:]):
+		case len(f) >= 2 && f[0] == "priority" && !strings.Contains(k.Text, "-") && allInts(f[1:]):
 			if !allQueues(f[1:]) {
 				im.say(k, "not PFC priorities 0–7")
 				continue
@@ -366,7 +346,7 @@ func (im *importer) pfcProfile(l *iline) {
 				im.recov[p] = v
 			}
 			im.deadlockLines = append(im.deadlockLines, k)
-		case defaultLine("dcb pfc", k.text, im.famA):
+		case defaultLine("dcb pfc", k.Text, im.famA):
 		case len(f) == 5 && f[0] == "priority" && (f[2] == "turn-off" || f[2] == "error-down"):
 			im.say(k, "a PFC deadlock "+f[2]+" threshold: the intent has no per-priority deadlock threshold")
 		default:
@@ -400,14 +380,14 @@ var phbQueue = map[string]int{"be": 0, "af1": 1, "af2": 2, "af3": 3, "af4": 4, "
 var queuePHB = [8]string{"be", "af1", "af2", "af3", "af4", "ef", "cs6", "cs7"}
 
 func (im *importer) domain(l *iline) {
-	name := strings.TrimPrefix(l.text, "diffserv domain ")
+	name := strings.TrimPrefix(l.Text, "diffserv domain ")
 	d := &domain{line: l, dscp: map[int]int{}}
 	say := func(k *iline, reason string) {
-		d.bad = append(d.bad, vendors.Unexpressed{Line: k.n, Text: k.text, Reason: reason})
+		d.bad = append(d.bad, vendors.Unexpressed{Line: k.N, Text: k.Text, Reason: reason})
 	}
 	cos := map[int]int{}
-	for _, k := range l.kids {
-		f := strings.Fields(k.text)
+	for _, k := range l.Kids {
+		f := strings.Fields(k.Text)
 		if len(f) == 5 && f[0] == "ip-dscp-inbound" && f[2] == "phb" {
 			v, err := strconv.Atoi(f[1])
 			q, ok := phbQueue[f[3]]
@@ -429,9 +409,9 @@ func (im *importer) domain(l *iline) {
 			}
 		}
 		switch {
-		case strings.HasPrefix(k.text, "8021p-inbound "):
+		case strings.HasPrefix(k.Text, "8021p-inbound "):
 			say(k, "802.1p classification with a colour other than green: the intent classifies into green only (drop precedence is not in the intent)")
-		case strings.HasPrefix(k.text, "ip-dscp-outbound "):
+		case strings.HasPrefix(k.Text, "ip-dscp-outbound "):
 			say(k, "DSCP remarking: the intent has no remarking")
 		default:
 			say(k, "a DiffServ domain line the intent cannot say")
@@ -457,15 +437,15 @@ func (im *importer) domain(l *iline) {
 }
 
 func (im *importer) dropProfile(l *iline) {
-	name := strings.TrimPrefix(l.text, "drop-profile ")
+	name := strings.TrimPrefix(l.Text, "drop-profile ")
 	p := &dropProfile{line: l}
 	say := func(k *iline, reason string) {
-		p.bad = append(p.bad, vendors.Unexpressed{Line: k.n, Text: k.text, Reason: reason})
+		p.bad = append(p.bad, vendors.Unexpressed{Line: k.N, Text: k.Text, Reason: reason})
 	}
 	var colours [2]*intent.ColorWRED // yellow, red
 	var colourLines []*iline
-	for _, k := range l.kids {
-		f := strings.Fields(k.text)
+	for _, k := range l.Kids {
+		f := strings.Fields(k.Text)
 		switch {
 		case len(f) >= 2 && f[0] == "ecn" && f[1] != "weight" && (len(f) < 3 || f[2] != "cell"):
 			lo, hi, pr, ok := limits(f[1:])
@@ -510,14 +490,14 @@ func (im *importer) dropProfile(l *iline) {
 }
 
 func (im *importer) iface(l *iline) {
-	p := &port{line: l, name: strings.TrimPrefix(l.text, "interface "), drrTo: -1,
+	p := &port{line: l, name: strings.TrimPrefix(l.Text, "interface "), drrTo: -1,
 		wred: map[int]*iline{}, ecn: map[int]*iline{}, weight: map[int]int{}, reason: map[*iline]string{}, shape: map[int]units.BitRate{}}
 	bad := func(k *iline, reason string) {
 		p.bad = append(p.bad, k)
 		p.reason[k] = reason
 	}
-	for _, k := range l.kids {
-		t := k.text
+	for _, k := range l.Kids {
+		t := k.Text
 		if t == "undo portswitch" {
 			p.routed = true
 			continue
@@ -536,7 +516,7 @@ func (im *importer) iface(l *iline) {
 			}
 		}
 		switch {
-		case defaultLine(l.text, t, im.famA):
+		case defaultLine(l.Text, t, im.famA):
 		case t == "trust dscp":
 			p.trust = true
 		case len(f) == 3 && f[0] == "trust" && f[1] == "upstream":
@@ -676,7 +656,7 @@ func (im *importer) result() *vendors.Imported {
 		domainOf[p.upstream] = p.key
 		im.domains[p.upstream].used = true
 		for q, l := range p.wred {
-			if d := im.drops[lastWord(l.text)]; d != nil && p.ecn[q] != nil {
+			if d := im.drops[lastWord(l.Text)]; d != nil && p.ecn[q] != nil {
 				d.used = true
 			}
 		}
@@ -761,9 +741,9 @@ func (im *importer) sayUnused(l *iline, bad []vendors.Unexpressed, reason string
 	for _, u := range bad {
 		why[u.Line] = u.Reason
 	}
-	for _, k := range l.kids {
+	for _, k := range l.Kids {
 		r := reason
-		if w := why[k.n]; w != "" {
+		if w := why[k.N]; w != "" {
 			r = w + "; and " + reason
 		}
 		im.say(k, r)
@@ -835,7 +815,7 @@ func (im *importer) portQoS(p *port) {
 			p.reason[l] = "ECN on a queue without a WRED profile (qos queue Q wred): the device refuses it"
 			continue
 		}
-		name := lastWord(w.text)
+		name := lastWord(w.Text)
 		d := im.drops[name]
 		if d == nil || d.ecn == nil {
 			p.bad = append(p.bad, l, w)
@@ -873,7 +853,7 @@ func (im *importer) portQoS(p *port) {
 		l := p.line
 		if p.upstream != "" {
 			for _, k := range p.lines {
-				if strings.HasPrefix(k.text, "trust upstream ") {
+				if strings.HasPrefix(k.Text, "trust upstream ") {
 					l = k
 				}
 			}
@@ -940,7 +920,7 @@ func (im *importer) scheduling(p *port, class func(int) *intent.Class, classes m
 				l = p.line
 			}
 			for _, k := range p.lines {
-				if strings.HasPrefix(k.text, "qos queue "+strconv.Itoa(q)+" drr weight ") {
+				if strings.HasPrefix(k.Text, "qos queue "+strconv.Itoa(q)+" drr weight ") {
 					l = k
 				}
 			}
@@ -1113,7 +1093,7 @@ func (im *importer) watchdog(w *intent.Watchdog) {
 	}
 	if !agree {
 		for _, l := range im.deadlockLines {
-			if strings.HasPrefix(l.text, "priority ") {
+			if strings.HasPrefix(l.Text, "priority ") {
 				im.say(l, "deadlock times that differ between PFC priorities (or on a priority without PFC): the intent has one PFC watchdog")
 			}
 		}

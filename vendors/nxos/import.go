@@ -42,34 +42,11 @@ func deviceName(dev *inventory.Device) string {
 
 // iline is one line of a running config with its 1-based line number:
 // text is canonical (canon), raw as the device shows it.
-type iline struct {
-	n         int
-	text, raw string
-	kids      []*iline
-}
+type iline = clidiff.Line
 
 // readLines parses a running config by indentation (scan), keeping line
 // numbers.
-func readLines(text []byte) ([]*iline, error) {
-	var roots []*iline
-	var stack []*iline
-	err := scan(text, func(n, depth int, body string) error {
-		if depth > len(stack) {
-			return fmt.Errorf("line %d: %q is indented %d levels below its parent", n, body, depth-len(stack))
-		}
-		l := &iline{n: n, text: canonSpaced(body), raw: body}
-		stack = stack[:depth]
-		if depth == 0 {
-			roots = append(roots, l)
-		} else {
-			p := stack[depth-1]
-			p.kids = append(p.kids, l)
-		}
-		stack = append(stack, l)
-		return nil
-	})
-	return roots, err
-}
+func readLines(text []byte) ([]*iline, error) { return clidiff.ParseLines(text, scan, canonSpaced) }
 
 // settle reads lines as Diff does: a line that equals NX-OS's default,
 // which the device never shows, is dropped, and of the siblings that
@@ -78,7 +55,7 @@ func (im *importer) settle(lines []*iline) []*iline {
 	last := map[string]int{}
 	keys := make([]string, len(lines))
 	for i, l := range lines {
-		k, single := keyOf(l.text)
+		k, single := keyOf(l.Text)
 		if single {
 			keys[i], last[k] = k, i
 		}
@@ -86,13 +63,13 @@ func (im *importer) settle(lines []*iline) []*iline {
 	out := lines[:0:0]
 	for i, l := range lines {
 		switch {
-		case len(l.kids) == 0 && isHidden(l.text):
+		case len(l.Kids) == 0 && isHidden(l.Text):
 			continue
 		case keys[i] != "" && last[keys[i]] != i:
 			im.unexpressedAll(l, "set again further down; the later line stands")
 			continue
 		}
-		l.kids = im.settle(l.kids)
+		l.Kids = im.settle(l.Kids)
 		out = append(out, l)
 	}
 	return out
@@ -143,13 +120,13 @@ type importer struct {
 }
 
 func (im *importer) unexpressed(l *iline, format string, args ...any) {
-	im.out = append(im.out, vendors.Unexpressed{Line: l.n, Text: l.raw, Reason: fmt.Sprintf(format, args...)})
+	im.out = append(im.out, vendors.Unexpressed{Line: l.N, Text: l.Raw, Reason: fmt.Sprintf(format, args...)})
 }
 
 // unexpressedAll lists l and every line below it.
 func (im *importer) unexpressedAll(l *iline, why string) {
 	im.unexpressed(l, "%s", why)
-	for _, k := range l.kids {
+	for _, k := range l.Kids {
 		im.unexpressedAll(k, why)
 	}
 }
@@ -158,35 +135,35 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 	var ifs []*iline
 	for _, l := range top {
 		switch {
-		case strings.HasPrefix(l.text, "class-map type qos "):
-			im.classMaps[className(l.text)] = l
-		case family(l.text) == "policy-map":
-			if typ, name, ok := policyName(l.text); ok {
+		case strings.HasPrefix(l.Text, "class-map type qos "):
+			im.classMaps[className(l.Text)] = l
+		case family(l.Text) == "policy-map":
+			if typ, name, ok := policyName(l.Text); ok {
 				im.policies[typ+" "+name] = l
 			}
-		case l.text == "system qos":
+		case l.Text == "system qos":
 			im.system = l
-		case strings.HasPrefix(l.text, "interface "):
+		case strings.HasPrefix(l.Text, "interface "):
 			ifs = append(ifs, l)
-		case l.text == "priority-flow-control watch-dog-interval on":
+		case l.Text == "priority-flow-control watch-dog-interval on":
 			im.globalWD = l
-		case strings.HasPrefix(l.text, "priority-flow-control "):
-			if !isHidden(l.text) {
+		case strings.HasPrefix(l.Text, "priority-flow-control "):
+			if !isHidden(l.Text) {
 				im.unexpressed(l, "%s", whyTimers)
 			}
-		case strings.HasPrefix(l.text, "hardware qos "):
+		case strings.HasPrefix(l.Text, "hardware qos "):
 			im.unexpressed(l, "%s", whyBuffers)
 		}
 	}
 	if im.system != nil {
-		for _, l := range im.system.kids {
+		for _, l := range im.system.Kids {
 			switch {
-			case strings.HasPrefix(l.text, "service-policy type network-qos "):
-				im.nq = className(l.text)
-			case strings.HasPrefix(l.text, "service-policy type queuing output "):
-				im.queuing = className(l.text)
+			case strings.HasPrefix(l.Text, "service-policy type network-qos "):
+				im.nq = className(l.Text)
+			case strings.HasPrefix(l.Text, "service-policy type queuing output "):
+				im.queuing = className(l.Text)
 			default:
-				im.unexpressed(l, "%s under system qos: lossless attaches only the network-qos and output queuing policies there", l.raw)
+				im.unexpressed(l, "%s under system qos: lossless attaches only the network-qos and output queuing policies there", l.Raw)
 			}
 		}
 	}
@@ -207,22 +184,22 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 		p.l = l
 		p.key.mode = intent.PFCAuto
 		attached := false
-		for _, k := range l.kids {
+		for _, k := range l.Kids {
 			switch {
-			case strings.HasPrefix(k.text, "service-policy type qos input "):
-				p.key.qos, attached = className(k.text), true
-			case strings.HasPrefix(k.text, "service-policy type queuing output "):
-				p.key.queuing = className(k.text)
-			case k.text == "priority-flow-control watch-dog-interval on":
+			case strings.HasPrefix(k.Text, "service-policy type qos input "):
+				p.key.qos, attached = className(k.Text), true
+			case strings.HasPrefix(k.Text, "service-policy type queuing output "):
+				p.key.queuing = className(k.Text)
+			case k.Text == "priority-flow-control watch-dog-interval on":
 				p.key.watchdog = true
-			case strings.HasPrefix(k.text, "priority-flow-control mode "):
+			case strings.HasPrefix(k.Text, "priority-flow-control mode "):
 				p.pfc = true
 				// `mode on send-tlv` is PFC forced on too; its send-tlv
 				// the intent cannot say (portLines lists it).
-				if m := strings.Fields(k.text)[2]; m == intent.PFCOn || m == intent.PFCOff || m == intent.PFCAuto {
+				if m := strings.Fields(k.Text)[2]; m == intent.PFCOn || m == intent.PFCOff || m == intent.PFCAuto {
 					p.key.mode = m
 				}
-				p.tlv = k.text == "priority-flow-control mode on "+render.PFCTLVSend
+				p.tlv = k.Text == "priority-flow-control mode on "+render.PFCTLVSend
 			}
 		}
 		if !attached || im.policies["qos "+p.key.qos] == nil {
@@ -230,8 +207,8 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 			continue
 		}
 		if explicit := p.key.queuing; explicit != "" && explicit == im.queuing {
-			for _, k := range l.kids {
-				if strings.HasPrefix(k.text, "service-policy type queuing output ") {
+			for _, k := range l.Kids {
+				if strings.HasPrefix(k.Text, "service-policy type queuing output ") {
 					im.unexpressed(k, "the port attaches the system qos queuing policy again; lossless attaches a port's own queuing policy only where it differs")
 				}
 			}
@@ -303,21 +280,21 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 		// The ports attach a queuing policy of their own, the same on
 		// most: lossless would attach it under system qos instead.
 		for _, p := range ports {
-			for _, k := range p.l.kids {
-				if p.key == main && strings.HasPrefix(k.text, "service-policy type queuing output ") {
+			for _, k := range p.l.Kids {
+				if p.key == main && strings.HasPrefix(k.Text, "service-policy type queuing output ") {
 					im.unexpressed(k, "most ports attach this queuing policy themselves; lossless attaches the device's queuing policy under system qos")
 				}
 			}
 		}
 		for _, k := range systemKids(im.system) {
-			if strings.HasPrefix(k.text, "service-policy type queuing output ") {
+			if strings.HasPrefix(k.Text, "service-policy type queuing output ") {
 				im.unexpressed(k, "the system queuing policy is not the one most ports use; lossless attaches that one here")
 			}
 		}
 	}
 	if im.nq != "" && !hasNetwork(devQoS) {
 		for _, k := range systemKids(im.system) {
-			if strings.HasPrefix(k.text, "service-policy type network-qos ") {
+			if strings.HasPrefix(k.Text, "service-policy type network-qos ") {
 				im.unexpressed(k, "the network-qos policy sets no MTU or no-drop of a traffic class; lossless renders none then")
 			}
 		}
@@ -328,7 +305,7 @@ func (im *importer) run(top []*iline) *vendors.Imported {
 	var out []vendors.ImportedPort
 	portLine := map[string]*iline{}
 	for _, p := range ports {
-		ip := vendors.ImportedPort{Name: strings.TrimPrefix(p.l.text, "interface ")}
+		ip := vendors.ImportedPort{Name: strings.TrimPrefix(p.l.Text, "interface ")}
 		q := devQoS
 		if p.key != main {
 			q = im.profile(p.key, devQoS)
@@ -407,16 +384,16 @@ func (im *importer) options() map[string]string {
 // lossless' (its other QoS lines would be removed).
 func (im *importer) outsidePort(l *iline) {
 	ours := false
-	for _, k := range l.kids {
-		if p, ok := attaches(k.text); ok && (im.used[p.typ+" "+p.name] || losslessName("policy-map type "+p.typ+" "+p.name) || p.name == im.queuing) {
+	for _, k := range l.Kids {
+		if p, ok := attaches(k.Text); ok && (im.used[p.typ+" "+p.name] || losslessName("policy-map type "+p.typ+" "+p.name) || p.name == im.queuing) {
 			ours = true
 		}
 	}
 	if !ours {
 		return
 	}
-	for _, k := range l.kids {
-		if ownedLine(k.text) {
+	for _, k := range l.Kids {
+		if ownedLine(k.Text) {
 			im.unexpressed(k, "the port attaches a policy of lossless' but no classification policy (service-policy type qos input); the intent manages a port's QoS whole")
 		}
 	}
@@ -426,28 +403,28 @@ func (im *importer) outsidePort(l *iline) {
 // would not give back.
 func (im *importer) portLines(l *iline, q *intent.QoS) {
 	lossless := len(q.LosslessPriorities()) > 0
-	for _, k := range l.kids {
+	for _, k := range l.Kids {
 		switch {
-		case strings.HasPrefix(k.text, "priority-flow-control mode "):
+		case strings.HasPrefix(k.Text, "priority-flow-control mode "):
 			switch {
-			case isHidden(k.text): // auto, the default
+			case isHidden(k.Text): // auto, the default
 			case !lossless:
 				im.unexpressed(k, "a PFC mode on a port whose classes are all lossy; lossless writes the PFC mode only where a class is lossless")
-			case k.text == "priority-flow-control mode on", k.text == "priority-flow-control mode off":
-			case k.text == "priority-flow-control mode on "+render.PFCTLVSend && im.sendTLV:
+			case k.Text == "priority-flow-control mode on", k.Text == "priority-flow-control mode off":
+			case k.Text == "priority-flow-control mode on "+render.PFCTLVSend && im.sendTLV:
 			default:
 				im.unexpressed(k, "send-tlv on some of the ports that force PFC on only: the option %s = %q takes it on all of them, and lossless renders `priority-flow-control mode on` without it", render.OptionPFCTLV, render.PFCTLVSend)
 			}
-		case k.text == "priority-flow-control watch-dog-interval on":
+		case k.Text == "priority-flow-control watch-dog-interval on":
 			switch {
 			case im.globalWD == nil:
 				im.unexpressed(k, "the port's watchdog line is on but the global `priority-flow-control watch-dog-interval on` is not; the intent turns both on together")
 			case !lossless:
 				im.unexpressed(k, "a watchdog on a port without lossless classes; lossless turns the watchdog on where PFC is")
 			}
-		case strings.HasPrefix(k.text, "service-policy type qos input "), strings.HasPrefix(k.text, "service-policy type queuing output "):
-		case ownedLine(k.text):
-			if !isHidden(k.text) {
+		case strings.HasPrefix(k.Text, "service-policy type qos input "), strings.HasPrefix(k.Text, "service-policy type queuing output "):
+		case ownedLine(k.Text):
+			if !isHidden(k.Text) {
 				im.unexpressed(k, "%s", whyNotRendered)
 			}
 		}
@@ -459,7 +436,7 @@ func systemKids(system *iline) []*iline {
 	if system == nil {
 		return nil
 	}
-	return system.kids
+	return system.Kids
 }
 
 // hasNetwork reports whether q renders a network-qos policy: a class
@@ -519,7 +496,7 @@ func (im *importer) wdGlobal() {
 // imported QoS renders: the plan would delete them.
 func (im *importer) leftovers() {
 	for key, l := range im.policies {
-		if !im.used[key] && losslessName(l.text) && !im.attachedElsewhere(key) {
+		if !im.used[key] && losslessName(l.Text) && !im.attachedElsewhere(key) {
 			im.unexpressedAll(l, "a policy of lossless' default names that no port or system qos of the imported QoS uses; lossless deletes such a policy")
 		}
 	}
@@ -637,15 +614,15 @@ func (im *importer) classify(qp *iline, classes map[int]*intent.Class, device bo
 	var defaultLine *iline
 	trust := ""
 	owner := map[int]string{}
-	for _, cl := range qp.kids {
-		name, ok := strings.CutPrefix(cl.text, "class ")
+	for _, cl := range qp.Kids {
+		name, ok := strings.CutPrefix(cl.Text, "class ")
 		if !ok {
 			im.unexpressed(cl, "%s", whyNotRendered)
 			continue
 		}
 		id, idLine := -1, (*iline)(nil)
-		for _, k := range cl.kids {
-			if v, ok := strings.CutPrefix(k.text, "set qos-group "); ok {
+		for _, k := range cl.Kids {
+			if v, ok := strings.CutPrefix(k.Text, "set qos-group "); ok {
 				if n, err := strconv.Atoi(v); err == nil && n >= 0 && n < queueCount {
 					id, idLine = n, k
 					continue
@@ -762,20 +739,20 @@ type match struct {
 // packets; the class keeps the device's).
 func (im *importer) classMap(cm *iline) (match, bool) {
 	ok := true
-	m := match{all: !strings.HasPrefix(cm.text, "class-map type qos match-any ")}
+	m := match{all: !strings.HasPrefix(cm.Text, "class-map type qos match-any ")}
 	// class-map type qos [match-any|match-all] NAME; without a match
 	// type it is match-all (reference/nxos.md §2).
-	if f := strings.Fields(cm.text); len(f) != 4 && (len(f) != 5 || f[3] != "match-any" && f[3] != "match-all") {
+	if f := strings.Fields(cm.Text); len(f) != 4 && (len(f) != 5 || f[3] != "match-any" && f[3] != "match-all") {
 		im.unexpressed(cm, "a class-map line lossless cannot read")
 		return match{}, false
 	}
 	lines := 0
-	for _, k := range cm.kids {
+	for _, k := range cm.Kids {
 		on, hi := intent.TrustDSCP, 63
-		v, found := strings.CutPrefix(k.text, "match dscp ")
+		v, found := strings.CutPrefix(k.Text, "match dscp ")
 		if !found {
 			on, hi = intent.TrustCoS, 7
-			v, found = strings.CutPrefix(k.text, "match cos ")
+			v, found = strings.CutPrefix(k.Text, "match cos ")
 		}
 		if !found {
 			im.unexpressed(k, "the intent classifies on DSCP or CoS only")
@@ -830,8 +807,8 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 		l *iline
 	}
 	var shares []share
-	for _, cl := range p.kids {
-		id, ok := queueID(cl.text, "class type queuing c-out-8q-q")
+	for _, cl := range p.Kids {
+		id, ok := queueID(cl.Text, "class type queuing c-out-8q-q")
 		if !ok {
 			im.unexpressed(cl, "%s", whyNotRendered)
 			continue
@@ -839,31 +816,31 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 		seen[id] = true
 		c := classes[id]
 		sched := 0
-		for _, k := range cl.kids {
+		for _, k := range cl.Kids {
 			switch {
-			case strings.HasPrefix(k.text, "priority"), strings.HasPrefix(k.text, "bandwidth"):
+			case strings.HasPrefix(k.Text, "priority"), strings.HasPrefix(k.Text, "bandwidth"):
 				sched++
 				if sched > 1 {
 					im.unexpressed(k, "a second scheduling line; the intent gives a queue strict priority or a bandwidth share, not both")
 					continue
 				}
-				if !strings.HasPrefix(k.text, "priority level ") && !strings.HasPrefix(k.text, "bandwidth remaining percent ") && !strings.HasPrefix(k.text, "bandwidth percent ") {
+				if !strings.HasPrefix(k.Text, "priority level ") && !strings.HasPrefix(k.Text, "bandwidth remaining percent ") && !strings.HasPrefix(k.Text, "bandwidth percent ") {
 					im.unexpressed(k, "the intent schedules a queue by strict priority (priority level N), a share of what remains (bandwidth remaining percent N) or a share of the port guaranteed (bandwidth percent N) only: no absolute rate")
 					continue
 				}
 				if c == nil {
-					if k.text != "bandwidth remaining percent 0" {
+					if k.Text != "bandwidth remaining percent 0" {
 						im.unexpressed(k, "queue %d has no traffic class (no classification sets qos-group %d); lossless gives such a queue no share", id, id)
 					}
 					continue
 				}
-				if k.text == unsetLine(id) && !strings.HasPrefix(k.text, "priority level ") {
+				if k.Text == unsetLine(id) && !strings.HasPrefix(k.Text, "priority level ") {
 					continue // what the renderer writes for a class with no scheduling
 				}
 				// A strict queue is said as one, although the renderer
 				// gives q7 strict priority by default: the intent then
 				// reads as the device runs.
-				if v, ok := strings.CutPrefix(k.text, "priority level "); ok {
+				if v, ok := strings.CutPrefix(k.Text, "priority level "); ok {
 					n, err := strconv.Atoi(v)
 					if err != nil || n < 1 || n > 8 {
 						im.unexpressed(k, "a priority level outside 1–8")
@@ -872,7 +849,7 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 					c.Scheduling = intent.Scheduling{Mode: intent.SchedulingStrict, Level: n}
 					continue
 				}
-				if v, ok := strings.CutPrefix(k.text, "bandwidth percent "); ok {
+				if v, ok := strings.CutPrefix(k.Text, "bandwidth percent "); ok {
 					n, err := strconv.Atoi(v)
 					if err != nil || n < 1 || n > 100 {
 						im.unexpressed(k, "a class's queue with a guaranteed share outside the intent's 1–100%%")
@@ -881,15 +858,15 @@ func (im *importer) queues(p *iline, classes map[int]*intent.Class) {
 					c.Scheduling = intent.Scheduling{MinBandwidth: units.Percent(n)}
 					continue
 				}
-				n, err := strconv.Atoi(strings.TrimPrefix(k.text, "bandwidth remaining percent "))
+				n, err := strconv.Atoi(strings.TrimPrefix(k.Text, "bandwidth remaining percent "))
 				if err != nil || n < 1 || n > 100 {
 					im.unexpressed(k, "a class's queue with a share outside the intent's 1–100%%")
 					continue
 				}
 				c.Scheduling = intent.Scheduling{Mode: intent.SchedulingDWRR, Bandwidth: units.Percent(n)}
 				shares = append(shares, share{c, k})
-			case strings.HasPrefix(k.text, "random-detect "):
-				m := rdRE.FindStringSubmatch(k.text)
+			case strings.HasPrefix(k.Text, "random-detect "):
+				m := rdRE.FindStringSubmatch(k.Text)
 				if m == nil {
 					im.unexpressed(k, "ECN marking in kbytes (random-detect minimum-threshold N kbytes maximum-threshold M kbytes drop-probability P weight W ecn) is all the intent says; other units, presets, WRED without ecn and cap-average it cannot")
 					continue
@@ -995,8 +972,8 @@ func queueClass(id int) string {
 // returns the mtu lines by traffic class.
 func (im *importer) network(p *iline, classes map[int]*intent.Class) map[int]*iline {
 	mtuAt := map[int]*iline{}
-	for _, cl := range p.kids {
-		id, ok := queueID(cl.text, "class type network-qos c-8q-nq")
+	for _, cl := range p.Kids {
+		id, ok := queueID(cl.Text, "class type network-qos c-8q-nq")
 		if !ok {
 			im.unexpressed(cl, "%s", whyNotRendered)
 			continue
@@ -1006,21 +983,21 @@ func (im *importer) network(p *iline, classes map[int]*intent.Class) map[int]*il
 			im.unexpressedAll(cl, fmt.Sprintf("qos-group %d has no traffic class (no classification sets it)", id))
 			continue
 		}
-		if len(cl.kids) == 0 {
+		if len(cl.Kids) == 0 {
 			im.unexpressed(cl, "an empty network-qos class; lossless renders a class only with an MTU or no-drop")
 		}
-		for _, k := range cl.kids {
+		for _, k := range cl.Kids {
 			switch {
-			case strings.HasPrefix(k.text, "mtu "):
-				n, err := strconv.Atoi(strings.TrimPrefix(k.text, "mtu "))
+			case strings.HasPrefix(k.Text, "mtu "):
+				n, err := strconv.Atoi(strings.TrimPrefix(k.Text, "mtu "))
 				if lo, hi := im.mtuRange(); err != nil || n < lo || n > hi {
 					im.unexpressed(k, "an MTU outside the %d–%d lossless renders here", lo, hi)
 					continue
 				}
 				c.MTU, mtuAt[id] = n, k
-			case k.text == "pause pfc-cos "+strconv.Itoa(id):
+			case k.Text == "pause pfc-cos "+strconv.Itoa(id):
 				c.Lossless = true
-			case strings.HasPrefix(k.text, "pause pfc-cos "):
+			case strings.HasPrefix(k.Text, "pause pfc-cos "):
 				im.unexpressed(k, "no-drop on CoS values other than the class's own (%d); the intent's traffic class is its PFC priority", id)
 			default:
 				im.unexpressed(k, "%s", whyNotRendered)
@@ -1113,33 +1090,33 @@ func Saved(file []byte) ([]byte, error) {
 	at := make([]string, strings.Count(string(file), "\n")+1)
 	var put func(l *iline, depth int)
 	put = func(l *iline, depth int) {
-		at[l.n-1] = strings.Repeat(" ", depth*indentWidth) + l.raw
-		for _, k := range l.kids {
+		at[l.N-1] = strings.Repeat(" ", depth*indentWidth) + l.Raw
+		for _, k := range l.Kids {
 			put(k, depth+1)
 		}
 	}
 	for _, l := range top {
 		switch {
-		case strings.HasPrefix(l.raw, "interface "):
+		case strings.HasPrefix(l.Raw, "interface "):
 			nxos = true
 			var kids []*iline
-			for _, k := range l.kids {
-				if ipqos(k.raw) {
+			for _, k := range l.Kids {
+				if ipqos(k.Raw) {
 					kids = append(kids, k)
 				}
 			}
 			if len(kids) > 0 {
-				at[l.n-1] = l.raw
+				at[l.N-1] = l.Raw
 				for _, k := range kids {
 					put(k, 1)
 				}
 			}
-		case ipqos(l.raw):
+		case ipqos(l.Raw):
 			nxos = true
-			if l.raw != "system qos" || len(l.kids) > 0 {
+			if l.Raw != "system qos" || len(l.Kids) > 0 {
 				put(l, 0)
 			}
-		case strings.HasPrefix(l.raw, "feature ") || strings.HasPrefix(l.raw, "vdc "):
+		case strings.HasPrefix(l.Raw, "feature ") || strings.HasPrefix(l.Raw, "vdc "):
 			nxos = true
 		}
 	}

@@ -45,6 +45,15 @@ func transcript(s device.Session, lines ...string) string {
 	return b.String()
 }
 
+// checkTranscript fails t with the difference when the transcript got is
+// not want.
+func checkTranscript(t *testing.T, want, got string) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("transcript (-want +got):\n%s", diff)
+	}
+}
+
 // upload writes a file on the device the way a driver does over SSH: a
 // quoted heredoc typed line by line.
 func upload(t *testing.T, s device.Session, path string, content []byte) {

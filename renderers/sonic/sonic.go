@@ -681,12 +681,12 @@ func (r *renderer) dot1pMap(q *intent.QoS, name, where string) error {
 // taken one), so the refusal names the names block that must tell them
 // apart (where: whose profile or class it is).
 func (r *renderer) object(table, name string, fields map[string]string, explicit bool, where, field string) error {
-	if old, ok := r.db[table][name]; ok && !equalFields(old, fields) {
+	if r.taken(table, name, fields) {
 		how := "a default name"
 		if explicit {
 			how = "an explicit name"
 		}
-		return r.unsupported(fmt.Sprintf("%s %s of %s", table, name, where), "%s names two different %s objects on this device (%s); give %s its own %s", how, table, diffFields(old, fields), where, field)
+		return r.unsupported(fmt.Sprintf("%s %s of %s", table, name, where), "%s names two different %s objects on this device (%s); give %s its own %s", how, table, diffFields(r.db[table][name], fields), where, field)
 	}
 	for f, v := range fields {
 		r.set(table, name, f, v)
@@ -697,7 +697,7 @@ func (r *renderer) object(table, name string, fields map[string]string, explicit
 // taken reports whether table already holds name with other fields.
 func (r *renderer) taken(table, name string, fields map[string]string) bool {
 	old, ok := r.db[table][name]
-	return ok && !equalFields(old, fields)
+	return ok && !maps.Equal(old, fields)
 }
 
 // diffFields names the first field (in natural order) two objects
@@ -967,7 +967,7 @@ func (r *renderer) scheduler(c intent.Class, mapName string, p *intent.Port, whe
 		def += "_" + p.Speed.String()
 	}
 	name := r.claim("SCHEDULER", c.Names.Scheduler, def, fields)
-	if old, ok := r.db["SCHEDULER"][name]; ok && !equalFields(old, fields) && perSpeed && c.Names.Scheduler != "" {
+	if r.taken("SCHEDULER", name, fields) && perSpeed && c.Names.Scheduler != "" {
 		return "", r.unsupported(fmt.Sprintf("min_bandwidth of class %q", c.Name), "scheduler %s would need a different cir for ports of different speeds (SONiC takes the guaranteed rate in bytes/s); leave names.scheduler unset for one scheduler per speed", name)
 	}
 	if err := r.object("SCHEDULER", name, fields, c.Names.Scheduler != "", fmt.Sprintf("class %q in %s", c.Name, where), "names.scheduler"); err != nil {
@@ -1084,7 +1084,7 @@ func (r *renderer) wred(c intent.Class, mapName string, p *intent.Port, where st
 	if err := r.checkName(fmt.Sprintf("WRED profile name (names.drop_profile of class %q)", c.Name), name); err != nil {
 		return "", err
 	}
-	if old, ok := r.db["WRED_PROFILE"][name]; ok && !equalFields(old, fields) && timed && c.Names.DropProfile != "" {
+	if r.taken("WRED_PROFILE", name, fields) && timed && c.Names.DropProfile != "" {
 		return "", r.unsupported(feature, "WRED profile %s would need different byte thresholds for ports of different speeds (the thresholds are times); give the thresholds in bytes or leave names.drop_profile unset for one profile per speed", name)
 	}
 	if err := r.object("WRED_PROFILE", name, fields, c.Names.DropProfile != "", fmt.Sprintf("class %q in %s", c.Name, where), "names.drop_profile"); err != nil {
@@ -1142,18 +1142,6 @@ func ecnMode(colours []string) string {
 		return "ecn_none"
 	}
 	return "ecn_" + strings.Join(colours, "_")
-}
-
-func equalFields(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // thresholdBytes converts a threshold to bytes; a time uses the port speed.
@@ -1400,7 +1388,7 @@ func (r *renderer) bufferObjects(p *intent.Port, k bufferKey, lossless []int) (b
 		"xon_offset": strconv.FormatInt(int64(k.xon), 10), // SKU rows give xon = xon_offset (reference §4: 2288 / 2288) [I]
 		"dynamic_th": strconv.Itoa(th),
 	}
-	if old, ok := r.db["BUFFER_PROFILE"][prof]; ok && !equalFields(old, fields) {
+	if r.taken("BUFFER_PROFILE", prof, fields) {
 		return bufferObjects{}, r.unsupported("headroom of port "+p.Name, "ports with the same speed and cable (%s) need different headroom, but share buffermgrd's profile %s", k.cable, prof)
 	}
 	for f, v := range fields {

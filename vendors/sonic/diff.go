@@ -3,6 +3,7 @@ package sonic
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -378,7 +379,7 @@ func (s *scope) ops() ([]*op, []string) {
 				}
 			case full == nil:
 				tableOps = append(tableOps, &op{Op: "add", Path: pointer(tn, k), Value: want, table: tn, key: k})
-			case equalFields(have, want):
+			case maps.Equal(have, want):
 			default:
 				for f := range have {
 					tableOps, skipped = fieldOp(tableOps, skipped, tn, k, f, have, want)
@@ -564,15 +565,3 @@ func keysOf[V any](a, b map[string]V) []string {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return union(m, map[string]V(nil)) }
-
-func equalFields(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}

@@ -541,43 +541,43 @@ func priorities(s string) ([]int, bool) {
 // dscpMap reads a DSCP_TO_TC_MAP: DSCP → TC, -1 where the map does not
 // say (which the rendering, listing all 64, would).
 func (im *importer) dscpMap(name string) []int {
-	tcs := make([]int, 64)
-	for i := range tcs {
-		tcs[i] = -1
-	}
-	m, ok := im.db["DSCP_TO_TC_MAP"][name]
-	if !ok {
-		return tcs
-	}
-	listed := 0
-	for _, f := range sortedKeys(m) {
-		d, err := strconv.Atoi(f)
-		t, err2 := strconv.Atoi(m[f])
-		switch {
-		case err != nil || d < 0 || d > 63 || strconv.Itoa(d) != f:
-			im.unexpressed("DSCP_TO_TC_MAP", name, f, "not a DSCP 0–63")
-			continue
-		case err2 != nil || t < 0 || t > 7 || strconv.Itoa(t) != m[f]:
-			im.unexpressed("DSCP_TO_TC_MAP", name, f, "lossless maps DSCPs to traffic classes 0–7 (TC = queue = PFC priority); the import puts the DSCP in the default class")
-		default:
-			tcs[d] = t
-		}
-		listed++
-	}
-	if listed < dscpCount {
-		im.unexpressed("DSCP_TO_TC_MAP", name, "", "the map lists %d of the 64 DSCPs; lossless lists all 64, the unlisted ones in the default class (reference/sonic.md §2.1)", listed)
-	}
-	return tcs
+	return im.classifierMap(classifierTable{
+		table:  "DSCP_TO_TC_MAP",
+		size:   dscpCount,
+		badKey: "not a DSCP 0–63",
+		badTC:  "lossless maps DSCPs to traffic classes 0–7 (TC = queue = PFC priority); the import puts the DSCP in the default class",
+		short:  "the map lists %d of the 64 DSCPs; lossless lists all 64, the unlisted ones in the default class (reference/sonic.md §2.1)",
+	}, name)
 }
 
 // dot1pMap reads a DOT1P_TO_TC_MAP: 802.1p priority → TC, -1 where the
 // map does not say (which the rendering, listing all eight, would).
 func (im *importer) dot1pMap(name string) []int {
-	tcs := make([]int, 8)
+	return im.classifierMap(classifierTable{
+		table:  "DOT1P_TO_TC_MAP",
+		size:   8,
+		badKey: "not an 802.1p priority 0–7",
+		badTC:  "lossless maps CoS to traffic classes 0–7 (TC = queue = PFC priority); the import puts the CoS in the default class",
+		short:  "the map lists %d of the eight 802.1p priorities; lossless lists all eight, the unlisted ones in the default class (qos_config.j2)",
+	}, name)
+}
+
+// classifierTable is what tells the two classifier maps apart for
+// classifierMap: the table, its number of code points (0 to size-1) and
+// the reasons of its unexpressed fields (short takes the number listed).
+type classifierTable struct {
+	table, badKey, badTC, short string
+	size                        int
+}
+
+// classifierMap reads map name of a classifier table: code point → TC,
+// -1 where the map does not say.
+func (im *importer) classifierMap(c classifierTable, name string) []int {
+	tcs := make([]int, c.size)
 	for i := range tcs {
 		tcs[i] = -1
 	}
-	m, ok := im.db["DOT1P_TO_TC_MAP"][name]
+	m, ok := im.db[c.table][name]
 	if !ok {
 		return tcs
 	}
@@ -586,18 +586,18 @@ func (im *importer) dot1pMap(name string) []int {
 		d, err := strconv.Atoi(f)
 		t, err2 := strconv.Atoi(m[f])
 		switch {
-		case err != nil || d < 0 || d > 7 || strconv.Itoa(d) != f:
-			im.unexpressed("DOT1P_TO_TC_MAP", name, f, "not an 802.1p priority 0–7")
+		case err != nil || d < 0 || d >= c.size || strconv.Itoa(d) != f:
+			im.unexpressed(c.table, name, f, "%s", c.badKey)
 			continue
 		case err2 != nil || t < 0 || t > 7 || strconv.Itoa(t) != m[f]:
-			im.unexpressed("DOT1P_TO_TC_MAP", name, f, "lossless maps CoS to traffic classes 0–7 (TC = queue = PFC priority); the import puts the CoS in the default class")
+			im.unexpressed(c.table, name, f, "%s", c.badTC)
 		default:
 			tcs[d] = t
 		}
 		listed++
 	}
-	if listed < 8 {
-		im.unexpressed("DOT1P_TO_TC_MAP", name, "", "the map lists %d of the eight 802.1p priorities; lossless lists all eight, the unlisted ones in the default class (qos_config.j2)", listed)
+	if listed < c.size {
+		im.unexpressed(c.table, name, "", c.short, listed)
 	}
 	return tcs
 }

@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -279,7 +280,7 @@ func (w *diffWriter) table(tn string, a, b map[string]map[string]string, lastA, 
 	for i, k := range keys {
 		af, aok := a[k]
 		bf, bok := b[k]
-		if aok && bok && len(af) > 0 && (k == ka) == (k == kb) && equalFields(af, bf) {
+		if aok && bok && len(af) > 0 && (k == ka) == (k == kb) && maps.Equal(af, bf) {
 			if run < 0 {
 				run = i
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 )
@@ -385,7 +386,7 @@ func pendingPorts(cur, target db) map[string]bool {
 	out := map[string]bool{}
 	for tn := range requiringTables {
 		for _, k := range sortedKeys(union(cur[tn], target[tn])) {
-			if equalFields(cur[tn][k], target[tn][k]) && (cur[tn][k] == nil) == (target[tn][k] == nil) {
+			if maps.Equal(cur[tn][k], target[tn][k]) && (cur[tn][k] == nil) == (target[tn][k] == nil) {
 				continue
 			}
 			for _, d := range []db{cur, target} {
@@ -425,7 +426,7 @@ func fieldDiff(cur, target db) map[string]map[string]change {
 	for tn, t := range target {
 		for k, want := range t {
 			have, ok := cur[tn][k]
-			if !ok || equalFields(have, want) {
+			if !ok || maps.Equal(have, want) {
 				continue
 			}
 			var c change
@@ -497,49 +498,14 @@ func (s *schema) affected(touched map[string]bool) map[string]bool {
 
 // validateTables is validate restricted to the given tables.
 func (s *schema) validateTables(d db, tables map[string]bool) string {
-	for _, tn := range sortedKeys(tables) {
-		t := s.tables[tn]
-		if t == nil {
-			continue
-		}
-		for _, key := range sortedKeys(d[tn]) {
-			if msg := s.validateEntry(d, t, key, d[tn][key]); msg != "" {
-				return msg
-			}
-		}
-	}
-	return ""
+	return s.validateIn(d, sortedKeys(tables))
 }
 
+// equalDB reports whether a and b hold the same tables, keys and fields.
 func equalDB(a, b db) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for tn, at := range a {
-		bt, ok := b[tn]
-		if !ok || len(at) != len(bt) {
-			return false
-		}
-		for k, af := range at {
-			bf, ok := bt[k]
-			if !ok || !equalFields(af, bf) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func equalFields(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
+	return maps.EqualFunc(a, b, func(at, bt map[string]map[string]string) bool {
+		return maps.EqualFunc(at, bt, maps.Equal)
+	})
 }
 
 // diffSize counts the keys that differ between a and b.
@@ -547,7 +513,7 @@ func diffSize(a, b db) int {
 	n := 0
 	for tn := range union(a, b) {
 		for k := range union(a[tn], b[tn]) {
-			if !equalFields(a[tn][k], b[tn][k]) || (a[tn][k] == nil) != (b[tn][k] == nil) {
+			if !maps.Equal(a[tn][k], b[tn][k]) || (a[tn][k] == nil) != (b[tn][k] == nil) {
 				n++
 			}
 		}
@@ -589,7 +555,7 @@ func (d *Device) writeChanges(changes []change, stop int) {
 			for _, k := range sortedKeys(union(before, after)) {
 				bf, bok := before[k]
 				af, aok := after[k]
-				if bok == aok && equalFields(bf, af) {
+				if bok == aok && maps.Equal(bf, af) {
 					continue
 				}
 				d.setEntry(tn, k, af, aok)

@@ -16,19 +16,7 @@ import (
 // by the next one; a dry run does not set the fault off.
 func TestDropSessionAfter(t *testing.T) {
 	d := newTestDevice(t, nil)
-	patch, _ := canonicalPatch(t, d.db, "PFC_WD")
-	ops, err := parsePatch(patch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	target, err := applyPatch(d.db, ops)
-	if err != nil {
-		t.Fatal(err)
-	}
-	changes, err := d.schema.sortChanges(d.db, target)
-	if err != nil {
-		t.Fatal(err)
-	}
+	patch, _, changes := gcuChanges(t, d, "PFC_WD")
 	before := string(d.Running())
 	for _, n := range []int{0, 1, len(changes) / 2, len(changes), len(changes) + 3} {
 		t.Run(fmt.Sprint("after ", n), func(t *testing.T) {

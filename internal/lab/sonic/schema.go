@@ -181,7 +181,12 @@ type db map[string]map[string]map[string]string
 // expressions the lab knows. Tables without a model are not checked. It
 // returns the first failure in libyang's wording, or "".
 func (s *schema) validate(d db) string {
-	for _, tn := range sortedKeys(d) {
+	return s.validateIn(d, sortedKeys(d))
+}
+
+// validateIn is validate for the named tables of d, in order.
+func (s *schema) validateIn(d db, tables []string) string {
+	for _, tn := range tables {
 		t := s.tables[tn]
 		if t == nil {
 			continue

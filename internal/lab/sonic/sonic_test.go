@@ -45,6 +45,15 @@ func transcript(s device.Session, lines ...string) string {
 	return b.String()
 }
 
+// checkTranscript fails t with the difference when the transcript got is
+// not want.
+func checkTranscript(t *testing.T, want, got string) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("transcript (-want +got):\n%s", diff)
+	}
+}
+
 // upload writes a file on the device the way a driver does over SSH: a
 // quoted heredoc typed line by line.
 func upload(t *testing.T, s device.Session, path string, content []byte) {
@@ -102,6 +111,26 @@ func canonicalPatch(t *testing.T, have db, skip ...string) ([]byte, db) {
 		t.Fatal(err)
 	}
 	return b, want
+}
+
+// gcuChanges is canonicalPatch for d's running config, the config it
+// leads to and GCU's sorted changes from one to the other.
+func gcuChanges(t *testing.T, d *Device, skip ...string) ([]byte, db, []change) {
+	t.Helper()
+	patch, _ := canonicalPatch(t, d.db, skip...)
+	ops, err := parsePatch(patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := applyPatch(d.db, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := d.schema.sortChanges(d.db, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return patch, target, changes
 }
 
 func TestRegistered(t *testing.T) {
@@ -569,19 +598,7 @@ func TestFailCommitLeavesPartialPatch(t *testing.T) {
 	d := newTestDevice(t, nil)
 	// Without PFC_WD: removing PFC_WD|GLOBAL would make the rollback
 	// below refused (see TestApplyPatchCanonical).
-	patch, _ := canonicalPatch(t, d.db, "PFC_WD")
-	ops, err := parsePatch(patch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	target, err := applyPatch(d.db, ops)
-	if err != nil {
-		t.Fatal(err)
-	}
-	changes, err := d.schema.sortChanges(d.db, target)
-	if err != nil {
-		t.Fatal(err)
-	}
+	patch, target, changes := gcuChanges(t, d, "PFC_WD")
 	half := copyDB(d.db)
 	for _, c := range changes[:(len(changes)+1)/2] {
 		half = c.apply(half)

@@ -58,9 +58,7 @@ Try 'ecnconfig --help' for help.
 
 Error: No such option: -x
 `
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
+	checkTranscript(t, want, got)
 	w := d.DB()["WRED_PROFILE"]["ROCE_LOSSLESS"]
 	if w["green_min_threshold"] != "204800" || w["green_drop_probability"] != "7" || w["green_max_threshold"] != "3072000" {
 		t.Errorf("WRED_PROFILE|ROCE_LOSSLESS = %v", w)
@@ -85,9 +83,7 @@ ECN status:
 queue 3: on
 admin@sonic:~$ sudo ecnconfig -q 4 off
 `
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
+	checkTranscript(t, want, got)
 	q := d.DB()["QUEUE"]
 	if q["Ethernet0|3"]["wred_profile"] != ecnOn || q["Ethernet0|3"]["scheduler"] == "" {
 		t.Errorf("QUEUE|Ethernet0|3 = %v", q["Ethernet0|3"])
@@ -139,9 +135,7 @@ Ethernet0    3,4
 admin@sonic:~$ show pfc priority Ethernet1234
 Cannot find interface Ethernet1234
 `
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
+	checkTranscript(t, want, got)
 	if v := d.DB()["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"]; v != "3,4" {
 		t.Errorf("pfc_enable = %q, want 3,4", v)
 	}
@@ -189,9 +183,7 @@ Changed polling interval to 300ms
 ---------  --------  ----------------  ------------------  ---------
 Ethernet0   forward               400                 800    disable
 `
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
+	checkTranscript(t, want, got)
 	wd := d.DB()["PFC_WD"]
 	if _, ok := wd["Ethernet4"]; ok {
 		t.Errorf("PFC_WD|Ethernet4 = %v, want gone", wd["Ethernet4"])
@@ -209,9 +201,7 @@ func TestPfcwdStartSkipsPortWithoutPFC(t *testing.T) {
 	s := d.NewSession("admin", nil)
 	got := transcript(s, "sudo pfcwd start -r 300 all 300")
 	want := "admin@sonic:~$ sudo pfcwd start -r 300 all 300\nSKIPPED: PFC is not enabled on port: Ethernet4\n"
-	if got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
+	checkTranscript(t, want, got)
 	if e := d.DB()["PFC_WD"]["Ethernet0"]; e["restoration_time"] != "300" || e["detection_time"] != "300" {
 		t.Errorf("PFC_WD|Ethernet0 = %v", e)
 	}
@@ -265,9 +255,7 @@ admin@sonic:~$ show pfcwd config
   PORT    ACTION    DETECTION TIME    RESTORATION TIME    HISTORY
 ------  --------  ----------------  ------------------  ---------
 `
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
+	checkTranscript(t, want, got)
 	db := d.DB()
 	if v := db["PORT_QOS_MAP"]["Ethernet4"]["pfc_enable"]; v != "3,4" {
 		t.Errorf("pfc_enable = %q, want 3,4", v)

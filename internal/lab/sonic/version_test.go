@@ -77,7 +77,5 @@ admin@sonic:~$ show pfcwd config | sort
 admin@sonic:~$ echo $?
 127
 `
-	if got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
+	checkTranscript(t, want, got)
 }
